@@ -1,0 +1,94 @@
+package dev.joule.core.valsort;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32;
+
+/**
+ * The Sort Benchmark checksum: the sum, modulo 2^128, of the zlib CRC-32 of every record, each taken
+ * as an unsigned 32-bit value. The sum does not depend on record order, so a sort's input and output
+ * must have the same one, and the sums of partitions add up to the sum of the whole.
+ *
+ * <p>Mutable accumulator; not thread-safe. Give each thread its own and {@link #add(RecordChecksum)}
+ * them at the end.
+ */
+public final class RecordChecksum {
+  private final CRC32 crc = new CRC32();
+  private long hi;
+  private long lo;
+
+  /** A checksum of zero records. */
+  public RecordChecksum() {}
+
+  /** A checksum with the given 128-bit value. */
+  public static RecordChecksum of(long hi, long lo) {
+    RecordChecksum c = new RecordChecksum();
+    c.hi = hi;
+    c.lo = lo;
+    return c;
+  }
+
+  /** Adds the CRC-32 of {@code length} bytes at absolute index {@code index} of {@code buf}. */
+  public void addRecord(ByteBuffer buf, int index, int length) {
+    crc.reset();
+    crc.update(buf.slice(index, length));
+    addCrc((int) crc.getValue());
+  }
+
+  /** Adds the CRC-32 of {@code length} bytes at {@code offset} of {@code a}. */
+  public void addRecord(byte[] a, int offset, int length) {
+    crc.reset();
+    crc.update(a, offset, length);
+    addCrc((int) crc.getValue());
+  }
+
+  /** Adds one record's CRC-32 (the 32 bits taken as unsigned). */
+  public void addCrc(int crc32) {
+    long add = crc32 & 0xFFFF_FFFFL;
+    long sum = lo + add;
+    if (Long.compareUnsigned(sum, lo) < 0) {
+      hi++;
+    }
+    lo = sum;
+  }
+
+  /** Adds another checksum to this one (partition sums add up). */
+  public void add(RecordChecksum other) {
+    long sum = lo + other.lo;
+    hi += other.hi + (Long.compareUnsigned(sum, lo) < 0 ? 1 : 0);
+    lo = sum;
+  }
+
+  /** Upper 64 bits of the 128-bit sum. */
+  public long hi() {
+    return hi;
+  }
+
+  /** Lower 64 bits of the 128-bit sum. */
+  public long lo() {
+    return lo;
+  }
+
+  /** Lower-case hex without leading zeros, as gensort and valsort print it ("0" for no records). */
+  public String toHex() {
+    if (hi == 0) {
+      return Long.toHexString(lo);
+    }
+    String low = Long.toHexString(lo);
+    return Long.toHexString(hi) + "0".repeat(16 - low.length()) + low;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RecordChecksum && ((RecordChecksum) o).hi == hi && ((RecordChecksum) o).lo == lo;
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(hi) * 31 + Long.hashCode(lo);
+  }
+
+  @Override
+  public String toString() {
+    return toHex();
+  }
+}
