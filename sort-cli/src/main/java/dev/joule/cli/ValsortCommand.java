@@ -38,8 +38,7 @@ import picocli.CommandLine.Spec;
           + " the record count, the checksum (sum of CRC-32s, hex), and the duplicate keys or the"
           + " number of unordered records.",
       "Exit status 0 when ordered; 1 when unordered, and also 1 for usage and fatal errors (missing"
-          + " file, empty file, partial record), as the reference. The case-insensitive -i of the"
-          + " reference is not supported.",
+          + " file, empty file, partial record), as the reference.",
     },
     footer = {
       "",
@@ -55,6 +54,15 @@ public final class ValsortCommand implements Callable<Integer> {
   static final int READ_BUFFER_BYTES = 4 << 20;
 
   @Spec CommandSpec spec;
+
+  @Option(
+      names = "-i",
+      description = {
+        "Case-insensitive ASCII comparison (optional for PennySort), exactly as the reference:"
+            + " it compares like strcasecmp over the whole record, so equal keys are ordered by"
+            + " their payload and duplicates are practically never counted."
+      })
+  boolean caseInsensitive;
 
   @Option(names = "-q", description = "Quiet: print no report (fatal errors still print); the exit status remains.")
   boolean quiet;
@@ -87,7 +95,11 @@ public final class ValsortCommand implements Callable<Integer> {
       FileChannel out = summaryFile == null ? null : openSummaryOutput(err);
       ValsortSummary result;
       try (FileChannel in = open(file, err)) {
-        result = summaries ? readSummaries(in) : new ParallelValidator(threads, READ_BUFFER_BYTES).validate(in.size(), in::read);
+        result =
+            summaries
+                ? readSummaries(in, caseInsensitive)
+                : new ParallelValidator(threads, READ_BUFFER_BYTES, caseInsensitive)
+                    .validate(in.size(), in::read);
       } catch (IOException e) {
         err.println("valsort: error reading " + file + ": " + IoErrors.cause(e));
         return ExitCodes.UNORDERED;
@@ -137,7 +149,8 @@ public final class ValsortCommand implements Callable<Integer> {
     }
   }
 
-  private static ValsortSummary readSummaries(FileChannel in) throws IOException, ValsortException {
+  private static ValsortSummary readSummaries(FileChannel in, boolean caseInsensitive)
+      throws IOException, ValsortException {
     long size = in.size();
     if (size % ValsortSummary.BYTES != 0) {
       throw new ValsortException(ValsortException.PARTIAL_SUMMARY);
@@ -150,7 +163,7 @@ public final class ValsortCommand implements Callable<Integer> {
       // read until full or end of file
     }
     all.flip();
-    SummaryCombiner combiner = new SummaryCombiner();
+    SummaryCombiner combiner = new SummaryCombiner(caseInsensitive);
     while (all.remaining() >= ValsortSummary.BYTES) {
       combiner.add(ValsortSummary.readFrom(all));
     }

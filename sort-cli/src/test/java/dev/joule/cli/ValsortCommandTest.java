@@ -136,6 +136,28 @@ class ValsortCommandTest {
     assertEquals("there must be at least one record to be validated\n", emptySum.err);
   }
 
+  @ParameterizedTest(name = "-t{0}")
+  @ValueSource(ints = {1, 2})
+  void caseInsensitiveComparesPastTheKeyLikeStrcasecmp(int threads) throws Exception {
+    // byte order: "Bx" < "ax"; ignoring case "ax" < "Bx". Equal keys "CC" / "cc" differ in payload.
+    byte[] d = new byte[400];
+    Arrays.fill(d, (byte) '.');
+    d[0] = 'a';
+    d[100] = 'B';
+    d[200] = 'C';
+    d[201] = 'C';
+    d[300] = 'c';
+    d[301] = 'c';
+    d[250] = 'a'; // payload of record 2 < payload of record 3 ('b'): ordered, not a duplicate
+    d[350] = 'b';
+    Path f = write("ci.dat", d);
+    CliRun plain = CliRun.run("valsort", "-t" + threads, f.toString());
+    assertEquals(1, plain.exitCode, plain::toString);
+    CliRun ci = CliRun.run("valsort", "-i", "-t" + threads, f.toString());
+    assertEquals(0, ci.exitCode, ci::toString);
+    assertTrue(ci.err.contains("Duplicate keys: 0\n"), ci::toString);
+  }
+
   @Test
   void missingFileNamesThePath() {
     String f = dir.resolve("missing.dat").toString();
@@ -157,9 +179,9 @@ class ValsortCommandTest {
     CliRun none = CliRun.run("valsort");
     assertEquals(1, none.exitCode);
     assertTrue(none.err.startsWith("Missing required parameter: 'FILE'"), none::toString);
-    CliRun unknown = CliRun.run("valsort", "-i", "x");
+    CliRun unknown = CliRun.run("valsort", "-x", "x");
     assertEquals(1, unknown.exitCode);
-    assertTrue(unknown.err.startsWith("Unknown option: '-i'"), unknown::toString);
+    assertTrue(unknown.err.startsWith("Unknown option: '-x'"), unknown::toString);
   }
 
   @Test

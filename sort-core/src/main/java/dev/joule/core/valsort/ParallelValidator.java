@@ -33,17 +33,30 @@ public final class ParallelValidator {
 
   private final int threads;
   private final int bufferBytes;
+  private final boolean caseInsensitive;
 
   /**
+   * A validator comparing keys as unsigned bytes (memcmp).
+   *
    * @param threads threads to use, at least 1 (1 validates in the calling thread)
    * @param bufferBytes read size per thread, at least one record (4 MiB suits files)
    */
   public ParallelValidator(int threads, int bufferBytes) {
+    this(threads, bufferBytes, false);
+  }
+
+  /**
+   * @param threads threads to use, at least 1 (1 validates in the calling thread)
+   * @param bufferBytes read size per thread, at least one record (4 MiB suits files)
+   * @param caseInsensitive valsort {@code -i}: the strcasecmp quirk of {@link StreamingValidator}
+   */
+  public ParallelValidator(int threads, int bufferBytes, boolean caseInsensitive) {
     if (threads < 1 || bufferBytes < RECORD) {
       throw new IllegalArgumentException("threads=" + threads + ", bufferBytes=" + bufferBytes);
     }
     this.threads = threads;
     this.bufferBytes = bufferBytes;
+    this.caseInsensitive = caseInsensitive;
   }
 
   /**
@@ -89,7 +102,7 @@ public final class ParallelValidator {
         rethrow(e);
       }
     }
-    SummaryCombiner combiner = new SummaryCombiner();
+    SummaryCombiner combiner = new SummaryCombiner(caseInsensitive);
     for (ValsortSummary s : summaries) {
       combiner.add(s);
     }
@@ -98,7 +111,7 @@ public final class ParallelValidator {
 
   private ValsortSummary validateRange(RangeReader reader, long from, long to)
       throws IOException, ValsortException {
-    StreamingValidator v = new StreamingValidator();
+    StreamingValidator v = new StreamingValidator(caseInsensitive);
     ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(bufferBytes, Math.max(to - from, 1)));
     long pos = from;
     while (pos < to) {

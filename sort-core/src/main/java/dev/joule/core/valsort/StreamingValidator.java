@@ -10,8 +10,10 @@ import java.nio.ByteBuffer;
  * <p>Algorithm: one pass; each key (bytes 0–9) is read as a big-endian long plus an unsigned short
  * and compared unsigned with the previous key, which gives memcmp order. Whole records are
  * validated in place in the caller's buffer; a record that straddles two buffers is assembled in a
- * 100-byte carry array. Memory: three 100-byte arrays; one buffer view per {@link #accept} call,
- * nothing per record. Not thread-safe: one validator per stream (see {@link ParallelValidator}).
+ * 100-byte carry array. With {@code caseInsensitive} (valsort {@code -i}) records are compared
+ * by {@link CaseInsensitiveCompare} instead, which needs a copy of the previous record. Memory:
+ * four 100-byte arrays; one buffer view per {@link #accept} call, nothing per record. Not
+ * thread-safe: one validator per stream (see {@link ParallelValidator}).
  */
 public final class StreamingValidator {
   private static final int RECORD = ValsortSummary.RECORD_SIZE;
@@ -29,9 +31,23 @@ public final class StreamingValidator {
   private long firstUnordered;
   private long prevHi;
   private int prevLo;
+  private final boolean caseInsensitive;
+  private final byte[] prevRecord = new byte[RECORD];
+  private final byte[] record = new byte[RECORD];
 
-  /** A validator that has seen no records. */
-  public StreamingValidator() {}
+  /** A validator that has seen no records, comparing keys as unsigned bytes (memcmp). */
+  public StreamingValidator() {
+    this(false);
+  }
+
+  /**
+   * A validator that has seen no records.
+   *
+   * @param caseInsensitive valsort {@code -i}: compare as the reference's strcasecmp quirk does
+   */
+  public StreamingValidator(boolean caseInsensitive) {
+    this.caseInsensitive = caseInsensitive;
+  }
 
   /** Validates the bytes from {@code chunk}'s position to its limit and moves position to limit. */
   public void accept(ByteBuffer chunk) {
@@ -65,6 +81,10 @@ public final class StreamingValidator {
       b.get(from, first);
     }
     checksum.addRecords(b, from, n, RECORD);
+    if (caseInsensitive) {
+      validateCaseInsensitive(b, from, n);
+      return;
+    }
     long c = count;
     long ph = prevHi;
     int pl = prevLo;
@@ -91,6 +111,23 @@ public final class StreamingValidator {
     prevHi = ph;
     prevLo = pl;
     b.get(off - RECORD, last);
+  }
+
+  private void validateCaseInsensitive(ByteBuffer b, int from, int n) {
+    for (int r = 0, off = from; r < n; r++, off += RECORD) {
+      b.get(off, record);
+      if (count > 0) {
+        int cmp = CaseInsensitiveCompare.compare(prevRecord, 0, record, 0);
+        if (cmp == 0) {
+          duplicates++;
+        } else if (cmp > 0) {
+          recordUnordered(count);
+        }
+      }
+      System.arraycopy(record, 0, prevRecord, 0, RECORD);
+      count++;
+    }
+    System.arraycopy(prevRecord, 0, last, 0, RECORD);
   }
 
   private void recordUnordered(long index) {

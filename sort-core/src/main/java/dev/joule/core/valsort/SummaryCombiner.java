@@ -13,10 +13,22 @@ import dev.joule.core.gensort.Uint128;
  * global index of the next partition's first record. Memory: O(1). Not thread-safe.
  */
 public final class SummaryCombiner {
+  private final boolean caseInsensitive;
   private ValsortSummary acc;
 
-  /** A combiner that has seen no partition. */
-  public SummaryCombiner() {}
+  /** A combiner that has seen no partition, comparing keys as unsigned bytes (memcmp). */
+  public SummaryCombiner() {
+    this(false);
+  }
+
+  /**
+   * A combiner that has seen no partition.
+   *
+   * @param caseInsensitive valsort {@code -i}: compare boundaries as the strcasecmp quirk does
+   */
+  public SummaryCombiner(boolean caseInsensitive) {
+    this.caseInsensitive = caseInsensitive;
+  }
 
   /** Adds the next partition's summary, in partition order. */
   public SummaryCombiner add(ValsortSummary next) {
@@ -28,7 +40,10 @@ public final class SummaryCombiner {
     Uint128 unordered = acc.unorderedCount();
     Uint128 duplicates = acc.duplicateCount();
     Uint128 count = acc.recordCount();
-    int cmp = acc.compareLastKeyToFirstKeyOf(next);
+    int cmp =
+        caseInsensitive
+            ? CaseInsensitiveCompare.compare(acc.lastRecord(), 0, next.firstRecord(), 0)
+            : acc.compareLastKeyToFirstKeyOf(next);
     if (cmp == 0) {
       duplicates = duplicates.plus(1);
     } else if (cmp > 0) {

@@ -203,6 +203,45 @@ class ValsortTest {
     assertEquals(ValsortException.PARTIAL_RECORD, partial.getMessage());
   }
 
+  static ValsortSummary validateIgnoringCase(byte[] data) throws ValsortException {
+    StreamingValidator v = new StreamingValidator(true);
+    v.accept(ByteBuffer.wrap(data));
+    return v.finish();
+  }
+
+  static byte[] asciiRecords(String... prefixes) {
+    byte[] d = new byte[prefixes.length * 100];
+    Arrays.fill(d, (byte) '~');
+    for (int r = 0; r < prefixes.length; r++) {
+      byte[] p = prefixes[r].getBytes(StandardCharsets.ISO_8859_1);
+      System.arraycopy(p, 0, d, r * 100, p.length);
+    }
+    return d;
+  }
+
+  @Test
+  void caseInsensitiveQuirkFoldsCaseAndComparesThePayload() throws Exception {
+    // folded: "apple" < "BANANA" even though 'B' < 'a' as bytes
+    assertTrue(validateIgnoringCase(asciiRecords("apple", "BANANA", "cherry")).isOrdered());
+    assertEquals(Uint128.ONE, validate(asciiRecords("apple", "BANANA")).unorderedCount());
+    // equal keys (ignoring case) are ordered by the payload, and are not duplicates
+    byte[] tie = asciiRecords("KEYKEYKEYK..........b", "keykeykeyk..........a");
+    ValsortSummary s = validateIgnoringCase(tie);
+    assertEquals(Uint128.ONE, s.firstUnordered());
+    assertEquals(Uint128.ZERO, s.duplicateCount());
+    assertTrue(validate(tie).isOrdered()); // memcmp on 10 bytes: "KEY…" < "key…"
+    // a NUL in the first record ends the comparison: equal up to there counts as a duplicate
+    byte[] nul = asciiRecords("abc\0x", "ABC\0y");
+    assertEquals(Uint128.ONE, validateIgnoringCase(nul).duplicateCount());
+    // identical records: the reference's behaviour is undefined there; joule calls them equal
+    assertEquals(Uint128.ONE, validateIgnoringCase(asciiRecords("same", "same")).duplicateCount());
+    // -s boundaries use the same comparison
+    ValsortSummary a = validateIgnoringCase(asciiRecords("apple"));
+    ValsortSummary b = validateIgnoringCase(asciiRecords("BANANA"));
+    assertTrue(new SummaryCombiner(true).add(a).add(b).result().isOrdered());
+    assertEquals(Uint128.ONE, new SummaryCombiner().add(a).add(b).result().unorderedCount());
+  }
+
   @Test
   void summaryRoundTripsThrough280Bytes() throws Exception {
     ValsortSummary s = validate(records(3, 1, 1, 2));
