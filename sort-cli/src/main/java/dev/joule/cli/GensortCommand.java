@@ -39,10 +39,10 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Examples:",
-      "  joule gensort -a 1000000 pennyinput      1e6 ASCII records, from record 0",
-      "  joule gensort -b2000 1000 partition2     1000 binary records, records 2000..2999",
-      "  joule gensort -c -t2 10000000 /dev/null  checksum only, on 2 threads",
-      "  joule gensort -l 1000 teragen.dat        legacy gensort 1.2 / Hadoop TeraGen layout",
+      "  joule gensort -a 1000000 pennyinput       1e6 ASCII records from record 0",
+      "  joule gensort -b2000 1000 partition2      binary records 2000..2999",
+      "  joule gensort -c -t2 10000000 /dev/null   checksum only, 2 threads",
+      "  joule gensort -l 1000 teragen.dat         Hadoop TeraGen layout",
     })
 public final class GensortCommand implements Callable<Integer> {
   private static final String DEV_NULL = "/dev/null";

@@ -33,10 +33,10 @@ import picocli.CommandLine.Spec;
     exitCodeOnInvalidInput = ExitCodes.UNORDERED,
     exitCodeOnExecutionException = ExitCodes.UNORDERED,
     description = {
-      "Checks that FILE's 100-byte records are in order of their 10-byte keys (unsigned bytes), as"
-          + " the reference valsort 1.5, and reports on standard error: the first unordered record,"
-          + " the record count, the checksum (sum of CRC-32s, hex), and the duplicate keys or the"
-          + " number of unordered records.",
+      "Checks that FILE's 100-byte records are in key order, as the reference valsort 1.5.",
+      "Keys are bytes 0-9 compared as unsigned bytes. The report goes to standard error: the first"
+          + " unordered record, the record count, the checksum (sum of CRC-32s, hex), and the"
+          + " duplicate keys or the number of unordered records.",
       "Exit status 0 when ordered; 1 when unordered, and also 1 for usage and fatal errors (missing"
           + " file, empty file, partial record), as the reference.",
     },
