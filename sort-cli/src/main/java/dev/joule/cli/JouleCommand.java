@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = BuildVersionProvider.class,
     description = "An external sort for the JVM with an off-heap engine, and the Sort Benchmark's tools.",
-    subcommands = {CommandLine.HelpCommand.class},
+    subcommands = {GensortCommand.class, ValsortCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n")
 public final class JouleCommand implements Runnable {
   @Spec CommandSpec spec;

@@ -34,6 +34,24 @@ public final class RecordChecksum {
     addCrc((int) crc.getValue());
   }
 
+  /**
+   * Adds the CRC-32 of each of {@code count} consecutive records of {@code recordLength} bytes, the
+   * first at absolute index {@code index} of {@code buf}. One view per call, none per record, and
+   * {@code buf}'s position and limit are left alone.
+   */
+  public void addRecords(ByteBuffer buf, int index, int count, int recordLength) {
+    ByteBuffer view = buf.duplicate();
+    view.clear();
+    int off = index;
+    for (int r = 0; r < count; r++, off += recordLength) {
+      view.limit(off + recordLength);
+      view.position(off);
+      crc.reset();
+      crc.update(view);
+      addCrc((int) crc.getValue());
+    }
+  }
+
   /** Adds the CRC-32 of {@code length} bytes at {@code offset} of {@code a}. */
   public void addRecord(byte[] a, int offset, int length) {
     crc.reset();

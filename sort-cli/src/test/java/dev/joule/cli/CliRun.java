@@ -1,0 +1,33 @@
+package dev.joule.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+
+/** One in-process run of the joule command line with captured stdout and stderr. */
+final class CliRun {
+  final int exitCode;
+  final String out;
+  final String err;
+
+  private CliRun(int exitCode, String out, String err) {
+    this.exitCode = exitCode;
+    this.out = out;
+    this.err = err;
+  }
+
+  static CliRun run(String... args) {
+    CommandLine cl = JouleCommand.newCommandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = cl.execute(args);
+    return new CliRun(code, out.toString(), err.toString());
+  }
+
+  @Override
+  public String toString() {
+    return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+  }
+}
