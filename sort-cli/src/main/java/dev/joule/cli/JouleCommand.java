@@ -29,9 +29,12 @@ public final class JouleCommand implements Runnable {
     return cl;
   }
 
+  /** Gives every command the shared exit-code list, unless it declares its own (valsort does). */
   private static void applyExitCodeHelp(CommandLine cl) {
-    cl.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n");
-    cl.getCommandSpec().usageMessage().exitCodeList(ExitCodes.helpList());
+    if (cl.getCommandSpec().usageMessage().exitCodeList().isEmpty()) {
+      cl.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n");
+      cl.getCommandSpec().usageMessage().exitCodeList(ExitCodes.helpList());
+    }
     cl.getSubcommands().values().forEach(JouleCommand::applyExitCodeHelp);
   }
 

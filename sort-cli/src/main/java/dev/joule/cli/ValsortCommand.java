@@ -32,6 +32,11 @@ import picocli.CommandLine.Spec;
     separator = " ",
     exitCodeOnInvalidInput = ExitCodes.UNORDERED,
     exitCodeOnExecutionException = ExitCodes.UNORDERED,
+    exitCodeListHeading = "%nExit codes (as the reference valsort):%n",
+    exitCodeList = {
+      "0:all records are in order",
+      "1:records out of order, a usage error, or a fatal read error"
+    },
     description = {
       "Checks that FILE's 100-byte records are in key order, as the reference valsort 1.5.",
       "Keys are bytes 0-9 compared as unsigned bytes. The report goes to standard error: the first"
