@@ -87,7 +87,7 @@ class TournamentTreeTest {
           "k=" + k,
           1000 + k,
           seed -> {
-            Shape shape = Shape.values()[(int) Math.floorMod(seed, Shape.values().length)];
+            Shape shape = Shape.values()[Math.floorMod(seed, Shape.values().length)];
             assertMergesLikeReference(RunFixture.random(seed, shape, runs, 20, 40, 16));
           });
     }
