@@ -24,8 +24,9 @@ import java.util.Arrays;
  * <p><b>Ranges.</b> To merge one key range of a split merge, pass cursors built over the range (see
  * {@link RunCursor}); the tree has no notion of limits.
  *
- * <p><b>Memory.</b> {@code 13 k} bytes plus array headers ({@code int[k]}, {@code long[k]}, {@code
- * boolean[k]} and the cursor array), allocated in the constructor; nothing per record.
+ * <p><b>Memory.</b> About {@code 17 k} bytes ({@code int[k]} losers, {@code long[k]} prefixes,
+ * {@code boolean[k]} flags, a {@code RunCursor[k]} copy) plus a temporary {@code int[2k]} while the
+ * constructor plays the first tournament; nothing per record.
  *
  * <p><b>Threads.</b> Not thread-safe; one merge thread owns the tree and its cursors. The tree
  * borrows the cursors and does not close them.
