@@ -15,8 +15,8 @@ import java.util.List;
  * &le; F there is one final merge of all runs (none for n &le; 1). Otherwise:
  *
  * <ul>
- *   <li>When the search is small ({@code F n^3 / 6} steps within {@link
- *       MergePlanSearch#DP_MAX_STEPS}, e.g. 200 runs at F = 16), an interval DP finds the plan with
+ *   <li>When the search is small ({@code F n^3 / 6} steps within {@code
+ *       MergePlanSearch.DP_MAX_STEPS} = 2^27, e.g. 200 runs at F = 16), an interval DP finds the plan with
  *       the least intermediate volume among all plans of adjacent merges with fan-in &le; F.
  *   <li>Beyond that, the cheaper of two heuristics: Hadoop's {@code Merger} rule over adjacent
  *       windows (the first merge takes {@code (n - 1) mod (F - 1) + 1} inputs, F when that is 1,
@@ -37,8 +37,8 @@ import java.util.List;
  * express (the segment holds both run 0's and run 2's records). Carrying the input ordinal in every
  * record would fix that at the cost of bytes per record in every temp file; restricting merges to
  * adjacent segments costs nothing per record, and when runs are of one size (run formation makes
- * them so, except the last) an adjacent plan is as cheap as an unrestricted one: equal leaves can be
- * laid out in any order. So every segment covers runs {@code [fromRun, toRun)}, and a merge's inputs
+ * them so, except the last) an adjacent plan is as cheap as an unrestricted one (exactly so when all
+ * are equal: equal leaves can be laid out in any order). So every segment covers runs {@code [fromRun, toRun)}, and a merge's inputs
  * are listed in run order with touching ranges.
  *
  * <p><b>Passes.</b> A merge's pass is one more than the latest pass among its inputs (runs are pass
@@ -46,8 +46,8 @@ import java.util.List;
  * passes, so running the passes in order (and the merges of a pass in any order or concurrently) is
  * valid. {@link #merges()} lists them that way.
  *
- * <p><b>Memory:</b> the plan holds O(n) objects; planning takes at most {@link
- * MergePlanSearch#DP_MAX_CELLS} table cells (12 MiB) and about 0.1 s, or O(n² / F) for the
+ * <p><b>Memory:</b> the plan holds O(n) objects; planning takes at most {@code
+ * MergePlanSearch.DP_MAX_CELLS} = 2^20 table cells (12 MiB) and about 0.1 s, or O(n² / F) for the
  * heuristics. Immutable and thread-safe.
  */
 public final class MergePlan {
