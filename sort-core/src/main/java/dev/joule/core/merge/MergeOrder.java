@@ -49,7 +49,8 @@ public final class MergeOrder {
   }
 
   /**
-   * Compares {@code key.length} key bytes at absolute index {@code index} of {@code buf} with {@code
+   * Compares {@code key.length} key bytes at absolute index {@code index} of {@code buf} with
+   * {@code
    * key}, unsigned and lexicographically.
    */
   public static int compareKey(ByteBuffer buf, int index, byte[] key) {
@@ -64,7 +65,8 @@ public final class MergeOrder {
 
   /**
    * Compares the current records of two cursors in merge order: prefix, full key, then run index.
-   * For baselines and tests; {@link TournamentTree} inlines the same steps over its cached prefixes.
+   * For baselines and tests; {@link TournamentTree} inlines the same steps over its cached
+   * prefixes.
    */
   public static int compare(RunCursor a, int runA, RunCursor b, int runB) {
     int c = Long.compareUnsigned(a.prefix(), b.prefix());

@@ -28,8 +28,10 @@ public final class MergeSplitter {
 
   /**
    * Cut vectors for {@code parts} parts of equal size (±1): row j (0 &le; j &le; parts) holds, per
-   * run, the index of the first record of part j; row 0 is all zeros and row {@code parts} holds the
-   * run sizes. Part j of run i is {@code [cuts[j][i], cuts[j + 1][i])}. Part j starts at global rank
+   * run, the index of the first record of part j; row 0 is all zeros and row {@code parts} holds
+   * the
+   * run sizes. Part j of run i is {@code [cuts[j][i], cuts[j + 1][i])}. Part j starts at global
+   * rank
    * {@code floor(j * total / parts)}.
    *
    * @param runs the sorted runs in run (input) order, all with the same key length
@@ -50,7 +52,8 @@ public final class MergeSplitter {
   }
 
   /**
-   * The per-run cut indices of the first {@code rank} records of the stable merge: {@code sum(cut) ==
+   * The per-run cut indices of the first {@code rank} records of the stable merge: {@code sum(cut)
+   * ==
    * rank}, and every record before a cut precedes, in merge order, every record at or after any
    * cut.
    *
@@ -82,7 +85,8 @@ public final class MergeSplitter {
       equalEnd[i] = upperBound(run, cut[i], run.size(), key);
       below += cut[i];
     }
-    // Records with key == K are ordered by run, then position: fill the remaining rank in run order.
+    // Records with key == K are ordered by run, then position: fill the remaining rank in run
+    // order.
     long need = rank - below;
     for (int i = 0; i < k && need > 0; i++) {
       long take = Math.min(equalEnd[i] - cut[i], need);
@@ -113,7 +117,7 @@ public final class MergeSplitter {
           widest = i;
         }
       }
-      assert hi[widest] > lo[widest] : "all windows empty before the key of rank " + rank + " was found";
+      assert hi[widest] > lo[widest] : "all windows empty before finding the key of rank " + rank;
       runs[widest].copyKey(lo[widest] + (hi[widest] - lo[widest]) / 2, pivot);
       long countLt = 0;
       long countLe = 0;
@@ -168,7 +172,12 @@ public final class MergeSplitter {
     for (SortedRunView run : runs) {
       if (run.keyLength() != keyLength) {
         throw new IllegalArgumentException(
-            "key lengths differ: " + keyLength + " and " + run.keyLength() + " in " + Arrays.toString(runs));
+            "key lengths differ: "
+                + keyLength
+                + " and "
+                + run.keyLength()
+                + " in "
+                + Arrays.toString(runs));
       }
       total = Math.addExact(total, run.size());
     }

@@ -20,7 +20,8 @@ import java.nio.ByteBuffer;
  * <p><b>Ranges.</b> A cursor delivers the records of one contiguous range of its run; restricting a
  * merge to a key range (see {@link MergeSplitter}) is the cursor's job, done by building it over
  * {@code [fromRecord, toRecord)} (for example {@link ByteBufferRunCursor#ByteBufferRunCursor(
- * ByteBuffer, dev.joule.core.record.FixedLengthFormat, int, int)}), so that a file-backed cursor can
+ * ByteBuffer, dev.joule.core.record.FixedLengthFormat, int, int)}), so that a file-backed cursor
+ * can
  * seek to the first block instead of skipping records, and the tree stays free of limit checks.
  *
  * <p>Implementations are single-threaded: one merge thread drives a cursor.
@@ -41,7 +42,8 @@ public interface RunCursor {
   long prefix();
 
   /**
-   * The buffer holding the current record. Borrowed: valid until the next {@link #advance()}; do not
+   * The buffer holding the current record. Borrowed: valid until the next {@link #advance()}; do
+   * not
    * change its position, limit or order.
    */
   ByteBuffer buffer();

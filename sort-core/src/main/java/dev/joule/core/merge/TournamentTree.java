@@ -154,7 +154,8 @@ public final class TournamentTree {
     if (ea || eb) {
       return eb && (!ea || a < b);
     }
-    // Keys of at most 8 bytes are wholly inside the prefix (fixed key length): equal prefix, equal key.
+    // Keys of at most 8 bytes are wholly inside the prefix (fixed key length): equal prefix, equal
+    // key.
     if (keyLength > Long.BYTES) {
       RunCursor ca = cursors[a];
       RunCursor cb = cursors[b];
@@ -210,6 +211,7 @@ public final class TournamentTree {
 
   @Override
   public String toString() {
-    return "TournamentTree[k=" + k + ", winner=" + winner + ", losers=" + Arrays.toString(losers) + "]";
+    return "TournamentTree[k=" + k + ", winner=" + winner + ", losers=" + Arrays.toString(losers)
+        + "]";
   }
 }

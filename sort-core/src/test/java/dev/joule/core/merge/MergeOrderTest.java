@@ -36,7 +36,9 @@ class MergeOrderTest {
   }
 
   private static ByteBuffer place(SplittableRandom rnd, byte[] key, int offset) {
-    ByteBuffer buf = rnd.nextBoolean() ? ByteBuffer.allocate(offset + key.length + 3) : ByteBuffer.allocateDirect(offset + key.length + 3);
+    int size = offset + key.length + 3;
+    ByteBuffer buf =
+        rnd.nextBoolean() ? ByteBuffer.allocate(size) : ByteBuffer.allocateDirect(size);
     buf.order(rnd.nextBoolean() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
     buf.put(offset, key);
     return buf;

@@ -78,7 +78,8 @@ class MergeSplitterTest {
                 f.buffers[r], f.format, (int) cuts[j][r], (int) cuts[j + 1][r]);
       }
       long lo = total / parts;
-      assertTrue(partSize == lo || partSize == lo + 1, "part " + j + " has " + partSize + " records");
+      assertTrue(
+          partSize == lo || partSize == lo + 1, "part " + j + " has " + partSize + " records");
       TournamentTree tree = new TournamentTree(cursors);
       int run;
       while ((run = tree.nextRun()) >= 0) {
@@ -103,7 +104,9 @@ class MergeSplitterTest {
     RunFixture f = RunFixture.exact(new SplittableRandom(1), Shape.RANDOM, 2, 5, 12, 10);
     assertThrows(IllegalArgumentException.class, () -> MergeSplitter.split(f.views(), 0));
     assertThrows(
-        IllegalArgumentException.class, () -> MergeSplitter.cutsAtRank(f.views(), f.totalRecords() + 1));
-    assertThrows(IllegalArgumentException.class, () -> MergeSplitter.split(new SortedRunView[0], 2));
+        IllegalArgumentException.class,
+        () -> MergeSplitter.cutsAtRank(f.views(), f.totalRecords() + 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> MergeSplitter.split(new SortedRunView[0], 2));
   }
 }

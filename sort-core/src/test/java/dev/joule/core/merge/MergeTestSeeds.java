@@ -14,7 +14,14 @@ final class MergeTestSeeds {
       body.run(seed);
     } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(
-          what + " failed with seed " + seed + " (replay: -Djoule.test.seed=" + BASE + ", case " + i + ")",
+          what
+              + " failed with seed "
+              + seed
+              + " (replay: -Djoule.test.seed="
+              + BASE
+              + ", case "
+              + i
+              + ")",
           e);
     }
   }

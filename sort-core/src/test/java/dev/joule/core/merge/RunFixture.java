@@ -22,7 +22,7 @@ final class RunFixture {
     RANDOM,
     ALL_EQUAL,
     TWO_DISTINCT,
-    /** First 8 key bytes equal for all records, the rest from a small alphabet (forces full-key compares). */
+    /** First 8 key bytes equal, the rest from a small alphabet: forces full-key compares. */
     SHARED_PREFIX_8,
     /** Few distinct keys: duplicate-heavy. */
     LOW_CARDINALITY,
@@ -52,7 +52,12 @@ final class RunFixture {
   }
 
   static RunFixture exact(
-      SplittableRandom rnd, Shape shape, int runs, int maxRunLength, int recordSize, int keyLength) {
+      SplittableRandom rnd,
+      Shape shape,
+      int runs,
+      int maxRunLength,
+      int recordSize,
+      int keyLength) {
     int keyOffset = rnd.nextInt(recordSize - keyLength + 1);
     FixedLengthFormat format = RecordFormat.fixed(recordSize, KeySpec.bytes(keyOffset, keyLength));
     byte[][] pool = keyPool(rnd, shape, keyLength);
@@ -127,7 +132,8 @@ final class RunFixture {
     // random byte orders and heap/direct buffers check that byte order is never trusted.
     int lead = rnd.nextInt(3) * 7;
     int bytes = lead + run.length * recordSize;
-    ByteBuffer buf = rnd.nextBoolean() ? ByteBuffer.allocate(bytes) : ByteBuffer.allocateDirect(bytes);
+    ByteBuffer buf =
+        rnd.nextBoolean() ? ByteBuffer.allocate(bytes) : ByteBuffer.allocateDirect(bytes);
     buf.order(rnd.nextBoolean() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
     buf.position(lead);
     for (byte[] rec : run) {

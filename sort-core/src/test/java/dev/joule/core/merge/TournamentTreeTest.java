@@ -122,7 +122,8 @@ class TournamentTreeTest {
           seed -> {
             SplittableRandom rnd = new SplittableRandom(seed);
             Shape shape = Shape.values()[rnd.nextInt(Shape.values().length)];
-            int keyLength = shape == Shape.SHARED_PREFIX_8 ? 9 + rnd.nextInt(56) : 1 + rnd.nextInt(64);
+            int keyLength =
+                shape == Shape.SHARED_PREFIX_8 ? 9 + rnd.nextInt(56) : 1 + rnd.nextInt(64);
             assertMergesLikeReference(
                 RunFixture.exact(rnd, shape, 1 + rnd.nextInt(40), 50, 1000, keyLength));
           });
@@ -145,9 +146,11 @@ class TournamentTreeTest {
   void rejectsNoRunsAndMixedKeyLengths() {
     assertThrows(IllegalArgumentException.class, TournamentTree::new);
     RunCursor a =
-        new ByteBufferRunCursor(ByteBuffer.allocate(0), RecordFormat.fixed(10, KeySpec.bytes(0, 10)));
+        new ByteBufferRunCursor(
+            ByteBuffer.allocate(0), RecordFormat.fixed(10, KeySpec.bytes(0, 10)));
     RunCursor b =
-        new ByteBufferRunCursor(ByteBuffer.allocate(0), RecordFormat.fixed(10, KeySpec.bytes(0, 9)));
+        new ByteBufferRunCursor(
+            ByteBuffer.allocate(0), RecordFormat.fixed(10, KeySpec.bytes(0, 9)));
     assertThrows(IllegalArgumentException.class, () -> new TournamentTree(a, b));
   }
 }

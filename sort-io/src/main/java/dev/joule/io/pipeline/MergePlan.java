@@ -16,11 +16,13 @@ import java.util.List;
  *
  * <ul>
  *   <li>When the search is small ({@code F n^3 / 6} steps within {@code
- *       MergePlanSearch.DP_MAX_STEPS} = 2^27, e.g. 200 runs at F = 16), an interval DP finds the plan with
+ *       MergePlanSearch.DP_MAX_STEPS} = 2^27, e.g. 200 runs at F = 16), an interval DP finds the
+ * plan with
  *       the least intermediate volume among all plans of adjacent merges with fan-in &le; F.
  *   <li>Beyond that, the cheaper of two heuristics: Hadoop's {@code Merger} rule over adjacent
  *       windows (the first merge takes {@code (n - 1) mod (F - 1) + 1} inputs, F when that is 1,
- *       later ones F, each the cheapest window of adjacent segments, until exactly F segments remain
+ *       later ones F, each the cheapest window of adjacent segments, until exactly F segments
+ * remain
  *       for a full final merge), and balanced rounds of F adjacent segments.
  * </ul>
  *
@@ -37,8 +39,10 @@ import java.util.List;
  * express (the segment holds both run 0's and run 2's records). Carrying the input ordinal in every
  * record would fix that at the cost of bytes per record in every temp file; restricting merges to
  * adjacent segments costs nothing per record, and when runs are of one size (run formation makes
- * them so, except the last) an adjacent plan is as cheap as an unrestricted one (exactly so when all
- * are equal: equal leaves can be laid out in any order). So every segment covers runs {@code [fromRun, toRun)}, and a merge's inputs
+ * them so, except the last) an adjacent plan is as cheap as an unrestricted one (exactly so when
+ * all
+ * are equal: equal leaves can be laid out in any order). So every segment covers runs {@code
+ * [fromRun, toRun)}, and a merge's inputs
  * are listed in run order with touching ranges.
  *
  * <p><b>Passes.</b> A merge's pass is one more than the latest pass among its inputs (runs are pass
@@ -69,7 +73,8 @@ public final class MergePlan {
   /**
    * Plans the merge of runs with the given sizes.
    *
-   * @param runSizes size of each run in run (input) order, in bytes (record counts work the same way;
+   * @param runSizes size of each run in run (input) order, in bytes (record counts work the same
+   * way;
    *     the plan only adds sizes); each at least 0
    * @param fanIn most inputs per merge, at least 2 (see {@link MergePlanLimits#maxFanIn})
    */
@@ -172,7 +177,7 @@ public final class MergePlan {
     return runSizes[i];
   }
 
-  /** Every merge in a valid execution order; the last one is the final merge. Empty for 0 or 1 runs. */
+  /** Every merge in a valid execution order, the final merge last. Empty for 0 or 1 runs. */
   public List<Merge> merges() {
     return merges;
   }
@@ -217,14 +222,20 @@ public final class MergePlan {
     sb.append("merge plan: ").append(runSizes.length).append(" runs, ").append(total)
         .append(" bytes, fan-in ").append(fanIn).append(", ").append(rule.text).append('\n');
     if (merges.isEmpty()) {
-      sb.append("  no merge: ").append(runSizes.length == 0 ? "no runs" : "the single run is the output")
+      sb.append("  no merge: ")
+          .append(runSizes.length == 0 ? "no runs" : "the single run is the output")
           .append('\n');
       return sb.toString();
     }
     for (Pass p : passes) {
       sb.append("  pass ").append(p.number()).append(p.isFinal() ? " (final)" : "")
-          .append(": ").append(p.merges().size()).append(p.merges().size() == 1 ? " merge" : " merges")
-          .append(", read ").append(p.volumeRead()).append(" bytes, write ").append(p.volumeWritten())
+          .append(": ")
+          .append(p.merges().size())
+          .append(p.merges().size() == 1 ? " merge" : " merges")
+          .append(", read ")
+          .append(p.volumeRead())
+          .append(" bytes, write ")
+          .append(p.volumeWritten())
           .append(" bytes").append('\n');
       for (Merge m : p.merges()) {
         sb.append("    ").append(m).append('\n');

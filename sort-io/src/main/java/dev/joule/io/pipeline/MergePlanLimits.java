@@ -18,7 +18,8 @@ import java.util.OptionalLong;
  */
 public final class MergePlanLimits {
   /**
-   * Open-file limit assumed when {@code /proc/self/limits} cannot be read or parsed (not Linux, or a
+   * Open-file limit assumed when {@code /proc/self/limits} cannot be read or parsed (not Linux, or
+   * a
    * restricted {@code /proc}): 1024, the usual Linux soft default of {@code ulimit -n}, so a plan
    * made under the fallback stays safe where the real limit is unknown.
    */
@@ -26,7 +27,8 @@ public final class MergePlanLimits {
 
   /**
    * Descriptors left for everything but the merge's inputs and output: the JVM's jars and shared
-   * libraries, stdio, the input file, sockets of an embedding platform. A JDK 17 JVM holds about 30;
+   * libraries, stdio, the input file, sockets of an embedding platform. A JDK 17 JVM holds about
+   * 30;
    * the rest is headroom for the embedder.
    */
   public static final int DEFAULT_RESERVE = 64;
@@ -89,7 +91,8 @@ public final class MergePlanLimits {
    * @param transferSize bytes per read or write (one buffer)
    * @param openFileLimit the process's open-file limit, e.g. {@link #openFileLimit()}
    * @param reserve descriptors kept for everything else, e.g. {@link #DEFAULT_RESERVE}
-   * @return {@code min((memory / (2 * transfer)) - 1, openFileLimit - reserve - 1)}, the {@code -1}s
+   * @return {@code min((memory / (2 * transfer)) - 1, openFileLimit - reserve - 1)}, the {@code
+   * -1}s
    *     being the output's buffers and file, capped at {@link Integer#MAX_VALUE}
    * @throws IllegalArgumentException if the result would be below 2: such a sort cannot merge
    */

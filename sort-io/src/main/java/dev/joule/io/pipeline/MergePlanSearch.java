@@ -17,7 +17,7 @@ final class MergePlanSearch {
    */
   static final long DP_MAX_STEPS = 1L << 27;
 
-  /** Most table cells ({@code (F + 1)(n + 1)^2}, 12 bytes each) the exact DP may allocate: 12 MiB. */
+  /** Most table cells ({@code (F + 1)(n + 1)^2}, 12 bytes each) the exact DP may use: 12 MiB. */
   static final long DP_MAX_CELLS = 1L << 20;
 
   private MergePlanSearch() {}
@@ -97,7 +97,8 @@ final class MergePlanSearch {
 
   /**
    * The least-volume tree of adjacent merges with fan-in at most F. {@code c[i][j]}: least volume
-   * to reduce runs {@code [i, j)} to one segment (its own write included); {@code g[m][i][j]}: least
+   * to reduce runs {@code [i, j)} to one segment (its own write included); {@code g[m][i][j]}:
+   * least
    * volume to reduce them to exactly {@code m} segments, the first being {@code [i, t)}. O(F n^3)
    * time, O(F n^2) memory; call only when {@link #dpFits}.
    */

@@ -26,9 +26,9 @@ class MergePlanLimitsTest {
         OptionalLong.of(Long.MAX_VALUE),
         MergePlanLimits.parseOpenFileLimit(
             List.of("Max open files            unlimited            unlimited            files")));
-    assertEquals(OptionalLong.empty(), MergePlanLimits.parseOpenFileLimit(List.of("Max cpu time 1 1 s")));
-    assertEquals(OptionalLong.empty(), MergePlanLimits.parseOpenFileLimit(List.of("Max open files  lots")));
-    assertEquals(OptionalLong.empty(), MergePlanLimits.parseOpenFileLimit(List.of("Max open files")));
+    for (String bad : List.of("Max cpu time 1 1 s", "Max open files  lots", "Max open files")) {
+      assertEquals(OptionalLong.empty(), MergePlanLimits.parseOpenFileLimit(List.of(bad)), bad);
+    }
   }
 
   @Test
@@ -59,8 +59,10 @@ class MergePlanLimitsTest {
     assertEquals(959, MergePlanLimits.maxFanIn(4096 * mib, 1 << 16, 1024, 64));
     assertEquals(127, MergePlanLimits.maxFanIn(256 * mib, (int) mib, Long.MAX_VALUE, 64));
     assertEquals(2, MergePlanLimits.maxFanIn(6 * mib, (int) mib, 1024, 64));
-    assertThrows(IllegalArgumentException.class, () -> MergePlanLimits.maxFanIn(5 * mib, (int) mib, 1024, 64));
-    assertThrows(IllegalArgumentException.class, () -> MergePlanLimits.maxFanIn(256 * mib, (int) mib, 66, 64));
-    assertThrows(IllegalArgumentException.class, () -> MergePlanLimits.maxFanIn(256 * mib, 0, 1024, 64));
+    int t = (int) mib;
+    Class<IllegalArgumentException> bad = IllegalArgumentException.class;
+    assertThrows(bad, () -> MergePlanLimits.maxFanIn(5 * mib, t, 1024, 64));
+    assertThrows(bad, () -> MergePlanLimits.maxFanIn(256 * mib, t, 66, 64));
+    assertThrows(bad, () -> MergePlanLimits.maxFanIn(256 * mib, 0, 1024, 64));
   }
 }

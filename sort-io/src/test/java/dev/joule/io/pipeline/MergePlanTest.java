@@ -199,13 +199,17 @@ class MergePlanTest {
         runs.add(new MergePlanSearch.Node(i, sizes[i]));
       }
       if (n > fanIn && optimal > 0) {
-        long hadoop = MergePlanSearch.intermediateVolume(MergePlanSearch.hadoopAdjacent(runs, fanIn));
-        long rounds = MergePlanSearch.intermediateVolume(MergePlanSearch.balancedRounds(runs, fanIn));
+        long hadoop =
+            MergePlanSearch.intermediateVolume(MergePlanSearch.hadoopAdjacent(runs, fanIn));
+        long rounds =
+            MergePlanSearch.intermediateVolume(MergePlanSearch.balancedRounds(runs, fanIn));
         assertTrue(hadoop >= optimal && rounds >= optimal, where);
         worst = Math.max(worst, (double) Math.min(hadoop, rounds) / optimal);
       }
     }
-    System.out.printf("MergePlan fallback heuristics vs optimal stable plan: worst ratio %.3f (seed %d)%n", worst, SEED);
+    System.out.printf(
+        "MergePlan fallback heuristics vs optimal stable plan: worst ratio %.3f (seed %d)%n",
+        worst, SEED);
   }
 
   @Test
@@ -253,7 +257,9 @@ class MergePlanTest {
         throw new AssertionError(where + "\n" + plan.describe(), e);
       }
       long naive = naiveIntermediateVolume(sizes, fanIn);
-      assertTrue(plan.intermediateVolume() <= naive, where + ": " + plan.intermediateVolume() + " > naive " + naive);
+      assertTrue(
+          plan.intermediateVolume() <= naive,
+          where + ": " + plan.intermediateVolume() + " > naive " + naive);
       if (equalSized) {
         // Equal runs lose nothing to the adjacency restriction when the plan is exact; the
         // heuristics stay within 10 % of the unrestricted (unstable) optimum.
@@ -261,7 +267,13 @@ class MergePlanTest {
         long slack = plan.rule() == MergePlanSearch.Rule.OPTIMAL ? 0 : unrestricted / 10;
         assertTrue(
             plan.intermediateVolume() <= unrestricted + slack,
-            where + " " + plan.rule() + ": adjacent " + plan.intermediateVolume() + " vs unrestricted " + unrestricted);
+            where
+                + " "
+                + plan.rule()
+                + ": adjacent "
+                + plan.intermediateVolume()
+                + " vs unrestricted "
+                + unrestricted);
       }
     }
   }
