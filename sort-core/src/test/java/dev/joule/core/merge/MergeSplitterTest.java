@@ -1,0 +1,112 @@
+package dev.joule.core.merge;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.joule.core.merge.RunFixture.Shape;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class MergeSplitterTest {
+
+  /** Brute force: the cut at rank r counts, per run, the runs' records among the first r merged. */
+  private static long[] bruteCuts(long[] reference, int runs, long rank) {
+    long[] cut = new long[runs];
+    for (int i = 0; i < rank; i++) {
+      cut[(int) (reference[i] >>> 32)]++;
+    }
+    return cut;
+  }
+
+  @ParameterizedTest
+  @EnumSource(Shape.class)
+  void cutsAtEveryRankMatchBruteForce(Shape shape) {
+    for (int i = 0; i < 40; i++) {
+      MergeTestSeeds.run(
+          "cutsAtRank " + shape,
+          i,
+          seed -> {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            RunFixture f = RunFixture.random(seed, shape, 1 + rnd.nextInt(12), 25, 24, 12);
+            long[] reference = f.referenceOrder();
+            SortedRunView[] views = f.views();
+            for (long rank = 0; rank <= reference.length; rank++) {
+              assertArrayEquals(
+                  bruteCuts(reference, f.runs(), rank),
+                  MergeSplitter.cutsAtRank(views, rank),
+                  "rank " + rank + " of " + reference.length);
+            }
+          });
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Shape.class)
+  void splitMergesConcatenateToTheSingleMerge(Shape shape) {
+    for (int i = 0; i < 30; i++) {
+      MergeTestSeeds.run(
+          "split " + shape,
+          100 + i,
+          seed -> {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            RunFixture f = RunFixture.random(seed, shape, 1 + rnd.nextInt(40), 60, 40, 20);
+            int parts = 1 + rnd.nextInt(12);
+            long[][] cuts = MergeSplitter.split(f.views(), parts);
+            assertSplitIsExact(f, cuts, parts);
+          });
+    }
+  }
+
+  private static void assertSplitIsExact(RunFixture f, long[][] cuts, int parts) {
+    long total = f.totalRecords();
+    assertEquals(parts + 1, cuts.length);
+    long[] reference = f.referenceOrder();
+    long[] concatenated = new long[reference.length];
+    int n = 0;
+    for (int j = 0; j < parts; j++) {
+      long partSize = 0;
+      RunCursor[] cursors = new RunCursor[f.runs()];
+      for (int r = 0; r < f.runs(); r++) {
+        assertTrue(cuts[j][r] <= cuts[j + 1][r], "cuts are monotone");
+        partSize += cuts[j + 1][r] - cuts[j][r];
+        cursors[r] =
+            new ByteBufferRunCursor(
+                f.buffers[r], f.format, (int) cuts[j][r], (int) cuts[j + 1][r]);
+      }
+      long lo = total / parts;
+      assertTrue(
+          partSize == lo || partSize == lo + 1, "part " + j + " has " + partSize + " records");
+      TournamentTree tree = new TournamentTree(cursors);
+      int run;
+      while ((run = tree.nextRun()) >= 0) {
+        RunCursor c = tree.current();
+        int pos = (c.position() - f.buffers[run].position()) / f.format.recordSize();
+        concatenated[n++] = ((long) run << 32) | pos;
+      }
+    }
+    assertEquals(reference.length, n);
+    assertArrayEquals(reference, concatenated, "parts merged separately and concatenated");
+  }
+
+  @Test
+  void morePartsThanRecordsGivesEmptyParts() {
+    RunFixture f = RunFixture.exact(new SplittableRandom(7), Shape.ALL_EQUAL, 3, 2, 12, 10);
+    long[][] cuts = MergeSplitter.split(f.views(), 50);
+    assertSplitIsExact(f, cuts, 50);
+  }
+
+  @Test
+  void rejectsBadArguments() {
+    RunFixture f = RunFixture.exact(new SplittableRandom(1), Shape.RANDOM, 2, 5, 12, 10);
+    assertThrows(IllegalArgumentException.class, () -> MergeSplitter.split(f.views(), 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> MergeSplitter.cutsAtRank(f.views(), f.totalRecords() + 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> MergeSplitter.split(new SortedRunView[0], 2));
+  }
+}
