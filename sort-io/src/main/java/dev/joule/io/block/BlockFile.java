@@ -5,6 +5,8 @@ import dev.joule.io.fs.SortIOException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -73,7 +75,7 @@ public final class BlockFile implements AutoCloseable {
             StandardOpenOption.READ,
             StandardOpenOption.WRITE,
             StandardOpenOption.CREATE_NEW,
-            java.nio.file.LinkOption.NOFOLLOW_LINKS),
+            LinkOption.NOFOLLOW_LINKS),
         attrs);
   }
 
@@ -103,7 +105,11 @@ public final class BlockFile implements AutoCloseable {
             "open (direct I/O)", path, "file system does not support direct I/O: " + SortIOException.reasonOf(io), io);
       }
       notices.notice("direct I/O not supported for " + path + " (" + SortIOException.reasonOf(io) + "); using buffered I/O");
-      first = openChannel(path, options, attrs);
+      // Some file systems create the file before refusing O_DIRECT; reopen that empty file rather
+      // than failing on CREATE_NEW. NOFOLLOW_LINKS still refuses a symlink planted meanwhile.
+      boolean leftBehind =
+          creating && Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS) && sizeIsZero(path);
+      first = openChannel(path, leftBehind ? reopen : options, attrs);
       return new BlockFile(path, null, first, Set.copyOf(reopen));
     }
     return new BlockFile(path, first, null, Set.copyOf(reopen));
@@ -120,6 +126,14 @@ public final class BlockFile implements AutoCloseable {
         || r.contains("Invalid argument")
         || r.contains("not supported")
         || r.contains("Operation not supported");
+  }
+
+  private static boolean sizeIsZero(Path path) {
+    try {
+      return Files.size(path) == 0;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static FileChannel openChannel(Path path, Set<OpenOption> options, FileAttribute<?>[] attrs)
