@@ -59,14 +59,15 @@ public final class BlockWriter implements AutoCloseable {
     checkUsable();
     while (src.hasRemaining()) {
       ByteBuffer cur = current();
+      if (!cur.hasRemaining()) {
+        submitCurrent(); // lazily, so that retract() can always reach the last reservation
+        cur = current();
+      }
       int n = Math.min(cur.remaining(), src.remaining());
       int lim = src.limit();
       src.limit(src.position() + n);
       cur.put(src);
       src.limit(lim);
-      if (!cur.hasRemaining()) {
-        submitCurrent();
-      }
     }
   }
 
@@ -91,10 +92,18 @@ public final class BlockWriter implements AutoCloseable {
     }
     ByteBuffer slice = cur.slice(cur.position(), n);
     cur.position(cur.position() + n);
-    if (!cur.hasRemaining()) {
-      submitCurrent();
-    }
     return slice;
+  }
+
+  /**
+   * Takes back the last {@code n} bytes of the most recent {@link #reserve(int)} (for a block that
+   * turned out shorter than reserved). Nothing may have been written or reserved since.
+   */
+  public void retract(int n) {
+    if (current == null || n < 0 || n > current.position()) {
+      throw new IllegalStateException("nothing to retract");
+    }
+    current.position(current.position() - n);
   }
 
   private ByteBuffer current() throws IOException {
