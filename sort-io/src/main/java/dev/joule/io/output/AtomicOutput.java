@@ -10,7 +10,6 @@ import dev.joule.io.fs.SortIOException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
@@ -138,12 +137,12 @@ public final class AtomicOutput implements AutoCloseable {
       committed = true;
     } catch (IOException | RuntimeException e) {
       closed = true;
-      abort(file, temp, e);
       try {
-        writer.close();
+        writer.close(); // first: its thread must stop writing before the file is closed and deleted
       } catch (IOException suppressed) {
         e.addSuppressed(suppressed);
       }
+      abort(file, temp, e);
       throw e;
     }
     closed = true;
@@ -201,9 +200,5 @@ public final class AtomicOutput implements AutoCloseable {
     if (primary != null) {
       throw primary;
     }
-  }
-
-  static boolean exists(Path p) {
-    return Files.exists(p, LinkOption.NOFOLLOW_LINKS);
   }
 }
