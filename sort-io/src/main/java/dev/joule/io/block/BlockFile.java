@@ -177,6 +177,8 @@ public final class BlockFile implements AutoCloseable {
   public long size() throws SortIOException {
     try {
       return direct != null ? direct.size() : bufferedChannel().size();
+    } catch (SortIOException e) {
+      throw e; // opening the buffered channel failed: already names its op
     } catch (IOException e) {
       throw new SortIOException("stat", path, SortIOException.reasonOf(e), e);
     }
@@ -219,6 +221,8 @@ public final class BlockFile implements AutoCloseable {
         }
         total += n;
       }
+    } catch (SortIOException e) {
+      throw e; // opening the buffered channel failed: already names its op
     } catch (IOException e) {
       throw new SortIOException("read", path, SortIOException.reasonOf(e), e);
     }
@@ -249,6 +253,8 @@ public final class BlockFile implements AutoCloseable {
         }
         pos += n;
       }
+    } catch (SortIOException e) {
+      throw e; // opening the buffered channel failed: already names its op
     } catch (IOException e) {
       throw new SortIOException("write", path, SortIOException.reasonOf(e), e);
     }
@@ -258,6 +264,8 @@ public final class BlockFile implements AutoCloseable {
   public void truncate(long size) throws SortIOException {
     try {
       (direct != null ? direct : bufferedChannel()).truncate(size);
+    } catch (SortIOException e) {
+      throw e; // opening the buffered channel failed: already names its op
     } catch (IOException e) {
       throw new SortIOException("truncate", path, SortIOException.reasonOf(e), e);
     }
