@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Sequential read and write of one file through joule's block layer (BlockIoThroughput) next to dd
+# at the same transfer size, with and without O_DIRECT, dropping the page cache before every run.
+#
+#   sort-bench/scripts/io-bench.sh [DIR]        (default DIR: /work/io-bench.<pid>; needs root for drop_caches)
+#   SIZE_MB=2048 TRANSFERS="1 4 16" JAVA=java sort-bench/scripts/io-bench.sh
+#
+# Both sides fsync at the end (dd conv=fsync; joule finish(force)), so the buffered write figures
+# include writeback. Prints a table of MB/s (10^6 bytes/s) and the joule/dd ratio. The big files are
+# deleted on exit.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+JAR=sort-bench/target/benchmarks.jar
+JAVA=${JAVA:-java}
+SIZE_MB=${SIZE_MB:-2048}
+TRANSFERS=${TRANSFERS:-"1 4 16"}
+DIR=${1:-/work/io-bench.$$}
+[ -f "$JAR" ] || { echo "build first: mvn -B -pl sort-bench -am package -DskipTests" >&2; exit 2; }
+mkdir -p "$DIR"
+trap 'rm -f "$DIR"/dd.bin "$DIR"/joule.bin; rmdir "$DIR" 2>/dev/null || true' EXIT
+BYTES=$((SIZE_MB * 1048576))
+
+drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+
+# dd's last line: "N bytes (...) copied, S s, R GB/s" -> MB/s computed from N and S
+dd_mbs() { awk '/copied/ { for (i = 1; i <= NF; i++) if ($i == "copied,") s = $(i+1); printf "%.1f", $1 / s / 1e6 }'; }
+
+run_dd() { # op T mode
+  local op=$1 t=$2 mode=$3 flag=""
+  if [ "$op" = write ]; then
+    [ "$mode" = direct ] && flag="oflag=direct"
+    dd if=/dev/zero of="$DIR/dd.bin" bs=${t}M count=$((SIZE_MB / t)) $flag conv=fsync 2>&1 | dd_mbs
+  else
+    [ "$mode" = direct ] && flag="iflag=direct"
+    dd if="$DIR/dd.bin" of=/dev/null bs=${t}M $flag 2>&1 | dd_mbs
+  fi
+}
+
+run_joule() { # op T mode
+  local onoff=off
+  [ "$3" = direct ] && onoff=on
+  "$JAVA" -da -Xmx512m -XX:MaxDirectMemorySize=256m -cp "$JAR" dev.joule.bench.io.BlockIoThroughput \
+    "$1" "$DIR/joule.bin" "$BYTES" $(($2 * 1048576)) $onoff | awk '{ print $7 }'
+}
+
+echo "# $(date -u +%FT%TZ) $(uname -r) $("$JAVA" -version 2>&1 | head -1); ${SIZE_MB} MiB file in $DIR ($(df --output=source,fstype "$DIR" | tail -1))"
+echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf "| %-5s | %-8s | %-8s | %10s | %10s | %6s |\n" op transfer mode "joule MB/s" "dd MB/s" ratio
+printf "|-------|----------|----------|-----------:|-----------:|-------:|\n"
+for t in $TRANSFERS; do
+  for mode in direct buffered; do
+    for op in write read; do
+      drop; d=$(run_dd "$op" "$t" "$mode")
+      drop; j=$(run_joule "$op" "$t" "$mode")
+      printf "| %-5s | %-8s | %-8s | %10s | %10s | %5.0f%% |\n" "$op" "${t} MiB" "$mode" "$j" "$d" \
+        "$(awk -v j="$j" -v d="$d" 'BEGIN { print 100 * j / d }')"
+    done
+  done
+done
+echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
