@@ -26,18 +26,28 @@ public final class Durability {
     FileChannel ch;
     try {
       ch = FileChannel.open(dir, StandardOpenOption.READ);
-    } catch (UnsupportedOperationException | IOException e) {
-      return false; // cannot open a directory as a channel here: tolerated, see javadoc
+    } catch (UnsupportedOperationException e) {
+      return false; // this platform cannot open a directory as a channel: tolerated, see javadoc
+    } catch (IOException e) {
+      if (refuses(e)) {
+        return false;
+      }
+      throw new SortIOException("fsync directory", dir, SortIOException.reasonOf(e), e);
     }
     try (ch) {
       ch.force(true);
       return true;
     } catch (IOException e) {
-      String reason = SortIOException.reasonOf(e);
-      if (reason.contains("Invalid argument") || reason.contains("not supported")) {
-        return false; // EINVAL: this file system does not support fsync on directories
+      if (refuses(e)) {
+        return false;
       }
       throw new SortIOException("fsync directory", dir, SortIOException.reasonOf(e), e);
     }
+  }
+
+  /** EISDIR, EINVAL or ENOTSUP: the file system does not open or fsync directories. */
+  private static boolean refuses(IOException e) {
+    String r = SortIOException.reasonOf(e);
+    return r.contains("Is a directory") || r.contains("Invalid argument") || r.contains("not supported");
   }
 }
