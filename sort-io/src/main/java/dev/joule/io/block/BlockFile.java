@@ -104,7 +104,9 @@ public final class BlockFile implements AutoCloseable {
         throw new SortIOException(
             "open (direct I/O)", path, "file system does not support direct I/O: " + SortIOException.reasonOf(io), io);
       }
-      notices.notice("direct I/O not supported for " + path + " (" + SortIOException.reasonOf(io) + "); using buffered I/O");
+      // Names the directory, not the file, so that NoticeSink.distinct reports it once per directory.
+      notices.notice("direct I/O not supported in " + path.toAbsolutePath().getParent() + " ("
+          + SortIOException.reasonOf(io) + "); using buffered I/O");
       // Some file systems create the file before refusing O_DIRECT; reopen that empty file rather
       // than failing on CREATE_NEW. NOFOLLOW_LINKS still refuses a symlink planted meanwhile.
       boolean leftBehind =

@@ -115,7 +115,16 @@ class BlockIoTest {
       f.write(0, ByteBuffer.wrap(new byte[] {1, 2, 3}));
     }
     assertEquals(1, notices.size(), notices.toString());
-    assertTrue(notices.get(0).contains("direct I/O not supported for " + tmp.resolve("g.bin")), notices.get(0));
+    assertEquals("direct I/O not supported in " + tmp + " (Invalid argument); using buffered I/O", notices.get(0));
+    NoticeSink once = NoticeSink.distinct(notices::add);
+    for (String name : new String[] {"g1", "g2"}) {
+      try (BlockFile f = BlockFile.createNew(faults.wrap(tmp.resolve(name)), DirectIoPolicy.AUTO, once)) {
+        assertFalse(f.isDirect());
+      }
+    }
+    assertEquals(2, notices.size(), "one more notice for the directory, not one per file: " + notices);
+    Files.delete(tmp.resolve("g1"));
+    Files.delete(tmp.resolve("g2"));
     assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(tmp.resolve("g.bin")));
 
     SortIOException e = assertThrows(SortIOException.class, () -> BlockFile.openRead(file, DirectIoPolicy.ON, NoticeSink.IGNORE));
