@@ -7,6 +7,7 @@ import dev.joule.io.block.BlockWriter;
 import dev.joule.io.block.DirectIoPolicy;
 import dev.joule.io.fs.NoticeSink;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,8 @@ import java.util.Locale;
  * java -cp benchmarks.jar dev.joule.bench.io.BlockIoThroughput write|read FILE BYTES TRANSFER_BYTES on|off [IN_FLIGHT]
  * </pre>
  *
- * Prints one line: {@code joule <op> <transfer> <direct|buffered> <bytes> <seconds> <MB/s>} (MB = 10^6 bytes, as dd).
+ * Prints one line: {@code joule <op> <transfer> <direct|buffered> <bytes> <seconds> <MB/s> <cpu-s/GB>}
+ * (MB = 10^6 bytes, as dd; CPU = user + system time of the whole process during the transfer).
  */
 public final class BlockIoThroughput {
   /** Buffers queued to the I/O thread: two keep the device busy while the caller turns one around. */
@@ -43,11 +45,13 @@ public final class BlockIoThroughput {
       Files.deleteIfExists(file); // outside the timed region: freeing an old file's blocks is not writing
     }
     try (BlockPool pool = new BlockPool(inFlight + 1, transfer)) {
+      long cpu0 = processCpuNanos();
       long t0 = System.nanoTime();
       long done = op.equals("write") ? write(file, bytes, policy, pool, inFlight) : read(file, policy, pool, inFlight);
       double s = (System.nanoTime() - t0) / 1e9;
-      System.out.printf(Locale.ROOT, "joule %s %d %s %d %.3f %.1f%n", op, transfer,
-          policy == DirectIoPolicy.ON ? "direct" : "buffered", done, s, done / s / 1e6);
+      double cpu = (processCpuNanos() - cpu0) / 1e9;
+      System.out.printf(Locale.ROOT, "joule %s %d %s %d %.3f %.1f %.3f%n", op, transfer,
+          policy == DirectIoPolicy.ON ? "direct" : "buffered", done, s, done / s / 1e6, cpu / (done / 1e9));
     }
   }
 
@@ -91,6 +95,10 @@ public final class BlockIoThroughput {
       }
     }
     return total;
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   @SuppressWarnings("AssertWithSideEffects")
