@@ -261,4 +261,32 @@ class TempSpaceTest {
       }
     }
   }
+
+  /**
+   * A failed deletion is reported (op and path) even though the private-dir removal that follows
+   * deletes the file on its second attempt; a lock-less leftover dir is swept by the next sort.
+   */
+  @Test
+  void failedDeletionIsReportedAndLeftoversAreSwept() throws IOException {
+    Path real = Files.createDirectory(tmp.resolve("s"));
+    FaultFileSystemProvider faults = FaultFileSystemProvider.create(1);
+    TempSpace space = TempSpace.open(List.of(faults.wrap(real)), new RoundRobinStripes(), NoticeSink.IGNORE);
+    Path run;
+    try (BlockFile f = space.createFile("run", 1, DirectIoPolicy.AUTO)) {
+      run = f.path();
+    }
+    faults.failAt(FaultOp.DELETE, 1);
+    SortIOException e = assertThrows(SortIOException.class, space::close);
+    assertEquals("delete failed: " + run + ": Input/output error", e.getMessage());
+    assertEquals(List.of(), IoTestSupport.listRecursive(real));
+    faults.assertNoOpenHandles();
+
+    Path leftover = Files.createDirectories(real.resolve("joule-crashed-before-lock"));
+    Files.write(leftover.resolve("run-000001"), new byte[1]);
+    makeOld(leftover);
+    try (TempSpace next = open(real)) {
+      assertFalse(Files.exists(leftover), "an old dir without a lock file is swept");
+    }
+    assertEquals(List.of(), IoTestSupport.listRecursive(real));
+  }
 }
