@@ -104,6 +104,7 @@ class TempSpaceTest {
       }
       makeOld(liveDir);
       try (TempSpace space = open(stripe)) {
+        assertEquals(1, space.stripes().size());
         assertTrue(Files.exists(liveDir.resolve("run-000001")), "a live sort's dir must not be touched");
       }
       live.destroyForcibly(); // SIGKILL: no hook runs, the lock dies with the process
@@ -111,6 +112,7 @@ class TempSpaceTest {
       assertTrue(Files.exists(liveDir.resolve("run-000001")));
       makeOld(liveDir);
       try (TempSpace space = open(stripe)) {
+        assertEquals(1, space.stripes().size());
         assertFalse(Files.exists(liveDir), "the dead sort's dir is swept");
       }
       assertEquals(List.of(), IoTestSupport.listRecursive(stripe));
@@ -150,6 +152,7 @@ class TempSpaceTest {
       Path aDir = a.stripes().get(0).privateDir();
       makeOld(aDir);
       try (TempSpace b = open(stripe)) {
+        assertEquals(1, b.stripes().size());
         assertTrue(Files.isDirectory(aDir), "live sort's dir (lock held in this JVM) must survive");
       }
       assertTrue(Files.isDirectory(aDir));
@@ -285,6 +288,7 @@ class TempSpaceTest {
     Files.write(leftover.resolve("run-000001"), new byte[1]);
     makeOld(leftover);
     try (TempSpace next = open(real)) {
+      assertEquals(1, next.stripes().size());
       assertFalse(Files.exists(leftover), "an old dir without a lock file is swept");
     }
     assertEquals(List.of(), IoTestSupport.listRecursive(real));
