@@ -235,4 +235,47 @@ class BlockIoTest {
       Files.delete(dir);
     }
   }
+
+  /** Several threads read blocks of one shared file by position at the same time. */
+  @Test
+  void concurrentPositionalReadersShareOneFile() throws Exception {
+    byte[] data = IoTestSupport.randomBytes(12, 64 * 4096 + 123);
+    Files.write(tmp.resolve("shared"), data);
+    try (BlockFile f = BlockFile.openRead(tmp.resolve("shared"), DirectIoPolicy.ON, NoticeSink.IGNORE)) {
+      List<Thread> threads = new ArrayList<>();
+      List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+      for (int t = 0; t < 3; t++) {
+        ByteBuffer buf = pool.acquire();
+        int seed = t;
+        threads.add(new Thread(() -> {
+          try {
+            java.util.Random r = new java.util.Random(seed);
+            for (int i = 0; i < 200; i++) {
+              int block = r.nextInt(65);
+              buf.clear().limit(8192);
+              int n = f.read(block * 4096L, buf);
+              assertEquals(ByteBuffer.wrap(data, block * 4096, n), buf.flip());
+            }
+          } catch (Throwable e) {
+            errors.add(e);
+          } finally {
+            pool.release(buf);
+          }
+        }, "test-reader-" + t));
+      }
+      threads.forEach(Thread::start);
+      for (Thread t : threads) {
+        t.join();
+      }
+      assertEquals(List.of(), errors);
+    }
+  }
+
+  @Test
+  void transferSizesAreAlignedAndPerKind() {
+    TransferSizes t = TransferSizes.defaults().with(FileKind.TEMP, 1 << 20);
+    assertEquals(4 << 20, t.of(FileKind.INPUT));
+    assertEquals(1 << 20, t.of(FileKind.TEMP));
+    assertThrows(IllegalArgumentException.class, () -> t.with(FileKind.OUTPUT, 1000));
+  }
 }
