@@ -1,0 +1,247 @@
+package dev.joule.io.block;
+
+import dev.joule.io.fs.SortIOException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * Sequential write-behind into a {@link BlockFile} from the buffers of a {@link BlockPool}: the
+ * caller copies bytes in with {@link #write(ByteBuffer)} or lays them out in place with {@link
+ * #reserve(int)}; each full buffer is queued to a daemon thread ({@code joule-write-N}) that writes it
+ * at the next offset and returns it to the pool.
+ *
+ * <p>Algorithm: buffers are written in order, so the file grows contiguously and every buffer but
+ * the last is a whole multiple of 4096 bytes at an aligned offset (DIRECT-eligible); the last one's
+ * unaligned tail goes through the buffered channel ({@link BlockFile#write}). {@link #finish(boolean)}
+ * drains the queue, truncates to the exact length and optionally forces.
+ *
+ * <p>Memory bound: at most {@code maxInFlight} pool buffers queued or being written, plus the one
+ * being filled. Errors of the thread surface as {@link SortIOException} on the caller's next call,
+ * never lost. Thread-safety: one producer thread; the writer does not close the file.
+ */
+public final class BlockWriter implements AutoCloseable {
+  private static final ByteBuffer POISON = ByteBuffer.allocate(0);
+
+  private final BlockFile file;
+  private final BlockPool pool;
+  private final BlockingQueue<ByteBuffer> queue;
+  private final Thread thread;
+  private final Object drained = new Object();
+  private volatile IOException failure;
+  private ByteBuffer current;
+  private int queued; // guarded by drained
+  private long written; // bytes handed to the thread
+  private long fileOffset; // next write position, owned by the thread
+  private boolean finished;
+  private boolean closed;
+
+  /** Writes from offset 0 of {@code file}, using buffers of {@code pool}. */
+  public BlockWriter(BlockFile file, BlockPool pool, int maxInFlight) {
+    if (maxInFlight < 1) {
+      throw new IllegalArgumentException("maxInFlight must be at least 1: " + maxInFlight);
+    }
+    this.file = file;
+    this.pool = pool;
+    this.queue = new ArrayBlockingQueue<>(maxInFlight + 1);
+    this.thread = IoThreads.startWriter(this::run);
+  }
+
+  /** Bytes accepted so far (written or still buffered). */
+  public long position() {
+    return written + (current == null ? 0 : current.position());
+  }
+
+  /** Copies all of {@code src} into the stream ({@code src}'s position advances to its limit). */
+  public void write(ByteBuffer src) throws IOException {
+    checkUsable();
+    while (src.hasRemaining()) {
+      ByteBuffer cur = current();
+      if (!cur.hasRemaining()) {
+        submitCurrent(); // lazily, so that retract() can always reach the last reservation
+        cur = current();
+      }
+      int n = Math.min(cur.remaining(), src.remaining());
+      int lim = src.limit();
+      src.limit(src.position() + n);
+      cur.put(src);
+      src.limit(lim);
+    }
+  }
+
+  /**
+   * Returns the next {@code n} bytes of the stream as a slice of the current pool buffer for the
+   * caller to fill in place (no copy); the bytes count as written. Requires {@code n} to be at most
+   * the pool's buffer size and the stream position to be a multiple of 4096, so that a buffer
+   * submitted early (because {@code n} did not fit) still ends on an aligned boundary.
+   */
+  public ByteBuffer reserve(int n) throws IOException {
+    checkUsable();
+    if (n > pool.bufferSize()) {
+      throw new IllegalArgumentException("cannot reserve " + n + " bytes in buffers of " + pool.bufferSize());
+    }
+    ByteBuffer cur = current();
+    if (cur.remaining() < n) {
+      if (cur.position() % BlockFile.ALIGNMENT != 0) {
+        throw new IllegalStateException("reserve at unaligned stream position " + position());
+      }
+      submitCurrent();
+      cur = current();
+    }
+    ByteBuffer slice = cur.slice(cur.position(), n);
+    cur.position(cur.position() + n);
+    return slice;
+  }
+
+  /**
+   * Takes back the last {@code n} bytes of the most recent {@link #reserve(int)} (for a block that
+   * turned out shorter than reserved). Nothing may have been written or reserved since.
+   */
+  public void retract(int n) {
+    if (current == null || n < 0 || n > current.position()) {
+      throw new IllegalStateException("nothing to retract");
+    }
+    current.position(current.position() - n);
+  }
+
+  private ByteBuffer current() throws IOException {
+    if (current == null) {
+      try {
+        current = pool.acquire();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while waiting for a buffer to write " + file.path());
+      }
+      rethrow();
+    }
+    return current;
+  }
+
+  private void submitCurrent() throws IOException {
+    ByteBuffer b = current;
+    current = null;
+    b.flip();
+    written += b.remaining();
+    synchronized (drained) {
+      queued++;
+    }
+    try {
+      queue.put(b);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      pool.release(b);
+      throw new InterruptedIOException("interrupted while queueing a write of " + file.path());
+    }
+    rethrow();
+  }
+
+  private void checkUsable() throws IOException {
+    rethrow();
+    if (finished || closed) {
+      throw new IllegalStateException("writer of " + file.path() + " is finished");
+    }
+  }
+
+  private void rethrow() throws IOException {
+    IOException f = failure;
+    if (f != null) {
+      throw f;
+    }
+  }
+
+  private void run() {
+    boolean failed = false;
+    while (true) {
+      ByteBuffer b;
+      try {
+        b = queue.take();
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (b == POISON) {
+        return;
+      }
+      try {
+        if (!failed) {
+          long at = fileOffset;
+          fileOffset += b.remaining();
+          file.write(at, b);
+        }
+      } catch (IOException e) {
+        failure = e;
+        failed = true; // keep draining so the producer never blocks on a full queue
+      } catch (RuntimeException | Error e) {
+        failure = new SortIOException("write", file.path(), "write-behind thread failed: " + e, e);
+        failed = true;
+      } finally {
+        pool.release(b);
+        synchronized (drained) {
+          queued--;
+          drained.notifyAll();
+        }
+      }
+    }
+  }
+
+  private void awaitDrained() throws InterruptedIOException {
+    synchronized (drained) {
+      while (queued > 0) {
+        try {
+          drained.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while draining writes to " + file.path());
+        }
+      }
+    }
+  }
+
+  /**
+   * Writes everything accepted so far, truncates the file to exactly that length and, if {@code
+   * force}, forces it to the device. Returns the file's length.
+   *
+   * @throws SortIOException the first write error, or the fsync error
+   */
+  public long finish(boolean force) throws IOException {
+    checkUsable();
+    if (current != null) {
+      if (current.position() == 0) {
+        pool.release(current);
+        current = null;
+      } else {
+        submitCurrent();
+      }
+    }
+    awaitDrained();
+    rethrow();
+    finished = true;
+    file.truncate(written);
+    if (force) {
+      file.force();
+    }
+    return written;
+  }
+
+  /** Stops the thread (after the queued writes) and returns every buffer to the pool. Idempotent. */
+  @Override
+  public void close() throws InterruptedIOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (current != null) {
+      pool.release(current);
+      current = null;
+    }
+    awaitDrained();
+    queue.offer(POISON);
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while stopping the writer of " + file.path());
+    }
+  }
+}

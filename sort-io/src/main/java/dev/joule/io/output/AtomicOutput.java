@@ -1,0 +1,204 @@
+package dev.joule.io.output;
+
+import dev.joule.io.block.BlockFile;
+import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.BlockWriter;
+import dev.joule.io.block.DirectIoPolicy;
+import dev.joule.io.fs.Durability;
+import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.fs.SortIOException;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.security.SecureRandom;
+
+/**
+ * Writes the output under {@code .<name>.<random>.tmp} in the output's own directory (so the publish
+ * is never a cross-file-system rename) and publishes it with {@link #commit()}: write-behind drained,
+ * file forced, {@code ATOMIC_MOVE} over the final name, directory fsynced. Until the rename, the
+ * final name is untouched, so sorting a file onto itself works (the input is replaced only at the
+ * rename) and any failure leaves an existing output byte-identical. {@link #close()} without a
+ * successful commit deletes the temporary.
+ *
+ * <p>Choices: an output path that is a symbolic link is written through, i.e. its target is
+ * replaced (GNU sort's behaviour). The published file's mode is that of the file it replaces, or for
+ * a new file the OS default for creation, {@code 0666 & ~umask} (GNU's {@code MODE_RW_UGO}). A failed
+ * fsync is never retried (fsyncgate, see {@link BlockFile#force()}). If the rename succeeded but the
+ * directory fsync fails, the new output is in place and the error is still thrown.
+ *
+ * <p>Memory: the {@link BlockWriter}'s pool buffers. Not thread-safe: one owner thread.
+ */
+public final class AtomicOutput implements AutoCloseable {
+  /** Attempts at finding an unused temporary name before giving up. */
+  private static final int NAME_ATTEMPTS = 16;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Path target;
+  private final Path temp;
+  private final BlockFile file;
+  private final BlockWriter writer;
+  private boolean committed;
+  private boolean closed;
+
+  private AtomicOutput(Path target, Path temp, BlockFile file, BlockWriter writer) {
+    this.target = target;
+    this.temp = temp;
+    this.file = file;
+    this.writer = writer;
+  }
+
+  /**
+   * Creates the temporary file for {@code target} and a write-behind writer into it using {@code
+   * pool}'s buffers.
+   *
+   * @throws SortIOException op {@code "create"} naming the temporary (e.g. the directory is missing)
+   */
+  public static AtomicOutput create(
+      Path target, DirectIoPolicy policy, NoticeSink notices, BlockPool pool, int maxInFlight) throws IOException {
+    Path resolved = target;
+    if (Files.isSymbolicLink(target)) {
+      try {
+        resolved = target.toRealPath();
+      } catch (IOException e) {
+        throw new SortIOException("resolve", target, SortIOException.reasonOf(e), e);
+      }
+    }
+    Path dir = resolved.toAbsolutePath().getParent();
+    String name = resolved.getFileName().toString();
+    BlockFile file = null;
+    Path temp = null;
+    for (int attempt = 0; file == null; attempt++) {
+      temp = dir.resolve("." + name + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".tmp");
+      try {
+        file = BlockFile.createNew(temp, policy, notices);
+      } catch (SortIOException e) {
+        if (!(e.getCause() instanceof FileAlreadyExistsException) || attempt + 1 >= NAME_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+    try {
+      copyMode(resolved, temp);
+      return new AtomicOutput(resolved, temp, file, new BlockWriter(file, pool, maxInFlight));
+    } catch (IOException | RuntimeException e) {
+      abort(file, temp, e);
+      throw e;
+    }
+  }
+
+  private static void copyMode(Path from, Path to) throws SortIOException {
+    PosixFileAttributeView view = Files.getFileAttributeView(from, PosixFileAttributeView.class);
+    if (view == null || !Files.exists(from)) {
+      return;
+    }
+    try {
+      Files.setPosixFilePermissions(to, view.readAttributes().permissions());
+    } catch (IOException e) {
+      throw new SortIOException("chmod", to, SortIOException.reasonOf(e), e);
+    }
+  }
+
+  /** The final path (a symbolic link given as output is resolved to its target). */
+  public Path target() {
+    return target;
+  }
+
+  /** The hidden temporary being written. */
+  public Path temporaryPath() {
+    return temp;
+  }
+
+  /** The writer of the output's bytes; owned by this object. */
+  public BlockWriter writer() {
+    return writer;
+  }
+
+  /**
+   * Publishes the output: drains and forces the data, closes the file, renames it atomically over
+   * the final name and fsyncs the directory. On failure the temporary is deleted (by this method)
+   * and the exception names the step and path.
+   */
+  public void commit() throws IOException {
+    if (committed || closed) {
+      throw new IllegalStateException("output " + target + " already committed or closed");
+    }
+    try {
+      writer.finish(true);
+      writer.close();
+      file.close();
+      try {
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException e) {
+        throw new SortIOException("rename", temp, SortIOException.reasonOf(e) + " (to " + target + ")", e);
+      }
+      committed = true;
+    } catch (IOException | RuntimeException e) {
+      closed = true;
+      try {
+        writer.close(); // first: its thread must stop writing before the file is closed and deleted
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      abort(file, temp, e);
+      throw e;
+    }
+    closed = true;
+    Durability.forceDirectory(target.toAbsolutePath().getParent());
+  }
+
+  private static void abort(BlockFile file, Path temp, Throwable primary) {
+    try {
+      file.close();
+    } catch (IOException e) {
+      primary.addSuppressed(e);
+    }
+    try {
+      Files.deleteIfExists(temp);
+    } catch (IOException e) {
+      primary.addSuppressed(new SortIOException("delete", temp, SortIOException.reasonOf(e), e));
+    }
+  }
+
+  /**
+   * Without a successful {@link #commit()}: stops the writer, closes and deletes the temporary; the
+   * final name is untouched. After a commit: nothing. Idempotent.
+   */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    IOException primary = null;
+    try {
+      writer.close();
+    } catch (IOException e) {
+      primary = e;
+    }
+    try {
+      file.close();
+    } catch (IOException e) {
+      if (primary == null) {
+        primary = e;
+      } else {
+        primary.addSuppressed(e);
+      }
+    }
+    try {
+      Files.deleteIfExists(temp);
+    } catch (IOException e) {
+      SortIOException d = new SortIOException("delete", temp, SortIOException.reasonOf(e), e);
+      if (primary == null) {
+        primary = d;
+      } else {
+        primary.addSuppressed(d);
+      }
+    }
+    if (primary != null) {
+      throw primary;
+    }
+  }
+}

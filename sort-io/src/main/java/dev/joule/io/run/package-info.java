@@ -1,0 +1,29 @@
+/**
+ * Run files, the stage between the in-memory run sorter and the merge: the versioned, checksummed
+ * on-disk format of one sorted run (v1), its writer, its block-by-position reader and the
+ * descriptor (per-block first-key prefixes) the merge's prefetcher schedules reads from.
+ *
+ * <h2>Format v1</h2>
+ * All multi-byte fields are big-endian; every region is a multiple of 4096 bytes, so a run file can
+ * be written and read with O_DIRECT throughout.
+ * <pre>
+ * offset 0        header, 4096 bytes
+ *                   0  magic "JOULERUN" (8)      8  version = 1 (int)     12 header size = 4096 (int)
+ *                  16  record size (int)        20  key offset (int)     24 key length (int)
+ *                  28  block size B (int)       32  records per block R (int)
+ *                  36  zero padding ... 4092  CRC32C of bytes [0, 4092) (int)
+ * 4096 + k*B      data block k (k = 0 .. n-1): B bytes, the last one L bytes
+ *                   0  R records (fewer in the last block), contiguous   ... zero padding
+ *                 len-8  record count of this block (int)   len-4  CRC32C of bytes [0, len-4) (int)
+ * 4096+(n-1)B+L   footer region, F bytes (a multiple of 4096)
+ *                   0  magic "JRUNFOOT" (8)     8  record count (long)
+ *                  16  valsort checksum hi (long)   24  lo (long)
+ *                  32  block count n (int)      36  last block length L (int)
+ *                  40  first-key prefix of every block (n longs, {@link dev.joule.core.record.KeyPrefix})
+ *                   ... zero padding
+ *                 F-16  trailer: footer offset (long)   F-8  F (int)   F-4  CRC32C of [0, F-4) (int)
+ * </pre>
+ * A full block holds R = floor((B - 8) / recordSize) records; the last block holds the rest and is
+ * L = roundUp(count * recordSize + 8, 4096) bytes long (B when it is full). Every byte of the file is covered by a CRC.
+ */
+package dev.joule.io.run;

@@ -1,0 +1,184 @@
+package dev.joule.io.stripe;
+
+import dev.joule.io.block.BlockFile;
+import dev.joule.io.block.DirectIoPolicy;
+import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.fs.SortIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The temp space of one sort: its stripes, the placement of new run files over them, and the
+ * cleanup of everything it created.
+ *
+ * <p>Lifecycle: {@link #open} validates every stripe directory (before any input is read), removes
+ * stale private directories of killed sorts, registers a JVM shutdown hook (before the first file
+ * exists, FLINK-15010) and creates a locked private directory per stripe. {@link #createFile}
+ * creates files with {@code CREATE_NEW}, {@code NOFOLLOW_LINKS} and mode 0600 inside a private
+ * directory and tracks them. {@link #close()} (success) and {@link #closeAfterFailure(Throwable)}
+ * delete every tracked file and the private directories and deregister the hook; the hook does the
+ * same if the JVM is shut down by a signal first.
+ *
+ * <p>Memory: one entry per live temp file. Thread-safe: files may be created from several threads.
+ */
+public final class TempSpace implements AutoCloseable {
+  private static final AtomicInteger HOOKS = new AtomicInteger();
+
+  private final List<Stripe> stripes;
+  private final StripeAllocator allocator;
+  private final NoticeSink notices;
+  private final TempFileTracker tracker = new TempFileTracker();
+  private final AtomicInteger fileCounter = new AtomicInteger();
+  private final Thread hook;
+  private boolean closed;
+
+  private TempSpace(List<Stripe> stripes, StripeAllocator allocator, NoticeSink notices, Thread hook) {
+    this.stripes = stripes;
+    this.allocator = allocator;
+    this.notices = notices;
+    this.hook = hook;
+  }
+
+  /** The default single stripe: the {@code java.io.tmpdir} directory. */
+  public static Path defaultStripe() {
+    return Path.of(System.getProperty("java.io.tmpdir"));
+  }
+
+  /**
+   * Opens temp space over {@code stripeDirs} (one or more, in stripe order).
+   *
+   * @throws SortIOException naming the first unusable stripe directory; nothing is left behind
+   */
+  public static TempSpace open(List<Path> stripeDirs, StripeAllocator allocator, NoticeSink notices)
+      throws SortIOException {
+    if (stripeDirs.isEmpty()) {
+      throw new IllegalArgumentException("at least one temp dir is needed");
+    }
+    for (Path d : stripeDirs) {
+      Stripe.validate(d); // all before creating anything, so a bad stripe leaves nothing behind
+    }
+    for (Path d : stripeDirs) {
+      StaleDirSweeper.sweep(d, notices);
+    }
+    List<Stripe> stripes = new ArrayList<>();
+    Thread hook = new Thread(() -> cleanupQuietly(stripes), "joule-temp-cleanup-" + HOOKS.incrementAndGet());
+    Runtime.getRuntime().addShutdownHook(hook);
+    TempSpace space = new TempSpace(stripes, allocator, notices, hook);
+    String uuid = UUID.randomUUID().toString();
+    try {
+      for (Path d : stripeDirs) {
+        synchronized (stripes) {
+          stripes.add(Stripe.open(d, uuid));
+        }
+      }
+    } catch (SortIOException e) {
+      space.closeAfterFailure(e);
+      throw e;
+    }
+    return space;
+  }
+
+  private static void cleanupQuietly(List<Stripe> stripes) {
+    synchronized (stripes) {
+      for (Stripe s : stripes) {
+        try {
+          s.release();
+        } catch (SortIOException e) {
+          // JVM is going down: nobody left to report to, and the next sort's sweep retries
+        }
+      }
+    }
+  }
+
+  /** The stripes, in configuration order. */
+  public List<Stripe> stripes() {
+    return List.copyOf(stripes);
+  }
+
+  /** The live temp files. */
+  public TempFileTracker tracker() {
+    return tracker;
+  }
+
+  /**
+   * Creates a new temp file of about {@code expectedBytes} on the stripe the allocator picks, after
+   * checking that stripe's file system and free space; the file is tracked at once. Caller owns the
+   * returned file handle (and must close it; deletion is this object's job).
+   *
+   * @param kind a short lower-case name stem such as {@code "run"}
+   * @throws SortIOException naming the stripe (no space, file system changed) or the file
+   */
+  public BlockFile createFile(String kind, long expectedBytes, DirectIoPolicy policy) throws SortIOException {
+    if (!kind.matches("[a-z]{1,16}")) {
+      throw new IllegalArgumentException("bad temp file kind: " + kind);
+    }
+    Stripe s;
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("temp space is closed");
+      }
+      s = stripes.get(allocator.next(stripes.size(), expectedBytes));
+    }
+    s.checkUsable(expectedBytes);
+    Path file = s.privateDir().resolve(String.format("%s-%06d", kind, fileCounter.incrementAndGet()));
+    BlockFile f = BlockFile.createNew(file, policy, notices, Stripe.FILE_0600);
+    tracker.track(file);
+    return f;
+  }
+
+  /** Deletes one temp file early (for example a run consumed by an intermediate merge). */
+  public void delete(Path file) throws SortIOException {
+    tracker.delete(file);
+  }
+
+  /**
+   * Deletes every temp file and private directory, releases the locks and deregisters the shutdown
+   * hook. Idempotent.
+   *
+   * @throws SortIOException the first deletion error, later ones suppressed
+   */
+  @Override
+  public void close() throws SortIOException {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    SortIOException first = null;
+    try {
+      tracker.deleteAll();
+    } catch (SortIOException e) {
+      first = e;
+    }
+    synchronized (stripes) {
+      for (Stripe s : stripes) {
+        try {
+          s.release();
+        } catch (SortIOException e) {
+          first = TreeDeleter.add(first, e);
+        }
+      }
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // the JVM is shutting down and the hook is running or has run: nothing to deregister
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** Like {@link #close()} after a failure: cleanup errors are added to {@code primary} as suppressed. */
+  public void closeAfterFailure(Throwable primary) {
+    try {
+      close();
+    } catch (SortIOException e) {
+      primary.addSuppressed(e);
+    }
+  }
+}

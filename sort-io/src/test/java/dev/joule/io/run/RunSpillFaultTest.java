@@ -1,0 +1,113 @@
+package dev.joule.io.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.joule.io.IoTestSupport;
+import dev.joule.io.block.BlockFile;
+import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.DirectIoPolicy;
+import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.fs.SortIOException;
+import dev.joule.io.stripe.RoundRobinStripes;
+import dev.joule.io.stripe.TempSpace;
+import dev.joule.io.testing.FaultFileSystemProvider;
+import dev.joule.io.testing.FaultOp;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spilling runs to striped temp space under injected faults: every failure names the op and the
+ * path, and after the space is closed no temp file or directory is left on any stripe.
+ */
+class RunSpillFaultTest {
+  private static final int RUNS = 3;
+  private static final int RECORDS = 700; // 70 000 bytes per run: several 8 KiB blocks
+
+  @TempDir Path tmp;
+
+  /** Writes and reads back RUNS runs over two stripes; returns normally or throws the first failure. */
+  private static void spill(List<Path> stripes, BlockPool pool, DirectIoPolicy policy) throws IOException {
+    TempSpace space = TempSpace.open(stripes, new RoundRobinStripes(), NoticeSink.IGNORE);
+    try {
+      byte[] recs = RunFileTest.sortedRecords(1, RECORDS, RunFileTest.GENSORT);
+      for (int i = 0; i < RUNS; i++) {
+        try (BlockFile f = space.createFile("run", recs.length, policy)) {
+          RunDescriptor d;
+          try (RunWriter w = new RunWriter(f, RunFileTest.GENSORT, 8192, pool, 2)) {
+            w.add(ByteBuffer.wrap(recs));
+            d = w.finish();
+          }
+          ByteBuffer buf = pool.acquire();
+          try {
+            assertEquals(d.checksum(), RunReader.open(f, RunFileTest.GENSORT).verifyAll(buf).checksum());
+          } finally {
+            pool.release(buf);
+          }
+        }
+      }
+      space.close();
+    } catch (IOException | RuntimeException e) {
+      space.closeAfterFailure(e);
+      throw e;
+    } catch (InterruptedException e) {
+      space.closeAfterFailure(e);
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void kthOperationFailureAndDiskFullLeaveNothingBehind() throws IOException {
+    Path s1 = Files.createDirectory(tmp.resolve("s1"));
+    Path s2 = Files.createDirectory(tmp.resolve("s2"));
+    int failures = 0;
+    try (BlockPool pool = new BlockPool(3, 16384)) {
+      for (DirectIoPolicy policy : new DirectIoPolicy[] {DirectIoPolicy.ON, DirectIoPolicy.OFF}) {
+        for (FaultOp op : new FaultOp[] {FaultOp.OPEN, FaultOp.READ, FaultOp.WRITE}) {
+          for (int k = 1; ; k++) {
+            FaultFileSystemProvider faults = FaultFileSystemProvider.create(k).shortIo(k % 2 == 1);
+            faults.failAt(op, k);
+            if (!attempt(faults, List.of(faults.wrap(s1), faults.wrap(s2)), pool, policy, op + " k=" + k, "Input/output error")) {
+              break;
+            }
+            failures++;
+            assertNothingLeft(faults, pool, s1, s2);
+          }
+        }
+        for (long n = 0; n < RUNS * 90_000L; n += 7919) {
+          FaultFileSystemProvider faults = FaultFileSystemProvider.create(n).diskFullAfter(n);
+          if (attempt(faults, List.of(faults.wrap(s1), faults.wrap(s2)), pool, policy, "full at " + n, "No space left on device")) {
+            failures++;
+          }
+          assertNothingLeft(faults, pool, s1, s2);
+        }
+      }
+    }
+    assertTrue(failures > 50, "faults were injected: " + failures);
+  }
+
+  /** Returns whether the spill failed (as it must, with a message naming op, path and reason). */
+  private static boolean attempt(FaultFileSystemProvider faults, List<Path> stripes, BlockPool pool,
+      DirectIoPolicy policy, String what, String reason) throws IOException {
+    try {
+      spill(stripes, pool, policy);
+      return false;
+    } catch (SortIOException e) {
+      assertTrue(e.getMessage().matches("[a-z ()]+ failed: /\\S+: " + reason + ".*"), what + ": " + e.getMessage());
+      return true;
+    }
+  }
+
+  private static void assertNothingLeft(FaultFileSystemProvider faults, BlockPool pool, Path... stripes) throws IOException {
+    for (Path s : stripes) {
+      assertEquals(List.of(), IoTestSupport.listRecursive(s));
+    }
+    faults.assertNoOpenHandles();
+    IoTestSupport.assertPoolFull(pool);
+  }
+}

@@ -1,0 +1,296 @@
+package dev.joule.io.stripe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.joule.io.IoTestSupport;
+import dev.joule.io.block.BlockFile;
+import dev.joule.io.block.DirectIoPolicy;
+import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.fs.SortIOException;
+import dev.joule.io.testing.FaultFileSystemProvider;
+import dev.joule.io.testing.FaultOp;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TempSpaceTest {
+  @TempDir Path tmp;
+
+  private static String mode(Path p) throws IOException {
+    return PosixFilePermissions.toString(Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
+  }
+
+  private TempSpace open(Path... stripes) throws SortIOException {
+    return TempSpace.open(List.of(stripes), new RoundRobinStripes(), NoticeSink.IGNORE);
+  }
+
+  private static void makeOld(Path p) throws IOException {
+    Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(StaleDirSweeper.GRACE).minusSeconds(60)));
+  }
+
+  @Test
+  void filesAreRoundRobinPrivateAndDeletedOnClose() throws IOException {
+    Path s1 = Files.createDirectory(tmp.resolve("s1"));
+    Path s2 = Files.createDirectory(tmp.resolve("s2"));
+    try (TempSpace space = open(s1, s2)) {
+      List<Path> files = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        try (BlockFile f = space.createFile("run", 4096, DirectIoPolicy.AUTO)) {
+          files.add(f.path());
+          assertEquals("rw-------", mode(f.path()));
+        }
+      }
+      assertEquals(s1, files.get(0).getParent().getParent());
+      assertEquals(s2, files.get(1).getParent().getParent());
+      assertEquals(s1, files.get(2).getParent().getParent());
+      for (Stripe s : space.stripes()) {
+        assertEquals("rwx------", mode(s.privateDir()));
+        assertTrue(s.privateDir().getFileName().toString().startsWith("joule-"));
+        assertEquals("rw-------", mode(s.privateDir().resolve(Stripe.LOCK_FILE)));
+      }
+      assertEquals(files, space.tracker().files());
+    }
+    assertEquals(List.of(), IoTestSupport.listRecursive(s1));
+    assertEquals(List.of(), IoTestSupport.listRecursive(s2));
+  }
+
+  /** Under umask 000 the modes are still exactly 0700 / 0600, and exit without close() still cleans up (shutdown hook). */
+  @Test
+  void childJvmUnderUmask000() throws Exception {
+    Path stripe = Files.createDirectory(tmp.resolve("s"));
+    Process p = child(stripe, "exit");
+    List<String> out = lines(p);
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue(), out.toString());
+    assertEquals("rwx------ rw-------", out.get(0));
+    assertEquals(List.of(), IoTestSupport.listRecursive(stripe), "shutdown hook must remove everything");
+  }
+
+  @Test
+  void sigtermCleansUpAndSigkillLeftoversAreSweptButLiveDirsAreNot() throws Exception {
+    Path stripe = Files.createDirectory(tmp.resolve("s"));
+    Process term = child(stripe, "wait");
+    BufferedReader r = new BufferedReader(new InputStreamReader(term.getInputStream(), StandardCharsets.UTF_8));
+    r.readLine();
+    assertEquals("ready", r.readLine());
+    term.destroy(); // SIGTERM
+    assertTrue(term.waitFor(10, TimeUnit.SECONDS));
+    assertEquals(List.of(), IoTestSupport.listRecursive(stripe), "SIGTERM: the hook removes everything");
+
+    Process live = child(stripe, "wait");
+    BufferedReader lr = new BufferedReader(new InputStreamReader(live.getInputStream(), StandardCharsets.UTF_8));
+    lr.readLine();
+    assertEquals("ready", lr.readLine());
+    try {
+      Path liveDir;
+      try (var ds = Files.newDirectoryStream(stripe)) {
+        liveDir = ds.iterator().next();
+      }
+      makeOld(liveDir);
+      try (TempSpace space = open(stripe)) {
+        assertEquals(1, space.stripes().size());
+        assertTrue(Files.exists(liveDir.resolve("run-000001")), "a live sort's dir must not be touched");
+      }
+      live.destroyForcibly(); // SIGKILL: no hook runs, the lock dies with the process
+      assertTrue(live.waitFor(10, TimeUnit.SECONDS));
+      assertTrue(Files.exists(liveDir.resolve("run-000001")));
+      makeOld(liveDir);
+      try (TempSpace space = open(stripe)) {
+        assertEquals(1, space.stripes().size());
+        assertFalse(Files.exists(liveDir), "the dead sort's dir is swept");
+      }
+      assertEquals(List.of(), IoTestSupport.listRecursive(stripe));
+    } finally {
+      live.destroyForcibly();
+    }
+  }
+
+  private static Process child(Path stripe, String mode) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String cmd = "umask 000; exec '" + java + "' -cp '" + System.getProperty("java.class.path") + "' "
+        + TempSpaceChild.class.getName() + " '" + stripe + "' " + mode;
+    return new ProcessBuilder("sh", "-c", cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+  }
+
+  private static List<String> lines(Process p) throws IOException {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      List<String> l = new ArrayList<>();
+      for (String s; (s = r.readLine()) != null; ) {
+        l.add(s);
+      }
+      return l;
+    }
+  }
+
+  @Test
+  void liveDirInThisJvmIsUntouchedAndStaleDirIsRemoved() throws IOException {
+    Path stripe = Files.createDirectory(tmp.resolve("s"));
+    Path stale = Files.createDirectory(stripe.resolve("joule-dead"));
+    Files.write(stale.resolve(Stripe.LOCK_FILE), "12345\n".getBytes(StandardCharsets.US_ASCII));
+    Files.write(stale.resolve("run-000003"), new byte[100]);
+    makeOld(stale);
+    Path unrelated = Files.createDirectory(stripe.resolve("other-dir"));
+    try (TempSpace a = open(stripe)) {
+      assertFalse(Files.exists(stale));
+      assertTrue(Files.exists(unrelated));
+      Path aDir = a.stripes().get(0).privateDir();
+      makeOld(aDir);
+      try (TempSpace b = open(stripe)) {
+        assertEquals(1, b.stripes().size());
+        assertTrue(Files.isDirectory(aDir), "live sort's dir (lock held in this JVM) must survive");
+      }
+      assertTrue(Files.isDirectory(aDir));
+    }
+    assertEquals(List.of("other-dir"), IoTestSupport.listRecursive(stripe));
+  }
+
+  @Test
+  void plantedSymlinkIsNeverFollowed() throws IOException {
+    Path stripe = Files.createDirectory(tmp.resolve("s"));
+    Path victim = tmp.resolve("victim");
+    Files.write(victim, "precious".getBytes(StandardCharsets.US_ASCII));
+    String sha = IoTestSupport.sha256(victim);
+    try (TempSpace space = open(stripe)) {
+      Path dir = space.stripes().get(0).privateDir();
+      Files.createSymbolicLink(dir.resolve("run-000001"), victim); // the next name the space would use
+      SortIOException e = assertThrows(SortIOException.class, () -> space.createFile("run", 1, DirectIoPolicy.AUTO));
+      assertEquals("create failed: " + dir.resolve("run-000001") + ": File exists", e.getMessage());
+      try (BlockFile f = space.createFile("run", 1, DirectIoPolicy.AUTO)) {
+        assertEquals("run-000002", f.path().getFileName().toString());
+      }
+    }
+    assertEquals(sha, IoTestSupport.sha256(victim));
+    assertEquals(List.of(), IoTestSupport.listRecursive(stripe));
+  }
+
+  @Test
+  void unusableStripesAreRefusedBeforeAnythingIsCreated() throws Exception {
+    Path good = Files.createDirectory(tmp.resolve("good"));
+    Path missing = tmp.resolve("missing");
+    Path file = Files.write(tmp.resolve("file"), new byte[1]);
+    Path open = Files.createDirectory(tmp.resolve("open"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    assertRefused(good, missing, "No such file or directory");
+    assertRefused(good, file, "Not a directory");
+    assertRefused(good, open, "world-writable without the sticky bit");
+    assertEquals(List.of(), IoTestSupport.listRecursive(good));
+    assertEquals(0, new ProcessBuilder("chmod", "1777", open.toString()).start().waitFor());
+    try (TempSpace s = open(good, open)) {
+      assertEquals(2, s.stripes().size());
+    }
+  }
+
+  private void assertRefused(Path good, Path bad, String reason) {
+    SortIOException e = assertThrows(SortIOException.class, () -> open(good, bad));
+    assertEquals("use temp dir failed: " + bad + ": " + reason, e.getMessage());
+  }
+
+  @Test
+  void notEnoughSpaceNamesTheStripe() throws IOException {
+    Path stripe = Files.createDirectory(tmp.resolve("s"));
+    try (TempSpace space = open(stripe)) {
+      SortIOException e = assertThrows(SortIOException.class, () -> space.createFile("run", Long.MAX_VALUE / 2, DirectIoPolicy.AUTO));
+      assertTrue(e.getMessage().startsWith("reserve space failed: " + stripe + ": No space left on device (need "), e.getMessage());
+    }
+    assertEquals(List.of(), IoTestSupport.listRecursive(stripe));
+  }
+
+  /** Every k-th open failure while creating temp files leaves nothing behind once the space is closed after the failure. */
+  @Test
+  void failuresLeaveNoTempFiles() throws IOException {
+    Path real = Files.createDirectory(tmp.resolve("s"));
+    for (int k = 1; k <= 6; k++) {
+      FaultFileSystemProvider faults = FaultFileSystemProvider.create(k);
+      faults.failAt(FaultOp.OPEN, k);
+      try {
+        TempSpace space = TempSpace.open(List.of(faults.wrap(real)), new RoundRobinStripes(), NoticeSink.IGNORE);
+        try {
+          for (int i = 0; i < 3; i++) {
+            space.createFile("run", 1, DirectIoPolicy.AUTO).close();
+          }
+          space.close();
+        } catch (SortIOException e) {
+          space.closeAfterFailure(e);
+          throw e;
+        }
+      } catch (SortIOException e) {
+        assertTrue(e.getMessage().endsWith(": Input/output error"), e.getMessage());
+        assertTrue(e.getMessage().contains(real.toString()), e.getMessage());
+      }
+      assertEquals(List.of(), IoTestSupport.listRecursive(real), "k=" + k);
+      faults.assertNoOpenHandles();
+    }
+  }
+
+  /** F13: a lazily unmounted stripe is refused before any byte lands on the parent file system. Needs root. */
+  @Test
+  void lazilyUnmountedStripeIsRefused() throws Exception {
+    Path mnt = Files.createDirectory(tmp.resolve("mnt"));
+    Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m,mode=0755", "tmpfs", mnt.toString())
+        .redirectErrorStream(true).start();
+    Assumptions.assumeTrue(m.waitFor() == 0, "needs root to mount a tmpfs");
+    boolean mounted = true;
+    try {
+      TempSpace space = open(mnt);
+      try {
+        space.createFile("run", 1, DirectIoPolicy.AUTO).close();
+        assertEquals(0, new ProcessBuilder("umount", "-l", mnt.toString()).start().waitFor());
+        mounted = false;
+        SortIOException e = assertThrows(SortIOException.class, () -> space.createFile("run", 1, DirectIoPolicy.AUTO));
+        assertTrue(e.getMessage().endsWith(": temp dir " + mnt + " is no longer on the same file system"), e.getMessage());
+      } finally {
+        space.close();
+      }
+      assertEquals(List.of(), IoTestSupport.listRecursive(mnt), "nothing written to the parent file system");
+    } finally {
+      if (mounted) {
+        new ProcessBuilder("umount", "-l", mnt.toString()).start().waitFor();
+      }
+    }
+  }
+
+  /**
+   * A failed deletion is reported (op and path) even though the private-dir removal that follows
+   * deletes the file on its second attempt; a lock-less leftover dir is swept by the next sort.
+   */
+  @Test
+  void failedDeletionIsReportedAndLeftoversAreSwept() throws IOException {
+    Path real = Files.createDirectory(tmp.resolve("s"));
+    FaultFileSystemProvider faults = FaultFileSystemProvider.create(1);
+    TempSpace space = TempSpace.open(List.of(faults.wrap(real)), new RoundRobinStripes(), NoticeSink.IGNORE);
+    Path run;
+    try (BlockFile f = space.createFile("run", 1, DirectIoPolicy.AUTO)) {
+      run = f.path();
+    }
+    faults.failAt(FaultOp.DELETE, 1);
+    SortIOException e = assertThrows(SortIOException.class, space::close);
+    assertEquals("delete failed: " + run + ": Input/output error", e.getMessage());
+    assertEquals(List.of(), IoTestSupport.listRecursive(real));
+    faults.assertNoOpenHandles();
+
+    Path leftover = Files.createDirectories(real.resolve("joule-crashed-before-lock"));
+    Files.write(leftover.resolve("run-000001"), new byte[1]);
+    makeOld(leftover);
+    try (TempSpace next = open(real)) {
+      assertEquals(1, next.stripes().size());
+      assertFalse(Files.exists(leftover), "an old dir without a lock file is swept");
+    }
+    assertEquals(List.of(), IoTestSupport.listRecursive(real));
+  }
+}
