@@ -38,6 +38,7 @@ public final class SortConfig {
   private final DirectIoPolicy directIo;
   private final int fanIn;
   private final NoticeSink notices;
+  private final ProgressListener progress;
 
   private SortConfig(Builder b) {
     this.format = b.format;
@@ -48,6 +49,7 @@ public final class SortConfig {
     this.directIo = b.directIo;
     this.fanIn = b.fanIn;
     this.notices = b.notices;
+    this.progress = b.progress;
   }
 
   /** A builder with the defaults: gensort records, 256 MiB, all cores, java.io.tmpdir, 4 MiB, AUTO. */
@@ -66,6 +68,7 @@ public final class SortConfig {
     b.directIo = directIo;
     b.fanIn = fanIn;
     b.notices = notices;
+    b.progress = progress;
     return b;
   }
 
@@ -110,6 +113,11 @@ public final class SortConfig {
     return notices;
   }
 
+  /** Where progress goes. */
+  public ProgressListener progress() {
+    return progress;
+  }
+
   @Override
   public String toString() {
     return "SortConfig{format="
@@ -139,6 +147,7 @@ public final class SortConfig {
     private DirectIoPolicy directIo = DirectIoPolicy.AUTO;
     private int fanIn;
     private NoticeSink notices = NoticeSink.IGNORE;
+    private ProgressListener progress = ProgressListener.NONE;
 
     private Builder() {}
 
@@ -206,6 +215,11 @@ public final class SortConfig {
 
     public Builder notices(NoticeSink notices) {
       this.notices = Objects.requireNonNull(notices, "notices");
+      return this;
+    }
+
+    public Builder progress(ProgressListener progress) {
+      this.progress = Objects.requireNonNull(progress, "progress");
       return this;
     }
 
