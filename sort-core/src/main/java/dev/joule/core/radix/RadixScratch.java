@@ -1,0 +1,14 @@
+package dev.joule.core.radix;
+
+/**
+ * Per-worker scratch of {@link RadixRunSorter}: one 256-bucket histogram per recursion level,
+ * allocated once and reused. Owned by one thread at a time: borrowed at the start of a task and
+ * handed back before the task joins its children.
+ */
+final class RadixScratch {
+  final int[][] hist;
+
+  RadixScratch(int levels) {
+    hist = new int[levels][256];
+  }
+}
