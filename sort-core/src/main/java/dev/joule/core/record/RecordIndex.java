@@ -77,6 +77,19 @@ public final class RecordIndex {
     altRefs = new long[capacity];
   }
 
+  /** Heap bytes per index entry: key word, ref word, and their alternate bank. */
+  public static final int BYTES_PER_ENTRY = 32;
+
+  /**
+   * How much of a memory {@code budget} to give the arena so that the arena plus the index for
+   * its records ({@link #BYTES_PER_ENTRY} each) fit: {@code budget * rs / (rs + 32)}, rounded down
+   * to 4096.
+   */
+  public static long arenaBytesForBudget(long budget, int recordSize) {
+    long arena = (long) ((double) budget * recordSize / (recordSize + BYTES_PER_ENTRY));
+    return arena / RecordArena.ALIGNMENT * RecordArena.ALIGNMENT;
+  }
+
   /** An empty index for up to {@code capacity} records (32 bytes of heap each). */
   public static RecordIndex allocate(int capacity) {
     return new RecordIndex(capacity);
@@ -264,27 +277,10 @@ public final class RecordIndex {
    * (memcmp order), reading the arena 8 bytes at a time. Does not allocate.
    */
   public int compareKeyBytes(long refA, long refB, int from) {
-    ByteBuffer a = slabs[slabOf(refA)];
-    ByteBuffer b = slabs[slabOf(refB)];
-    int ia = offsetOf(refA) + keyOffset + from;
-    int ib = offsetOf(refB) + keyOffset + from;
-    int n = keyLength - from;
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-      long x = a.getLong(ia + i);
-      long y = b.getLong(ib + i);
-      if (x != y) {
-        return Long.compareUnsigned(x, y);
-      }
-    }
-    for (; i < n; i++) {
-      int x = a.get(ia + i) & 0xFF;
-      int y = b.get(ib + i) & 0xFF;
-      if (x != y) {
-        return x - y;
-      }
-    }
-    return 0;
+    return compareBytes(
+        slabs[slabOf(refA)], offsetOf(refA) + keyOffset + from,
+        slabs[slabOf(refB)], offsetOf(refB) + keyOffset + from,
+        keyLength - from);
   }
 
   /**
@@ -308,6 +304,54 @@ public final class RecordIndex {
     }
     int indexed = indexedKeyBytes();
     return indexed >= keyLength ? 0 : compareKeyBytes(refA, refB, indexed);
+  }
+
+  /**
+   * Compares the full key of entry {@code i} of this index with entry {@code j} of {@code other}
+   * (another arena's index of the same format), unsigned; 0 if equal. For merge cursors over
+   * in-memory sorted arenas. Does not allocate.
+   */
+  public int compareKeyTo(int i, RecordIndex other, int j) {
+    long ka = keys[i];
+    long kb = other.keys[j];
+    if (ka != kb) {
+      return Long.compareUnsigned(ka, kb);
+    }
+    long ta = refs[i] & tieMask;
+    long tb = other.refs[j] & tieMask;
+    if (ta != tb) {
+      return Long.compareUnsigned(ta, tb);
+    }
+    int from = indexedKeyBytes();
+    if (from >= keyLength) {
+      return 0;
+    }
+    long ra = refs[i];
+    long rb = other.refs[j];
+    ByteBuffer a = slabs[slabOf(ra)];
+    ByteBuffer b = other.slabs[slabOf(rb)];
+    int ia = offsetOf(ra) + keyOffset + from;
+    int ib = offsetOf(rb) + other.keyOffset + from;
+    return compareBytes(a, ia, b, ib, keyLength - from);
+  }
+
+  private static int compareBytes(ByteBuffer a, int ia, ByteBuffer b, int ib, int n) {
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+      long x = a.getLong(ia + i);
+      long y = b.getLong(ib + i);
+      if (x != y) {
+        return Long.compareUnsigned(x, y);
+      }
+    }
+    for (; i < n; i++) {
+      int x = a.get(ia + i) & 0xFF;
+      int y = b.get(ib + i) & 0xFF;
+      if (x != y) {
+        return x - y;
+      }
+    }
+    return 0;
   }
 
   /** Compares entries {@code i} and {@code j} in sort order (key, then input order). */

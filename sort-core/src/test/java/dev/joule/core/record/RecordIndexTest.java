@@ -60,6 +60,41 @@ class RecordIndexTest {
   }
 
   @Test
+  void compareKeyToComparesAcrossArenasForMergeCursors() {
+    SplittableRandom r = new SplittableRandom(SEED);
+    FixedLengthFormat f = RecordFormat.fixed(50, KeySpec.bytes(10, 20));
+    byte[][] a = RandomRecords.generate(KeyShape.SHARED_PREFIX_9, 100, f, SEED);
+    byte[][] b = RandomRecords.generate(KeyShape.SHARED_PREFIX_9, 100, f, SEED); // same prefix
+    b[3] = a[5].clone();
+    try (RecordArena ra = RecordArena.allocate(8192, 4096);
+        RecordArena rb = RecordArena.allocate(3 * 4096, 4096)) {
+      RandomRecords.fill(ra, a, 50);
+      RandomRecords.fill(rb, b, 50);
+      RecordIndex ia = RecordIndex.forArena(ra, f);
+      RecordIndex ib = RecordIndex.forArena(rb, f);
+      ia.build(ra.view(), f);
+      ib.build(rb.view(), f);
+      assertEquals(0, ia.compareKeyTo(5, ib, 3));
+      for (int t = 0; t < 1000; t++) {
+        int i = r.nextInt(100);
+        int j = r.nextInt(100);
+        int want = Arrays.compareUnsigned(a[i], 10, 30, b[j], 10, 30);
+        assertEquals(Integer.signum(want), Integer.signum(ia.compareKeyTo(i, ib, j)),
+            "i=" + i + " j=" + j + " seed=" + SEED);
+      }
+    }
+  }
+
+  @Test
+  void budgetSplitLeavesRoomForTheIndex() {
+    long arena = RecordIndex.arenaBytesForBudget(1 << 30, 100);
+    assertEquals(0, arena % 4096);
+    long index = arena / 100 * RecordIndex.BYTES_PER_ENTRY;
+    assertEquals(true, arena + index <= (1 << 30));
+    assertEquals(true, arena + index > (1 << 30) - 8192);
+  }
+
+  @Test
   void partialRecordAtSlabEndIsIgnoredAndCapacityIsChecked() {
     FixedLengthFormat f = RecordFormat.fixed(1000, KeySpec.bytes(0, 4));
     try (RecordArena arena = RecordArena.allocate(2 * 4096, 4096)) {
