@@ -12,10 +12,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>Algorithm</b>: most-significant-byte-first counting sort, one key byte per level, ping-pong
  * between the index's two banks (out of place, hence stable). Key bytes 0..7 come from the key
- * word, bytes 8..9 from the ref word's tie bits, later bytes from the arena. A level whose
- * histogram has a single non-empty bucket (shared prefixes, skewed keys) is skipped without
- * moving data. Buckets of at most {@link #DEFAULT_INSERTION_THRESHOLD} entries are finished by a
- * stable insertion sort on the full key (prefix, tie bits, then the key bytes in the arena).
+ * word, bytes 8..9 from the ref word's tie bits, later bytes from the arena. Bytes that never
+ * vary are skipped without moving data: a branch-free OR-of-XOR pass finds the bytes all entries
+ * of a bucket share, and a histogram with a single non-empty bucket skips its byte. Mid-sized
+ * buckets ({@code RadixJob.WIDE_MIN..WIDE_MAX} entries) take one 12-bit digit instead of 8 bits,
+ * which leaves about one entry per bucket. Buckets of at most {@link
+ * #DEFAULT_INSERTION_THRESHOLD} entries are finished by a stable insertion sort on the full key
+ * (prefix, tie bits, then the key bytes in the arena); when every bucket of a pass is that small,
+ * one insertion pass over the whole range replaces the per-bucket loop.
  * Parallelism: a run of at least {@link #PARALLEL_SCATTER_THRESHOLD} entries gets its first
  * level histogrammed and scattered by all workers on disjoint chunks (per-chunk bucket offsets keep
  * it stable); every bucket of at least {@link #FORK_THRESHOLD} entries, at any depth, becomes its

@@ -7,6 +7,9 @@ package dev.joule.core.radix;
  */
 final class RadixScratch {
   final int[][] hist;
+  /** The one 12-bit histogram; in use by the level in {@link #wideLevel}, or free if -1. */
+  final int[] wide = new int[1 << RadixJob.WIDE_BITS];
+  int wideLevel = -1;
 
   RadixScratch(int levels) {
     hist = new int[levels][256];
