@@ -27,7 +27,9 @@ public enum KeyShape {
   /** All keys share their first 9 bytes; later bytes uniform. */
   SHARED_PREFIX_9,
   /** Keys drawn from only 16 distinct values: many long runs of duplicates. */
-  LOW_CARDINALITY;
+  LOW_CARDINALITY,
+  /** Three 2-byte prefixes that share their first byte; later bytes uniform. */
+  THREE_PREFIXES;
 
   /** {@code n} keys of {@code keyLength} bytes for {@code seed}. */
   public byte[][] keys(int n, int keyLength, long seed) {
@@ -70,6 +72,19 @@ public enum KeyShape {
         }
         Arrays.sort(keys, this == SORTED ? Arrays::compareUnsigned : (a, b) -> Arrays.compareUnsigned(b, a));
         break;
+      case THREE_PREFIXES:
+        {
+          int first = rnd.nextInt(256);
+          int[] second = {rnd.nextInt(256), rnd.nextInt(256), rnd.nextInt(256)};
+          for (byte[] k : keys) {
+            randomBytes(rnd, k, 0);
+            k[0] = (byte) first;
+            if (k.length > 1) {
+              k[1] = (byte) second[rnd.nextInt(3)];
+            }
+          }
+          break;
+        }
       case SHARED_PREFIX_9:
         {
           byte[] p = new byte[Math.min(9, keyLength)];

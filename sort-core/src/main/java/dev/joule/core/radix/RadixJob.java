@@ -18,6 +18,11 @@ final class RadixJob {
    */
   static final int WIDE_MIN = 2048;
   static final int WIDE_MAX = 1 << 15;
+  /**
+   * A bucket whose next byte takes at most this many values gets one combined pass (see {@code
+   * combined}); with gensort -s data, byte-0 buckets holding 2..4 skewed prefixes.
+   */
+  static final int COMBINED_MAX_DISTINCT = 4;
 
   private static final int WIDE_DONE = 0;
   private static final int WIDE_SAME_BYTE = 1;
@@ -123,7 +128,7 @@ final class RadixJob {
       RadixScratch s, long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b,
       int level) {
     int[] h = s.wide;
-    Arrays.fill(h, 0);
+    Arrays.fill(h, 0, 1 << WIDE_BITS, 0);
     for (int i = from; i < to; i++) {
       h[digit12(sk[i], sr[i], b)]++;
     }
@@ -141,11 +146,16 @@ final class RadixJob {
       return WIDE_SAME_BYTE;
     }
     if (to - from > 8 * distinct * threshold) {
-      return WIDE_USE_BYTE; // 12 bits would leave buckets of over threshold / 2 on average
+      // 12 bits would leave buckets of over threshold / 2 on average
+      if (distinct <= COMBINED_MAX_DISTINCT && b + 2 < indexBytes) {
+        combined(s, sk, sr, dk, dr, from, to, b, level, h8);
+        return WIDE_DONE;
+      }
+      return WIDE_USE_BYTE;
     }
     int sum = from;
     int max = 0;
-    for (int d = 0; d < h.length; d++) {
+    for (int d = 0; d < 1 << WIDE_BITS; d++) {
       int c = h[d];
       h[d] = sum;
       sum += c;
@@ -162,17 +172,69 @@ final class RadixJob {
       finishSmall(dk, dr, from, to, b); // entries differ from byte b on
       return WIDE_DONE;
     }
+    wideChildren(s, dk, dr, sk, sr, from, 1 << WIDE_BITS, b + 1, level);
+    return WIDE_DONE;
+  }
+
+  private void wideChildren(
+      RadixScratch s, long[] k, long[] r, long[] ok, long[] or, int from, int buckets, int b,
+      int level) {
+    int[] ends = s.wide;
     s.wideLevel = level;
     int start = from;
-    for (int d = 0; d < h.length; d++) {
-      int end = h[d];
+    for (int d = 0; d < buckets; d++) {
+      int end = ends[d];
       if (end - start > 0) {
-        child(s, dk, dr, sk, sr, start, end, b + 1, level + 1);
+        child(s, k, r, ok, or, start, end, b, level + 1);
       }
       start = end;
     }
     s.wideLevel = -1;
-    return WIDE_DONE;
+  }
+
+  /**
+   * One pass on a 14-bit-or-less digit for a bucket whose byte b has at most {@link
+   * #COMBINED_MAX_DISTINCT} values (e.g. a few skewed 2-byte prefixes): the rank of byte b among
+   * its values, then byte b + 1 and the high nibble of byte b + 2. Saves the 8-bit pass on byte b
+   * that would split off only a few children. {@code h8} is byte b's histogram.
+   */
+  private void combined(
+      RadixScratch s, long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b,
+      int level, int[] h8) {
+    int[] rank = s.rank;
+    int values = 0;
+    for (int v = 0; v < 256; v++) {
+      rank[v] = values << WIDE_BITS;
+      values += h8[v] == 0 ? 0 : 1;
+    }
+    int buckets = values << WIDE_BITS;
+    int[] h = s.wide;
+    Arrays.fill(h, 0, buckets, 0);
+    for (int i = from; i < to; i++) {
+      long key = sk[i];
+      long ref = sr[i];
+      h[rank[digit(key, ref, b)] | digit12(key, ref, b + 1)]++;
+    }
+    int sum = from;
+    int max = 0;
+    for (int d = 0; d < buckets; d++) {
+      int c = h[d];
+      h[d] = sum;
+      sum += c;
+      max = Math.max(max, c);
+    }
+    for (int i = from; i < to; i++) {
+      long key = sk[i];
+      long ref = sr[i];
+      int p = h[rank[digit(key, ref, b)] | digit12(key, ref, b + 1)]++;
+      dk[p] = key;
+      dr[p] = ref;
+    }
+    if (max <= threshold) {
+      finishSmall(dk, dr, from, to, b);
+    } else {
+      wideChildren(s, dk, dr, sk, sr, from, buckets, b + 2, level);
+    }
   }
 
   /**

@@ -66,6 +66,18 @@ abstract class RunSorterContractTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(KeyShape.class)
+  void midSizedRunsTakeTheWideDigitPaths(KeyShape shape) {
+    long seed = BASE_SEED ^ (17L * shape.ordinal() + 3);
+    for (int threads : new int[] {1, 2}) {
+      try (RunSorter sorter = newSorter(threads)) {
+        check(sorter, shape, RecordFormat.fixed(24, KeySpec.bytes(3, 12)), 20_000, 0, 20_000,
+            1 << 16, seed + threads);
+      }
+    }
+  }
+
   @Test
   void keyAtTheVeryEndOfLongRecords() {
     long seed = BASE_SEED ^ 99;
