@@ -1,0 +1,77 @@
+package dev.joule.core.memory;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Accounting of live {@link RecordArena}s: the direct bytes they own (always) and, when tracking is
+ * on, the stack that allocated each live arena (for leak reports).
+ *
+ * <p>Tracking is on when assertions are enabled for this package ({@code -ea}) or when the system
+ * property {@code joule.trackMemory} is {@code true}. It costs one stack capture per arena
+ * allocation, which happens once per sort. Thread-safe.
+ */
+public final class ArenaTracker {
+  /** Whether allocation sites are recorded; fixed at class initialisation. */
+  public static final boolean TRACKING = trackingEnabled();
+
+  private static final AtomicLong LIVE_BYTES = new AtomicLong();
+  private static final Map<RecordArena, Throwable> LIVE = new ConcurrentHashMap<>();
+
+  private ArenaTracker() {}
+
+  @SuppressWarnings("AssertWithSideEffects")
+  private static boolean trackingEnabled() {
+    boolean ea = false;
+    assert ea = true;
+    return ea || Boolean.getBoolean("joule.trackMemory");
+  }
+
+  /** Direct bytes currently owned by all open arenas (reserved, including alignment slack). */
+  public static long liveDirectBytes() {
+    return LIVE_BYTES.get();
+  }
+
+  /** The open arenas' allocation sites as printable stack traces; empty when tracking is off. */
+  public static List<String> liveAllocationSites() {
+    List<String> sites = new ArrayList<>();
+    for (Map.Entry<RecordArena, Throwable> e : LIVE.entrySet()) {
+      StringWriter w = new StringWriter();
+      e.getValue().printStackTrace(new PrintWriter(w));
+      sites.add(e.getKey() + " allocated at:\n" + w);
+    }
+    return sites;
+  }
+
+  /**
+   * Closes every arena still registered and returns how many there were. For test harnesses only
+   * (the leak extension), so that one leaking test does not cascade into the next.
+   */
+  public static int closeAllLive() {
+    int n = 0;
+    for (RecordArena a : new ArrayList<>(LIVE.keySet())) {
+      a.close();
+      n++;
+    }
+    return n;
+  }
+
+  static void opened(RecordArena arena, long bytes) {
+    LIVE_BYTES.addAndGet(bytes);
+    if (TRACKING) {
+      LIVE.put(arena, new Throwable("RecordArena allocation site"));
+    }
+  }
+
+  static void closed(RecordArena arena, long bytes) {
+    LIVE_BYTES.addAndGet(-bytes);
+    if (TRACKING) {
+      LIVE.remove(arena);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+package dev.joule.core.memory;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Off-heap memory for the records of one run: a fixed set of 4096-byte aligned JDK direct {@link
+ * ByteBuffer} slabs, allocated once per sort from the memory budget and reused run after run
+ * ({@link #clear()} between runs).
+ *
+ * <p><b>Filling.</b> The I/O layer asks for {@link #writableWindow(int, int, int) aligned windows}
+ * and reads a file straight into them (O_DIRECT needs the buffer address, file position and length
+ * aligned to 4096; every window starts at a 4096-aligned address), then reports how many bytes of
+ * the slab now hold data with {@link #setFilled(int, int)}. A record never straddles two slabs: the
+ * index only takes the whole records at the start of each slab, so a writer that reads past the
+ * last whole record must move the partial tail to the start of the next slab itself.
+ *
+ * <p><b>Layout.</b> Slabs are at most {@link #MAX_SLAB_BYTES} (1 GiB, int-indexed buffers) and
+ * at most {@link #MAX_SLABS}, which is what a record address in {@code RecordIndex} can name. All
+ * slabs have the same capacity except possibly the last.
+ *
+ * <p><b>Memory bound.</b> {@link #directBytes()}: the requested capacity rounded up to 4096 per
+ * slab, plus 4096 bytes of alignment slack per slab. Nothing else is allocated after construction.
+ *
+ * <p><b>Ownership.</b> One owner, not thread-safe for filling; concurrent <em>reads</em> through a
+ * {@link #view()} are safe once filling is done (the sorter and gatherer read from several threads).
+ * {@link #close()} is idempotent and drops every reference to the slabs, so any later use fails at
+ * once with {@link IllegalStateException}; the JDK frees direct memory when the buffers become
+ * unreachable (there is no portable eager free without {@code Unsafe}). Views cannot close.
+ */
+public final class RecordArena implements AutoCloseable {
+  /** Alignment of every slab and window start, for O_DIRECT. */
+  public static final int ALIGNMENT = 4096;
+  /** Largest slab: ByteBuffers are int-indexed, and {@code RecordIndex} keeps 30 offset bits. */
+  public static final int MAX_SLAB_BYTES = 1 << 30;
+  /** Most slabs per arena: {@code RecordIndex} keeps 8 slab bits. */
+  public static final int MAX_SLABS = 256;
+
+  private final long directBytes;
+  private final int slabBytes;
+  private final ArenaView view = new ArenaView(this);
+  private ByteBuffer[] slabs; // writable, BIG_ENDIAN; null once closed
+  private ByteBuffer[] readers; // read-only duplicates handed to views
+  private int[] filled;
+
+  private RecordArena(long capacityBytes, int slabBytes) {
+    if (capacityBytes < 1) {
+      throw new IllegalArgumentException("arena capacity " + capacityBytes + " must be positive");
+    }
+    if (slabBytes < ALIGNMENT || slabBytes > MAX_SLAB_BYTES || slabBytes % ALIGNMENT != 0) {
+      throw new IllegalArgumentException(
+          "slab size " + slabBytes + " must be a multiple of 4096 in 4096.." + MAX_SLAB_BYTES);
+    }
+    long rounded = (capacityBytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+    long count = (rounded + slabBytes - 1) / slabBytes;
+    if (count > MAX_SLABS) {
+      throw new IllegalArgumentException(
+          capacityBytes + " bytes need " + count + " slabs of " + slabBytes + "; max " + MAX_SLABS);
+    }
+    int n = (int) count;
+    this.slabBytes = slabBytes;
+    this.slabs = new ByteBuffer[n];
+    this.readers = new ByteBuffer[n];
+    this.filled = new int[n];
+    long reserved = 0;
+    for (int i = 0; i < n; i++) {
+      int size = (int) Math.min(slabBytes, rounded - (long) i * slabBytes);
+      ByteBuffer slab = ByteBuffer.allocateDirect(size + ALIGNMENT).alignedSlice(ALIGNMENT);
+      slab.limit(size);
+      slabs[i] = slab.slice().order(ByteOrder.BIG_ENDIAN);
+      readers[i] = slabs[i].asReadOnlyBuffer().order(ByteOrder.BIG_ENDIAN);
+      reserved += size + ALIGNMENT;
+    }
+    this.directBytes = reserved;
+    ArenaTracker.opened(this, reserved);
+  }
+
+  /** Caller owns the returned arena: at least {@code capacityBytes}, in slabs of up to 1 GiB. */
+  public static RecordArena allocate(long capacityBytes) {
+    long aligned = (capacityBytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+    return new RecordArena(capacityBytes, (int) Math.min(MAX_SLAB_BYTES, Math.max(ALIGNMENT, aligned)));
+  }
+
+  /**
+   * Caller owns the returned arena: at least {@code capacityBytes}, in slabs of {@code slabBytes}
+   * (a multiple of 4096, at most 1 GiB). Small slabs are for tests of slab boundaries.
+   */
+  public static RecordArena allocate(long capacityBytes, int slabBytes) {
+    return new RecordArena(capacityBytes, slabBytes);
+  }
+
+  private ByteBuffer[] slabs() {
+    ByteBuffer[] s = slabs;
+    if (s == null) {
+      throw new IllegalStateException("RecordArena is closed");
+    }
+    return s;
+  }
+
+  /** Number of slabs. */
+  public int slabCount() {
+    return slabs().length;
+  }
+
+  /** Capacity of slab {@code slab} in bytes (a multiple of 4096). */
+  public int slabCapacity(int slab) {
+    return slabs()[slab].capacity();
+  }
+
+  /** Capacity of every slab but possibly the last. */
+  public int slabBytes() {
+    return slabBytes;
+  }
+
+  /** Total capacity of all slabs. */
+  public long capacity() {
+    long c = 0;
+    for (ByteBuffer b : slabs()) {
+      c += b.capacity();
+    }
+    return c;
+  }
+
+  /**
+   * A writable window on {@code [offset, offset + length)} of slab {@code slab}: position 0, limit
+   * {@code length}, big-endian. {@code offset} must be a multiple of 4096, so the window's address
+   * is 4096-aligned; {@code length} is free (O_DIRECT readers pass a multiple of 4096 and read an
+   * unaligned file tail without DIRECT). The window borrows the arena's memory and must not be used
+   * after {@link #close()} or across {@link #clear()}. Allocates one small buffer object.
+   */
+  public ByteBuffer writableWindow(int slab, int offset, int length) {
+    ByteBuffer s = slabs()[slab];
+    if (offset % ALIGNMENT != 0 || offset < 0 || length < 0 || offset + length > s.capacity()) {
+      throw new IndexOutOfBoundsException(
+          "window [" + offset + ", +" + length + ") of slab " + slab + " (capacity "
+              + s.capacity() + "): offset must be 4096-aligned and the window inside the slab");
+    }
+    return s.slice(offset, length).order(ByteOrder.BIG_ENDIAN);
+  }
+
+  /** Records that bytes {@code [0, bytes)} of slab {@code slab} hold data (input order). */
+  public void setFilled(int slab, int bytes) {
+    ByteBuffer s = slabs()[slab];
+    if (bytes < 0 || bytes > s.capacity()) {
+      throw new IllegalArgumentException(
+          "filled " + bytes + " outside 0.." + s.capacity() + " of slab " + slab);
+    }
+    filled[slab] = bytes;
+  }
+
+  /** Bytes of slab {@code slab} that hold data. */
+  public int filled(int slab) {
+    slabs();
+    return filled[slab];
+  }
+
+  /** Sum of {@link #filled(int)} over all slabs. */
+  public long filledBytes() {
+    slabs();
+    long sum = 0;
+    for (int f : filled) {
+      sum += f;
+    }
+    return sum;
+  }
+
+  /** Forgets the data (every slab empty) so the arena can take the next run; keeps the memory. */
+  public void clear() {
+    slabs();
+    java.util.Arrays.fill(filled, 0);
+  }
+
+  /** A non-closable read view shared by the index, sorter and gatherer. */
+  public ArenaView view() {
+    slabs();
+    return view;
+  }
+
+  /** Direct bytes this arena reserved (capacity plus alignment slack); 0 once closed. */
+  public long directBytes() {
+    return slabs == null ? 0 : directBytes;
+  }
+
+  /** Whether {@link #close()} was called. */
+  public boolean isClosed() {
+    return slabs == null;
+  }
+
+  ByteBuffer reader(int slab) {
+    ByteBuffer[] r = readers;
+    if (r == null) {
+      throw new IllegalStateException("RecordArena is closed");
+    }
+    return r[slab];
+  }
+
+  /** Releases the slabs to the JDK; idempotent. Later use of the arena or its views throws. */
+  @Override
+  public void close() {
+    if (slabs == null) {
+      return;
+    }
+    slabs = null;
+    readers = null;
+    filled = null;
+    ArenaTracker.closed(this, directBytes);
+  }
+
+  @Override
+  public String toString() {
+    return "RecordArena@" + Integer.toHexString(System.identityHashCode(this)) + "(" + directBytes
+        + " direct bytes" + (slabs == null ? ", closed)" : ")");
+  }
+}

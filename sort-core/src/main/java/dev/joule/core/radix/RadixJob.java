@@ -1,0 +1,447 @@
+package dev.joule.core.radix;
+
+import dev.joule.core.record.RecordIndex;
+import java.util.Arrays;
+
+/**
+ * One sort call of {@link RadixRunSorter}: the MSD levels, histogram, scatter and insertion sort
+ * over one index. Holds no per-bucket state; tasks call in with their borrowed scratch.
+ */
+final class RadixJob {
+  /** Bits of a wide digit: key byte b plus the high nibble of byte b + 1. */
+  static final int WIDE_BITS = 12;
+  /**
+   * Buckets in [WIDE_MIN, WIDE_MAX] use one 12-bit digit instead of an 8-bit one followed by
+   * insertion sorts of ~n/256 entries: the 4096-bucket pass leaves ~1 entry per bucket. Below
+   * WIDE_MIN the 4096-entry histogram costs more than it saves; above WIDE_MAX the scatter's 4096
+   * destinations thrash the cache. Measured with RadixRunSorterBenchmark (uniform and skew 1e6).
+   */
+  static final int WIDE_MIN = 2048;
+  static final int WIDE_MAX = 1 << 15;
+  /**
+   * A bucket whose next byte takes at most this many values gets one combined pass (see {@code
+   * combined}); with gensort -s data, byte-0 buckets holding 2..4 skewed prefixes.
+   */
+  static final int COMBINED_MAX_DISTINCT = 4;
+
+  private static final int WIDE_DONE = 0;
+  private static final int WIDE_SAME_BYTE = 1;
+  private static final int WIDE_USE_BYTE = 2;
+
+  final RadixRunSorter sorter;
+  final RecordIndex index;
+  final long[] keys;
+  final long[] refs;
+  final long[] altKeys;
+  final long[] altRefs;
+  private final int keyLength;
+  private final int indexBytes;
+  private final long tieMask;
+  private final int threshold;
+
+  RadixJob(RadixRunSorter sorter, RecordIndex index, int threshold) {
+    this.sorter = sorter;
+    this.index = index;
+    this.keys = index.keys();
+    this.refs = index.refs();
+    this.altKeys = index.altKeys();
+    this.altRefs = index.altRefs();
+    this.keyLength = index.keyLength();
+    this.indexBytes = index.indexedKeyBytes();
+    this.tieMask = index.tieMask();
+    this.threshold = threshold;
+  }
+
+  int keyLength() {
+    return keyLength;
+  }
+
+  void sortSequential(RadixScratch s, int from, int to) {
+    process(s, null, keys, refs, altKeys, altRefs, from, to, 0, 0);
+  }
+
+  /**
+   * Sorts {@code [from, to)}, whose entries sit in bank (sk, sr) and agree on key bytes before
+   * {@code b}; leaves the result in the primary bank. Forks buckets into {@code owner}'s pending
+   * list when {@code owner} is not null (the top level of a task), else works inline.
+   */
+  void process(
+      RadixScratch s, RadixTasks.Task owner, long[] sk, long[] sr, long[] dk, long[] dr,
+      int from, int to, int b, int level) {
+    int n = to - from;
+    if (n <= threshold || level >= RadixRunSorter.MAX_LEVELS) {
+      finishSmall(sk, sr, from, to, b);
+      return;
+    }
+    b = commonPrefix(sk, sr, from, to, b);
+    int[] h = s.hist[level];
+    boolean mayWide = n >= WIDE_MIN && n <= WIDE_MAX && s.wideLevel < 0;
+    while (true) {
+      if (b >= keyLength) {
+        copyBack(sk, sr, from, to); // all keys equal: input order is the stable order
+        return;
+      }
+      if (mayWide && b + 1 < indexBytes) {
+        int outcome = wide(s, sk, sr, dk, dr, from, to, b, level);
+        if (outcome == WIDE_DONE) {
+          return;
+        }
+        if (outcome == WIDE_USE_BYTE) {
+          break; // h holds byte b's histogram
+        }
+        b++; // byte b is the same in all entries
+        continue;
+      }
+      Arrays.fill(h, 0);
+      count(sk, sr, from, to, b, h);
+      if (h[digit(sk[from], sr[from], b)] != n) {
+        break;
+      }
+      b++; // one non-empty bucket: skip the byte without moving data
+    }
+    int sum = from;
+    int max = 0;
+    for (int d = 0; d < 256; d++) {
+      int c = h[d];
+      h[d] = sum;
+      sum += c;
+      max = Math.max(max, c);
+    }
+    scatter(sk, sr, dk, dr, from, to, b, h); // h[d] is now the end of bucket d
+    if (max <= threshold) {
+      finishSmall(dk, dr, from, to, b); // buckets in order, all small: one linear pass
+    } else {
+      children(s, owner, dk, dr, sk, sr, from, h, b, level);
+    }
+  }
+
+  /**
+   * One 12-bit level (byte b and the high nibble of byte b + 1); children continue at byte b + 1
+   * and may not go wide themselves (one wide histogram per scratch). If no bucket exceeds the
+   * insertion threshold, a single insertion pass over the whole range finishes it (each entry moves
+   * only within its bucket). Returns {@link #WIDE_SAME_BYTE}, having moved nothing, if all entries
+   * share byte b; {@link #WIDE_USE_BYTE}, having put byte b's histogram into {@code
+   * hist[level]}, if byte b has too few distinct values for 12 bits to leave small buckets (the
+   * children then go wide on the next byte); else {@link #WIDE_DONE}.
+   */
+  private int wide(
+      RadixScratch s, long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b,
+      int level) {
+    int[] h = s.wide;
+    Arrays.fill(h, 0, 1 << WIDE_BITS, 0);
+    for (int i = from; i < to; i++) {
+      h[digit12(sk[i], sr[i], b)]++;
+    }
+    int[] h8 = s.hist[level];
+    int distinct = 0;
+    for (int v = 0, d = 0; v < 256; v++) {
+      int c = 0;
+      for (int e = d + 16; d < e; d++) {
+        c += h[d];
+      }
+      h8[v] = c;
+      distinct += c == 0 ? 0 : 1;
+    }
+    if (distinct == 1) {
+      return WIDE_SAME_BYTE;
+    }
+    if (to - from > 8 * distinct * threshold) {
+      // 12 bits would leave buckets of over threshold / 2 on average
+      if (distinct <= COMBINED_MAX_DISTINCT && b + 2 < indexBytes) {
+        combined(s, sk, sr, dk, dr, from, to, b, level, h8);
+        return WIDE_DONE;
+      }
+      return WIDE_USE_BYTE;
+    }
+    int sum = from;
+    int max = 0;
+    for (int d = 0; d < 1 << WIDE_BITS; d++) {
+      int c = h[d];
+      h[d] = sum;
+      sum += c;
+      max = Math.max(max, c);
+    }
+    for (int i = from; i < to; i++) {
+      long key = sk[i];
+      long ref = sr[i];
+      int p = h[digit12(key, ref, b)]++;
+      dk[p] = key;
+      dr[p] = ref;
+    }
+    if (max <= threshold) {
+      finishSmall(dk, dr, from, to, b); // entries differ from byte b on
+      return WIDE_DONE;
+    }
+    wideChildren(s, dk, dr, sk, sr, from, 1 << WIDE_BITS, b + 1, level);
+    return WIDE_DONE;
+  }
+
+  private void wideChildren(
+      RadixScratch s, long[] k, long[] r, long[] ok, long[] or, int from, int buckets, int b,
+      int level) {
+    int[] ends = s.wide;
+    s.wideLevel = level;
+    int start = from;
+    for (int d = 0; d < buckets; d++) {
+      int end = ends[d];
+      if (end - start > 0) {
+        child(s, k, r, ok, or, start, end, b, level + 1);
+      }
+      start = end;
+    }
+    s.wideLevel = -1;
+  }
+
+  /**
+   * One pass on a 14-bit-or-less digit for a bucket whose byte b has at most {@link
+   * #COMBINED_MAX_DISTINCT} values (e.g. a few skewed 2-byte prefixes): the rank of byte b among
+   * its values, then byte b + 1 and the high nibble of byte b + 2. Saves the 8-bit pass on byte b
+   * that would split off only a few children. {@code h8} is byte b's histogram.
+   */
+  private void combined(
+      RadixScratch s, long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b,
+      int level, int[] h8) {
+    int[] rank = s.rank;
+    int values = 0;
+    for (int v = 0; v < 256; v++) {
+      rank[v] = values << WIDE_BITS;
+      values += h8[v] == 0 ? 0 : 1;
+    }
+    int buckets = values << WIDE_BITS;
+    int[] h = s.wide;
+    Arrays.fill(h, 0, buckets, 0);
+    for (int i = from; i < to; i++) {
+      long key = sk[i];
+      long ref = sr[i];
+      h[rank[digit(key, ref, b)] | digit12(key, ref, b + 1)]++;
+    }
+    int sum = from;
+    int max = 0;
+    for (int d = 0; d < buckets; d++) {
+      int c = h[d];
+      h[d] = sum;
+      sum += c;
+      max = Math.max(max, c);
+    }
+    for (int i = from; i < to; i++) {
+      long key = sk[i];
+      long ref = sr[i];
+      int p = h[rank[digit(key, ref, b)] | digit12(key, ref, b + 1)]++;
+      dk[p] = key;
+      dr[p] = ref;
+    }
+    if (max <= threshold) {
+      finishSmall(dk, dr, from, to, b);
+    } else {
+      wideChildren(s, dk, dr, sk, sr, from, buckets, b + 2, level);
+    }
+  }
+
+  /**
+   * The first key byte at or after {@code b} where the entries of {@code [from, to)} may differ,
+   * found from the index words in one branch-free pass (OR of XORs, as Lucene's MSB radix sorter
+   * does), so shared prefixes and skewed keys skip whole bytes without a histogram.
+   */
+  private int commonPrefix(long[] k, long[] r, int from, int to, int b) {
+    if (b < 8) {
+      long first = k[from];
+      long diff = 0;
+      for (int i = from + 1; i < to; i++) {
+        diff |= k[i] ^ first;
+      }
+      if (diff != 0) {
+        return Math.max(b, Long.numberOfLeadingZeros(diff) >>> 3);
+      }
+      b = 8;
+    }
+    if (b < indexBytes) {
+      long first = r[from];
+      long diff = 0;
+      for (int i = from + 1; i < to; i++) {
+        diff |= r[i] ^ first;
+      }
+      diff &= tieMask;
+      return diff != 0 ? Math.max(b, 8 + (Long.numberOfLeadingZeros(diff) >>> 3)) : indexBytes;
+    }
+    return b;
+  }
+
+  /** The 12 key bits from byte {@code b} on; needs {@code b + 1 < indexBytes}. */
+  private static int digit12(long key, long ref, int b) {
+    if (b < 7) {
+      return (int) (key >>> (52 - (b << 3))) & 0xFFF;
+    }
+    if (b == 7) {
+      return ((int) key & 0xFF) << 4 | (int) (ref >>> 60);
+    }
+    return (int) (ref >>> 52) & 0xFFF;
+  }
+
+  /**
+   * Processes the buckets of byte {@code b} whose ends are {@code ends[0..255]}, data in bank (k,
+   * r). With an owner, big buckets and groups of small ones are forked; the last group is inline.
+   */
+  void children(
+      RadixScratch s, RadixTasks.Task owner, long[] k, long[] r, long[] ok, long[] or,
+      int from, int[] ends, int b, int level) {
+    int start = from;
+    if (owner == null) {
+      for (int d = 0; d < 256; d++) {
+        int end = ends[d];
+        if (end - start > 0) {
+          child(s, k, r, ok, or, start, end, b + 1, level + 1);
+        }
+        start = end;
+      }
+      return;
+    }
+    int group = -1;
+    for (int d = 0; d < 256; d++) {
+      int end = ends[d];
+      int size = end - start;
+      if (size >= RadixRunSorter.FORK_THRESHOLD) {
+        if (group >= 0) {
+          owner.spawn(new RadixTasks.Group(this, k, r, ok, or, group, start, b));
+          group = -1;
+        }
+        owner.spawn(new RadixTasks.Bucket(this, k, r, ok, or, start, end, b + 1));
+      } else if (size > 0) {
+        if (group < 0) {
+          group = start;
+        }
+        if (end - group >= RadixRunSorter.FORK_THRESHOLD) {
+          owner.spawn(new RadixTasks.Group(this, k, r, ok, or, group, end, b));
+          group = -1;
+        }
+      }
+      start = end;
+    }
+    if (group >= 0) {
+      processPartitioned(s, k, r, ok, or, group, start, b, level + 1);
+    }
+  }
+
+  /** Sorts {@code [from, to)} of bank (k, r), already partitioned on byte {@code b}, inline. */
+  void processPartitioned(
+      RadixScratch s, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b,
+      int level) {
+    int[] h = s.hist[level];
+    Arrays.fill(h, 0);
+    count(k, r, from, to, b, h);
+    int sum = from;
+    for (int d = 0; d < 256; d++) {
+      sum += h[d];
+      h[d] = sum;
+    }
+    children(s, null, k, r, ok, or, from, h, b, level);
+  }
+
+  private void child(
+      RadixScratch s, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b,
+      int level) {
+    if (to - from == 1) {
+      if (k != keys) {
+        keys[from] = k[from];
+        refs[from] = r[from];
+      }
+    } else {
+      process(s, null, k, r, ok, or, from, to, b, level);
+    }
+  }
+
+  private void finishSmall(long[] k, long[] r, int from, int to, int b) {
+    insertionSort(k, r, from, to, Math.max(b, indexBytes));
+    copyBack(k, r, from, to);
+  }
+
+  private void copyBack(long[] k, long[] r, int from, int to) {
+    if (k != keys) {
+      System.arraycopy(k, from, keys, from, to - from);
+      System.arraycopy(r, from, refs, from, to - from);
+    }
+  }
+
+  int digit(long key, long ref, int b) {
+    if (b < 8) {
+      return (int) (key >>> ((7 - b) << 3)) & 0xFF;
+    }
+    if (b < indexBytes) {
+      return (int) (ref >>> (56 - ((b - 8) << 3))) & 0xFF;
+    }
+    return index.keyByte(ref, b);
+  }
+
+  void count(long[] k, long[] r, int from, int to, int b, int[] h) {
+    if (b < 8) {
+      int sh = (7 - b) << 3;
+      for (int i = from; i < to; i++) {
+        h[(int) (k[i] >>> sh) & 0xFF]++;
+      }
+    } else if (b < indexBytes) {
+      int sh = 56 - ((b - 8) << 3);
+      for (int i = from; i < to; i++) {
+        h[(int) (r[i] >>> sh) & 0xFF]++;
+      }
+    } else {
+      for (int i = from; i < to; i++) {
+        h[index.keyByte(r[i], b)]++;
+      }
+    }
+  }
+
+  /** Stable scatter of {@code [from, to)} by byte {@code b}; {@code pos[d]} = next slot of d. */
+  void scatter(long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b, int[] pos) {
+    if (b < 8) {
+      int sh = (7 - b) << 3;
+      for (int i = from; i < to; i++) {
+        long key = sk[i];
+        int p = pos[(int) (key >>> sh) & 0xFF]++;
+        dk[p] = key;
+        dr[p] = sr[i];
+      }
+    } else if (b < indexBytes) {
+      int sh = 56 - ((b - 8) << 3);
+      for (int i = from; i < to; i++) {
+        long ref = sr[i];
+        int p = pos[(int) (ref >>> sh) & 0xFF]++;
+        dk[p] = sk[i];
+        dr[p] = ref;
+      }
+    } else {
+      for (int i = from; i < to; i++) {
+        long ref = sr[i];
+        int p = pos[index.keyByte(ref, b)]++;
+        dk[p] = sk[i];
+        dr[p] = ref;
+      }
+    }
+  }
+
+  /** Stable insertion sort on the full key; key bytes before {@code tailFrom} are in the words. */
+  private void insertionSort(long[] k, long[] r, int from, int to, int tailFrom) {
+    for (int i = from + 1; i < to; i++) {
+      long key = k[i];
+      long ref = r[i];
+      int j = i - 1;
+      while (j >= from && less(key, ref, k[j], r[j], tailFrom)) {
+        k[j + 1] = k[j];
+        r[j + 1] = r[j];
+        j--;
+      }
+      k[j + 1] = key;
+      r[j + 1] = ref;
+    }
+  }
+
+  private boolean less(long ka, long ra, long kb, long rb, int tailFrom) {
+    if (ka != kb) {
+      return Long.compareUnsigned(ka, kb) < 0;
+    }
+    long ta = ra & tieMask;
+    long tb = rb & tieMask;
+    if (ta != tb) {
+      return Long.compareUnsigned(ta, tb) < 0;
+    }
+    return tailFrom < keyLength && index.compareKeyBytes(ra, rb, tailFrom) < 0;
+  }
+}

@@ -1,0 +1,197 @@
+package dev.joule.core.radix;
+
+import java.util.concurrent.RecursiveAction;
+
+/**
+ * The ForkJoin tasks of {@link RadixRunSorter}. A task borrows a {@link RadixScratch} for its own
+ * work and returns it <em>before</em> joining the tasks it spawned, so a worker that runs a stolen
+ * task while joining never finds its scratch in use.
+ */
+final class RadixTasks {
+  private RadixTasks() {}
+
+  /** A task with a list of spawned children, joined when its own work is done. */
+  abstract static class Task extends RecursiveAction {
+    private Task next;
+    private Task pending;
+
+    final void spawn(Task t) {
+      t.next = pending;
+      pending = t;
+      t.fork();
+    }
+
+    final void joinPending() {
+      for (Task t = pending; t != null; t = t.next) {
+        t.join();
+      }
+      pending = null;
+    }
+  }
+
+  /** One bucket {@code [from, to)} whose entries agree on the key bytes before {@code b}. */
+  static final class Bucket extends Task {
+    private final RadixJob job;
+    private final long[] k;
+    private final long[] r;
+    private final long[] ok;
+    private final long[] or;
+    private final int from;
+    private final int to;
+    private final int b;
+
+    Bucket(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b) {
+      this.job = job;
+      this.k = k;
+      this.r = r;
+      this.ok = ok;
+      this.or = or;
+      this.from = from;
+      this.to = to;
+      this.b = b;
+    }
+
+    @Override
+    protected void compute() {
+      RadixScratch s = job.sorter.acquire();
+      try {
+        job.process(s, this, k, r, ok, or, from, to, b, 0);
+      } finally {
+        job.sorter.release(s);
+      }
+      joinPending();
+    }
+  }
+
+  /** Neighbouring small buckets {@code [from, to)}, already partitioned on byte {@code b}. */
+  static final class Group extends Task {
+    private final RadixJob job;
+    private final long[] k;
+    private final long[] r;
+    private final long[] ok;
+    private final long[] or;
+    private final int from;
+    private final int to;
+    private final int b;
+
+    Group(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b) {
+      this.job = job;
+      this.k = k;
+      this.r = r;
+      this.ok = ok;
+      this.or = or;
+      this.from = from;
+      this.to = to;
+      this.b = b;
+    }
+
+    @Override
+    protected void compute() {
+      RadixScratch s = job.sorter.acquire();
+      try {
+        job.processPartitioned(s, k, r, ok, or, from, to, b, 0);
+      } finally {
+        job.sorter.release(s);
+      }
+    }
+  }
+
+  /**
+   * The whole run: its first varying byte is histogrammed and scattered by all workers over
+   * disjoint chunks; chunk c's entries of digit d land after those of chunks before c (stable).
+   */
+  static final class Root extends Task {
+    private final RadixJob job;
+    private final int from;
+    private final int to;
+    private final int[][] counts; // counts.length - 1 chunks, last row = bucket ends
+
+    Root(RadixJob job, int from, int to, int[][] counts) {
+      this.job = job;
+      this.from = from;
+      this.to = to;
+      this.counts = counts;
+    }
+
+    @Override
+    protected void compute() {
+      int chunks = counts.length - 1;
+      int[] ends = counts[chunks];
+      int n = to - from;
+      int b = 0;
+      while (true) {
+        if (b >= job.keyLength()) {
+          return; // all keys equal: already in input order, in the primary bank
+        }
+        runChunks(b, false);
+        int total = 0;
+        int d0 = job.digit(job.keys[from], job.refs[from], b);
+        for (int c = 0; c < chunks; c++) {
+          total += counts[c][d0];
+        }
+        if (total != n) {
+          break;
+        }
+        b++;
+      }
+      int pos = from;
+      for (int d = 0; d < 256; d++) {
+        for (int c = 0; c < chunks; c++) {
+          int cnt = counts[c][d];
+          counts[c][d] = pos;
+          pos += cnt;
+        }
+        ends[d] = pos;
+      }
+      runChunks(b, true);
+      RadixScratch s = job.sorter.acquire();
+      try {
+        job.children(s, this, job.altKeys, job.altRefs, job.keys, job.refs, from, ends, b, 0);
+      } finally {
+        job.sorter.release(s);
+      }
+      joinPending();
+    }
+
+    private void runChunks(int b, boolean scatter) {
+      int chunks = counts.length - 1;
+      Chunk[] tasks = new Chunk[chunks];
+      long n = to - from;
+      for (int c = 0; c < chunks; c++) {
+        int lo = from + (int) (n * c / chunks);
+        int hi = from + (int) (n * (c + 1) / chunks);
+        tasks[c] = new Chunk(job, counts[c], lo, hi, b, scatter);
+      }
+      invokeAll(tasks);
+    }
+  }
+
+  /** Histogram or scatter of one chunk of the root's range, primary bank to alternate bank. */
+  static final class Chunk extends RecursiveAction {
+    private final RadixJob job;
+    private final int[] h;
+    private final int from;
+    private final int to;
+    private final int b;
+    private final boolean scatter;
+
+    Chunk(RadixJob job, int[] h, int from, int to, int b, boolean scatter) {
+      this.job = job;
+      this.h = h;
+      this.from = from;
+      this.to = to;
+      this.b = b;
+      this.scatter = scatter;
+    }
+
+    @Override
+    protected void compute() {
+      if (scatter) {
+        job.scatter(job.keys, job.refs, job.altKeys, job.altRefs, from, to, b, h);
+      } else {
+        java.util.Arrays.fill(h, 0);
+        job.count(job.keys, job.refs, from, to, b, h);
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.joule.core.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.joule.testing.ArenaLeakExtension;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class RecordArenaTest {
+  @Test
+  void slabsAndWindowsAre4096Aligned() {
+    try (RecordArena arena = RecordArena.allocate(5 * 4096 + 1, 2 * 4096)) {
+      assertEquals(3, arena.slabCount());
+      assertEquals(2 * 4096, arena.slabCapacity(0));
+      assertEquals(2 * 4096, arena.slabCapacity(2), "6 pages rounded up from 5 pages + 1 byte");
+      for (int s = 0; s < arena.slabCount(); s++) {
+        ByteBuffer w = arena.writableWindow(s, 4096, 4096);
+        assertTrue(w.isDirect());
+        assertEquals(0, w.alignmentOffset(0, 4096), "slab " + s + " window address");
+        assertEquals(0, w.position());
+        assertEquals(4096, w.limit());
+      }
+      assertThrows(IndexOutOfBoundsException.class, () -> arena.writableWindow(0, 100, 10));
+      assertThrows(IndexOutOfBoundsException.class, () -> arena.writableWindow(0, 4096, 4097));
+    }
+  }
+
+  @Test
+  void windowsWriteTheSlabAndFilledCountsAreKept() {
+    try (RecordArena arena = RecordArena.allocate(3 * 4096, 4096)) {
+      ByteBuffer w = arena.writableWindow(1, 0, 4096);
+      w.putLong(0x0102030405060708L);
+      arena.setFilled(1, 8);
+      assertEquals(8, arena.filled(1));
+      assertEquals(8, arena.filledBytes());
+      assertEquals(0x0102030405060708L, arena.view().slab(1).getLong(0));
+      assertTrue(arena.view().slab(1).isReadOnly());
+      arena.clear();
+      assertEquals(0, arena.filledBytes());
+      assertThrows(IllegalArgumentException.class, () -> arena.setFilled(0, 4097));
+    }
+  }
+
+  @Test
+  void defaultSlabsAreAtMostOneGibAndDirectBytesAreAccounted() {
+    long before = ArenaTracker.liveDirectBytes();
+    try (RecordArena arena = RecordArena.allocate(10_000)) {
+      assertEquals(1, arena.slabCount());
+      assertEquals(3 * 4096, arena.capacity());
+      assertEquals(4 * 4096, arena.directBytes(), "capacity plus 4096 alignment slack");
+      assertEquals(before + arena.directBytes(), ArenaTracker.liveDirectBytes());
+    }
+    assertEquals(before, ArenaTracker.liveDirectBytes());
+    assertThrows(IllegalArgumentException.class, () -> RecordArena.allocate(4096, 4096 + 1));
+    assertThrows(
+        IllegalArgumentException.class, () -> RecordArena.allocate(4096, RecordArena.MAX_SLAB_BYTES * 2));
+  }
+
+  @Test
+  void closeIsIdempotentAndLaterUseFailsAtOnce() {
+    RecordArena arena = RecordArena.allocate(4096);
+    ArenaView view = arena.view();
+    arena.close();
+    arena.close();
+    assertTrue(arena.isClosed());
+    assertEquals(0, arena.directBytes());
+    assertThrows(IllegalStateException.class, () -> arena.writableWindow(0, 0, 1));
+    assertThrows(IllegalStateException.class, () -> arena.setFilled(0, 0));
+    assertThrows(IllegalStateException.class, arena::clear);
+    assertThrows(IllegalStateException.class, arena::view);
+    assertThrows(IllegalStateException.class, () -> view.slab(0));
+    assertThrows(IllegalStateException.class, () -> view.filled(0));
+  }
+
+  @Test
+  void viewsCannotClose() {
+    assertFalse(AutoCloseable.class.isAssignableFrom(ArenaView.class));
+    assertTrue(
+        Arrays.stream(ArenaView.class.getMethods()).map(Method::getName).noneMatch("close"::equals));
+  }
+
+  @Test
+  void leakExtensionReportsTheAllocationSiteAndCleansUp() {
+    assertTrue(ArenaTracker.TRACKING, "tests run with -ea / -Djoule.trackMemory=true");
+    RecordArena leaked = allocateAndForget();
+    AssertionError e =
+        assertThrows(AssertionError.class, () -> ArenaLeakExtension.checkNoLeaks("leaky test"));
+    assertTrue(e.getMessage().contains("allocateAndForget"), e.getMessage());
+    assertTrue(e.getMessage().contains("leaked 1 RecordArena"), e.getMessage());
+    assertTrue(leaked.isClosed(), "the extension closes what leaked");
+    ArenaLeakExtension.checkNoLeaks("after cleanup");
+  }
+
+  private static RecordArena allocateAndForget() {
+    return RecordArena.allocate(4096);
+  }
+}
