@@ -25,40 +25,51 @@ import java.util.UUID;
  */
 final class PrivateDir implements AutoCloseable {
   private final Path dir;
-  private final FileChannel lockChannel;
   private final Thread hook;
+  private volatile FileChannel lockChannel;
+  /** Set once the directory exists: the hook never deletes a directory this object did not create. */
+  private volatile boolean created;
   private boolean closed;
 
-  private PrivateDir(Path dir, FileChannel lockChannel) {
+  private PrivateDir(Path dir) {
     this.dir = dir;
-    this.lockChannel = lockChannel;
     this.hook = new Thread(this::deleteQuietly, "joule-cli-cleanup");
   }
 
-  /** Creates the directory in {@code parent} and registers its cleanup hook first. */
+  /**
+   * Creates the directory in {@code parent}. The cleanup hook is registered before the directory
+   * exists (FLINK-15010), so a signal at any moment leaves nothing behind.
+   */
   static PrivateDir create(Path parent, String tag) throws SortIOException {
-    Path d = parent.resolve("joule-" + tag + "-" + UUID.randomUUID());
+    PrivateDir p = new PrivateDir(parent.resolve("joule-" + tag + "-" + UUID.randomUUID()));
+    Runtime.getRuntime().addShutdownHook(p.hook);
     try {
-      Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    } catch (IOException e) {
-      throw new SortIOException("create directory", d, SortIOException.reasonOf(e), e);
+      p.createAndLock();
+    } catch (SortIOException e) {
+      p.deleteQuietly();
+      Runtime.getRuntime().removeShutdownHook(p.hook);
+      throw e;
     }
-    Path lockFile = d.resolve("owner.lock");
-    FileChannel ch = null;
+    return p;
+  }
+
+  private void createAndLock() throws SortIOException {
     try {
-      ch = FileChannel.open(lockFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-      FileLock lock = ch.tryLock();
+      Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (IOException e) {
+      throw new SortIOException("create directory", dir, SortIOException.reasonOf(e), e);
+    }
+    created = true;
+    Path lockFile = dir.resolve("owner.lock");
+    try {
+      lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      FileLock lock = lockChannel.tryLock();
       if (lock == null) {
         throw new IOException("locked by another process");
       }
     } catch (IOException e) {
-      closeQuietly(ch);
-      deleteTree(d);
       throw new SortIOException("lock", lockFile, SortIOException.reasonOf(e), e);
     }
-    PrivateDir p = new PrivateDir(d, ch);
-    Runtime.getRuntime().addShutdownHook(p.hook);
-    return p;
   }
 
   /** A path inside the directory. */
@@ -102,7 +113,9 @@ final class PrivateDir implements AutoCloseable {
 
   private void deleteQuietly() {
     closeQuietly(lockChannel);
-    deleteTree(dir);
+    if (created) {
+      deleteTree(dir);
+    }
   }
 
   private static void closeQuietly(FileChannel ch) {
