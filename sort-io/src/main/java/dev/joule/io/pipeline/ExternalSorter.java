@@ -77,7 +77,7 @@ public final class ExternalSorter {
         temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
         long t0 = System.nanoTime();
         long c0 = CpuClock.processCpuNanos();
-        RunFormationPhase.Result rf = RunFormationPhase.run(in, plan, config, temp, sorter, res);
+        RunFormationPhase.Result rf = RunFormationPhase.run(in, plan, config, temp, sorter, meter);
         phases.add(new PhaseReport("run formation", System.nanoTime() - t0, CpuClock.processCpuNanos() - c0,
             rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
         MergePhase merge = new MergePhase(config, plan, meter);
@@ -100,7 +100,7 @@ public final class ExternalSorter {
         for (RunDescriptor d : finalInputs) {
           readBytes += d.fileSize();
         }
-        phases.add(new PhaseReport("merge pass " + mp.passes().size() + " (final)", System.nanoTime() - t1,
+        phases.add(new PhaseReport("merge pass " + mp.passes().size() + " (final, " + parts + (parts == 1 ? " part)" : " parts)"), System.nanoTime() - t1,
             CpuClock.processCpuNanos() - c1, readBytes, rf.records() * rs, finalInputs.size(), 1, finalInputs.size()));
         res.add(temp); // closes (deletes) after the phases' resources
         temp = null;

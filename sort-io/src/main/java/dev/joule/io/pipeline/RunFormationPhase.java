@@ -40,7 +40,24 @@ final class RunFormationPhase {
 
   record Result(List<RunDescriptor> runs, long records, RecordChecksum inputChecksum, long bytesRead, long bytesWritten) {}
 
+  /**
+   * Forms the runs. The arenas, write pool and reader are this phase's own and are closed before
+   * it returns (on every path), so that the merge gets the whole budget.
+   */
   static Result run(InputFile in, SortPlan plan, SortConfig c, TempSpace temp, RadixRunSorter sorter,
+      MemoryMeter meter) throws IOException {
+    Resources res = new Resources(meter);
+    try {
+      Result r = form(in, plan, c, temp, sorter, res);
+      res.close();
+      return r;
+    } catch (Throwable e) {
+      res.closeAfterFailure(e);
+      throw ExternalSorter.translate(e);
+    }
+  }
+
+  private static Result form(InputFile in, SortPlan plan, SortConfig c, TempSpace temp, RadixRunSorter sorter,
       Resources res) throws IOException {
     FixedLengthFormat format = c.format();
     int rs = format.recordSize();

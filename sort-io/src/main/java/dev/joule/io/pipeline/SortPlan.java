@@ -92,6 +92,9 @@ public final class SortPlan {
     long io = (long) RUN_WRITE_BUFFERS * tempTransfer + 2 * ARENA_SLACK;
     long perRun = (budget - io) / (2 * rs + RecordIndex.BYTES_PER_ENTRY);
     long q = alignQuantum(recordSize);
+    if (c.runRecordsLimit() > 0) {
+      perRun = Math.min(perRun, Math.max(q, c.runRecordsLimit()));
+    }
     perRun = perRun / q * q;
     if (perRun < q) {
       throw new IllegalArgumentException("memory budget " + c.memoryBudget() + " cannot hold two runs of "

@@ -37,6 +37,7 @@ class ExternalSorterTest {
   @TempDir Path dir;
   List<Path> stripes;
   String name;
+  SortReport last;
 
   @BeforeEach
   void setUp(TestInfo info) throws IOException {
@@ -78,6 +79,7 @@ class ExternalSorterTest {
     assertEquals(n, r.records());
     assertEquals(r.input().checksum(), r.output().checksum());
     assertTrue(r.output().ordered());
+    last = r;
     return got;
   }
 
@@ -95,14 +97,26 @@ class ExternalSorterTest {
 
   @Test
   void hundredsOfRunsWithIntermediatePasses() throws IOException {
-    // 8 MiB budget, small temp blocks, fan-in 4: ~hundreds of runs need several passes.
-    SortConfig c = small(2).memoryBudget(DataSize.ofMiB(8)).fanIn(4).build();
-    long cap = SortPlan.of(0, c).onePassCapacity();
-    byte[] data = PipelineTestSupport.records(SEED, cap * 3 + 123, GENSORT, 0);
+    // 8 MiB budget, 16 KiB temp blocks, runs capped at 1024 records, fan-in 5: 300 runs, 4 passes.
+    SortConfig c = small(2).fanIn(5).runRecordsLimit(1024).build();
+    byte[] data = PipelineTestSupport.records(SEED, 300 * 1024 - 17, GENSORT, 0);
     SortPlan p = ExternalSorter.plan(writeInput(data), dir.resolve("out"), c);
     assertFalse(p.onePass());
-    assertTrue(p.mergePasses() >= 2, p.describe());
+    assertEquals(300, p.runs());
+    assertTrue(p.mergePasses() >= 3, p.describe());
     sortAndCheck(data, c);
+  }
+
+  @Test
+  void fanInAboveTheLimitIsClampedWithANotice() throws IOException {
+    List<String> notices = new ArrayList<>();
+    SortConfig c = small(1).fanIn(100_000).notices(notices::add).runRecordsLimit(1024).build();
+    byte[] data = PipelineTestSupport.records(SEED, 80 * 1024, GENSORT, 0);
+    SortPlan p = ExternalSorter.plan(writeInput(data), dir.resolve("out"), c);
+    assertTrue(p.fanIn() < 100_000);
+    assertTrue(p.describe().contains("clamped"), p.describe());
+    sortAndCheck(data, c);
+    assertTrue(notices.stream().anyMatch(n -> n.contains("clamped")), notices.toString());
   }
 
   @Test
@@ -143,6 +157,8 @@ class ExternalSorterTest {
       for (int s = 1; s <= 4; s += 3) {
         SortConfig c = small(s).memoryBudget(DataSize.ofMiB(16)).threads(threads).build();
         byte[] got = sortAndCheck(data, c);
+        String finalPhase = last.phases().get(last.phases().size() - 1).name();
+        assertTrue(finalPhase.contains(threads == 1 ? "1 part" : threads + " parts"), finalPhase);
         if (first == null) {
           first = got;
         } else {
@@ -200,6 +216,62 @@ class ExternalSorterTest {
         }
         assertArrayEquals(PipelineTestSupport.reference(data, GENSORT), got.toByteArray(), "n=" + n + " netty=" + netty);
       }
+    }
+  }
+
+  @Test
+  void interruptCancelsAndCleansUp() throws IOException {
+    byte[] data = gensort(200_000);
+    Path in = writeInput(data);
+    Path out = dir.resolve("out");
+    SortConfig c = small(2).runRecordsLimit(4096)
+        .progress((phase, done, total) -> Thread.currentThread().interrupt())
+        .build();
+    try {
+      assertThrows(SortCancelledException.class, () -> ExternalSorter.sort(in, out, c));
+      assertTrue(Thread.currentThread().isInterrupted(), "interrupt flag kept");
+    } finally {
+      Thread.interrupted();
+    }
+    assertFalse(Files.exists(out));
+    try (var l = Files.list(dir)) {
+      assertEquals(List.of(), l.filter(p -> p.getFileName().toString().startsWith(".out")).toList());
+    }
+  }
+
+  @Test
+  void failureInTheMiddleCleansUpAndPropagates() throws IOException {
+    byte[] data = gensort(200_000);
+    Path in = writeInput(data);
+    Path out = dir.resolve("out");
+    Files.write(out, new byte[] {1, 2, 3});
+    SortConfig c = small(2).runRecordsLimit(4096)
+        .progress((phase, done, total) -> {
+          if (done > 1_000_000) {
+            throw new IllegalStateException("listener failed");
+          }
+        })
+        .build();
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ExternalSorter.sort(in, out, c));
+    assertEquals("listener failed", e.getMessage());
+    assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(out), "previous output intact");
+  }
+
+  @Test
+  void missingOutputDirectoryFailsBeforeReading() throws IOException {
+    Path in = writeInput(gensort(10));
+    SortIOException e = assertThrows(SortIOException.class,
+        () -> ExternalSorter.sort(in, dir.resolve("no/such/out"), small(1).build()));
+    assertTrue(e.getMessage().contains("No such file or directory"), e.getMessage());
+  }
+
+  @Test
+  void planDescribesRunsPassesMemoryAndTempSpace() throws IOException {
+    SortConfig c = small(2).fanIn(5).runRecordsLimit(1024).build();
+    Path in = writeInput(gensort(100_000));
+    String d = ExternalSorter.plan(in, dir.resolve("out"), c).describe();
+    for (String s : new String[] {"runs", "fan-in 5", "merge pass", "memory", "temp stripe 1", "usable"}) {
+      assertTrue(d.contains(s), s + " missing in\n" + d);
     }
   }
 
