@@ -1,6 +1,8 @@
 package dev.joule.cli;
 
 import dev.joule.io.fs.SortIOException;
+import dev.joule.io.pipeline.SortCancelledException;
+import dev.joule.io.pipeline.SortValidationException;
 import dev.joule.io.run.CorruptRunException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,9 +25,6 @@ import picocli.CommandLine.TypeConversionException;
  */
 final class ExitCodeMapper
     implements IExitCodeExceptionMapper, IParameterExceptionHandler, IExecutionExceptionHandler {
-  /** Class names of pipeline exceptions that mean "corruption detected" without being IO-typed here. */
-  private static final String SELF_VALIDATION = "dev.joule.io.pipeline.SortValidationException";
-
   private final IParameterExceptionHandler fallback;
 
   ExitCodeMapper(IParameterExceptionHandler fallback) {
@@ -34,10 +33,9 @@ final class ExitCodeMapper
 
   @Override
   public int getExitCode(Throwable t) {
-    if (t instanceof CorruptRunException || t.getClass().getName().equals(SELF_VALIDATION)) {
-      return ExitCodes.CORRUPT;
-    }
-    if (t instanceof BenchValidationException) {
+    if (t instanceof CorruptRunException
+        || t instanceof SortValidationException
+        || t instanceof BenchValidationException) {
       return ExitCodes.CORRUPT;
     }
     return ExitCodes.USAGE_OR_IO; // I/O, environment, bad arguments, and anything unexpected
@@ -82,9 +80,14 @@ final class ExitCodeMapper
 
   /** The text after {@code joule: } for a failure while running. */
   static String message(Throwable t) {
-    if (t instanceof SortIOException || t instanceof CorruptRunException
-        || t instanceof BenchValidationException || t.getClass().getName().equals(SELF_VALIDATION)) {
+    if (t instanceof SortIOException
+        || t instanceof CorruptRunException
+        || t instanceof SortValidationException
+        || t instanceof BenchValidationException) {
       return t.getMessage();
+    }
+    if (t instanceof SortCancelledException) {
+      return "cancelled: " + t.getMessage();
     }
     if (t instanceof IOException) {
       return SortIOException.reasonOf((IOException) t);

@@ -1,11 +1,12 @@
 package dev.joule.cli;
 
+import dev.joule.io.pipeline.ExternalSorter;
 import dev.joule.io.pipeline.SortConfig;
 import dev.joule.io.pipeline.SortReport;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** {@link SortEngine} over {@code ExternalSorter}. Stateless. */
+/** {@link SortEngine} over {@link ExternalSorter}. Stateless. */
 final class ExternalSortEngine implements SortEngine {
   static final ExternalSortEngine INSTANCE = new ExternalSortEngine();
 
@@ -13,16 +14,11 @@ final class ExternalSortEngine implements SortEngine {
 
   @Override
   public SortReport sort(Path input, Path output, SortConfig config) throws IOException {
-    throw notYet();
+    return ExternalSorter.sort(input, output, config);
   }
 
   @Override
   public String explain(Path input, Path output, SortConfig config) throws IOException {
-    throw notYet();
-  }
-
-  // Until branch `pipeline` provides ExternalSorter; then these call it directly.
-  private static UnsupportedOperationException notYet() {
-    return new UnsupportedOperationException("the sort engine (ExternalSorter) is not in this build yet");
+    return ExternalSorter.plan(input, output, config).describe();
   }
 }

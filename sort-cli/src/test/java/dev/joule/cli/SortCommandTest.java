@@ -15,6 +15,7 @@ import dev.joule.io.fs.SortIOException;
 import dev.joule.io.pipeline.DataSize;
 import dev.joule.io.pipeline.ProgressListener;
 import dev.joule.io.pipeline.SortConfig;
+import dev.joule.io.pipeline.SortValidationException;
 import dev.joule.io.run.CorruptRunException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -248,6 +249,14 @@ class SortCommandTest {
   }
 
   @Test
+  void selfValidationMismatchExitsThree() {
+    engine.failure = new SortValidationException("output checksum 1 differs from the input's 2");
+    CliRun r = sort(in.toString(), out.toString());
+    assertEquals(3, r.exitCode, r::toString);
+    assertEquals("joule: output checksum 1 differs from the input's 2\n", r.err);
+  }
+
+  @Test
   void engineArgumentErrorsAndBugsExitTwo() {
     engine.failure = new IllegalArgumentException("input size 1001 is not a multiple of record size 100");
     CliRun r = sort(in.toString(), out.toString());
@@ -335,8 +344,8 @@ class SortCommandTest {
     assertTrue(lines.get(1).matches("run formation +2\\.000 +3\\.000 +150 +0\\.1 +0\\.1 +0\\.1 +0 +3 +0"), lines.get(1));
     assertTrue(lines.get(2).matches("merge pass 1 +1\\.000 +1\\.000 +100 .* 3 +1 +3"), lines.get(2));
     assertTrue(lines.get(3).startsWith("total "), lines.get(3));
-    assertTrue(lines.get(4).startsWith("1,000 records (100000 B), 0.0 MB/s end to end; 3 runs, 1 merge passes,"
-        + " fan-in 3; 2 threads, 1 stripes, direct I/O on, peak memory 8 MiB"), lines.get(4));
+    assertEquals("1,000 records, 0.1 MB, 0.0 MB/s end to end; runs 3, merge passes 1, fan-in 3; threads 2,"
+        + " stripes 1, direct I/O on, peak memory 8 MiB", lines.get(4));
   }
 
   @Test

@@ -137,12 +137,15 @@ class SortCliIT {
     for (String key : List.of("records", "bytes", "threads", "stripes", "directIo", "runs", "mergePasses", "fanIn",
         "peakMemoryBytes", "wallSeconds", "cpuSeconds", "phases", "input", "output", "name", "bytesRead",
         "bytesWritten", "checksum", "duplicates", "ordered")) {
-      assertTrue(json.contains("\"" + key + "\":"), key + " in " + json);
+      assertTrue(Pattern.compile("\"" + key + "\"\\s*:").matcher(json).find(), key + " in " + json);
     }
-    Matcher m = Pattern.compile("^\\{\"records\":(\\d+),").matcher(json);
+    Matcher m = Pattern.compile("^\\{\\s*\"records\"\\s*:\\s*(\\d+)\\s*,").matcher(json);
     assertTrue(m.find(), json);
     assertEquals("100000", m.group(1));
-    assertTrue(json.contains("\"phases\":[{"), json);
+    for (String nested : List.of("\"phases\"\\s*:\\s*\\[\\s*\\{", "\"input\"\\s*:\\s*\\{", "\"output\"\\s*:\\s*\\{",
+        "\"ordered\"\\s*:\\s*true")) {
+      assertTrue(Pattern.compile(nested).matcher(json).find(), nested + " in " + json);
+    }
   }
 
   /** Braces and brackets balance outside strings, strings close, and it is one object. */
