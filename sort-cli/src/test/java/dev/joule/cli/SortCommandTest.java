@@ -14,6 +14,7 @@ import dev.joule.io.fs.NoticeSink;
 import dev.joule.io.fs.SortIOException;
 import dev.joule.io.pipeline.DataSize;
 import dev.joule.io.pipeline.ProgressListener;
+import dev.joule.io.pipeline.SortCancelledException;
 import dev.joule.io.pipeline.SortConfig;
 import dev.joule.io.pipeline.SortValidationException;
 import dev.joule.io.run.CorruptRunException;
@@ -262,6 +263,10 @@ class SortCommandTest {
     CliRun r = sort(in.toString(), out.toString());
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: input size 1001 is not a multiple of record size 100\n", r.err);
+    engine.failure = new SortCancelledException("sort interrupted");
+    r = sort(in.toString(), out.toString());
+    assertEquals(2, r.exitCode, r::toString);
+    assertEquals("joule: cancelled: sort interrupted\n", r.err);
     engine.failure = new IllegalStateException("boom");
     r = sort(in.toString(), out.toString());
     assertEquals(2, r.exitCode, r::toString);
