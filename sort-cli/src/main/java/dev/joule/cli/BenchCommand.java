@@ -42,6 +42,7 @@ import picocli.CommandLine.Spec;
     versionProvider = BuildVersionProvider.class,
     sortOptions = false,
     usageHelpWidth = 100,
+    header = "JouleSort-style benchmark: generate, sort, validate and measure (time, CPU, energy).",
     description = {
       "JouleSort-style benchmark: generates N gensort records (as 'joule gensort') into a private"
           + " directory in DIR, sorts them R times with the given sort options, validates every"

@@ -34,13 +34,14 @@ import picocli.CommandLine.Spec;
     versionProvider = BuildVersionProvider.class,
     sortOptions = false,
     usageHelpWidth = 100,
+    header = "Sorts fixed-length records by key: external, off-heap, self-validating.",
     description = {
       "Sorts the fixed-length records of INPUT into OUTPUT by an unsigned-byte key. The sort is"
           + " stable, validates itself (record count, checksum and order of the output against the"
           + " input) and publishes OUTPUT atomically: on any failure a previous OUTPUT is left"
           + " byte-identical. OUTPUT may be INPUT (an in-place sort).",
-      "INPUT and OUTPUT may be '-' for standard input and output; standard input is first copied"
-          + " to a private file in the first temp dir.",
+      "INPUT and OUTPUT may be '-' for standard input and output; standard input (or a pipe or"
+          + " device given as INPUT) is first copied to a private file in the first temp dir.",
     },
     footer = {
       "",
@@ -97,9 +98,10 @@ public final class SortCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
-    if (explain && STDIO.equals(input)) {
+    if (explain && streamedInput()) {
       throw new ParameterException(spec.commandLine(),
-          "--explain needs an input file: the size of standard input is not known before reading it");
+          "--explain needs an input file: the size of standard input or a pipe is not known before"
+              + " reading it");
     }
     ProgressBar bar = options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
     SortConfig config = options.toConfig(notices(err, bar), bar != null ? bar : ProgressListener.NONE);
@@ -113,7 +115,7 @@ public final class SortCommand implements Callable<Integer> {
     }
     SortReport report;
     try (PrivateDir spool = needsSpool() ? PrivateDir.create(config.tempDirs().get(0), "stdio") : null) {
-      Path in = STDIO.equals(input) ? spoolStdin(spool) : Path.of(input);
+      Path in = streamedInput() ? spoolInput(spool) : Path.of(input);
       Path out = STDIO.equals(output) ? spool.resolve("output") : Path.of(output);
       try {
         report = env.engine().sort(in, out, config);
@@ -149,7 +151,19 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   private boolean needsSpool() {
-    return STDIO.equals(input) || STDIO.equals(output);
+    return streamedInput() || STDIO.equals(output);
+  }
+
+  /**
+   * Standard input, or a pipe or device such as {@code <(cmd)} or {@code /dev/null}: the engine
+   * needs a regular file it can size and read by position, so these are spooled first.
+   */
+  private boolean streamedInput() {
+    if (STDIO.equals(input)) {
+      return true;
+    }
+    Path p = Path.of(input);
+    return Files.exists(p) && !Files.isRegularFile(p) && !Files.isDirectory(p);
   }
 
   /** Argument, input, temp-dir and output-dir errors, all before any byte is read or written. */
@@ -197,17 +211,31 @@ public final class SortCommand implements Callable<Integer> {
     }
   }
 
-  private Path spoolStdin(PrivateDir spool) throws SortIOException {
+  /** Copies standard input or the pipe named by INPUT into a private 0600 file. */
+  private Path spoolInput(PrivateDir spool) throws SortIOException {
+    if (STDIO.equals(input)) {
+      return spool(env.stdin(), Path.of("/dev/stdin"), spool);
+    }
+    Path source = Path.of(input);
+    try (InputStream in = Files.newInputStream(source)) {
+      return spool(in, source, spool);
+    } catch (SortIOException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new SortIOException("open", source, SortIOException.reasonOf(e), e);
+    }
+  }
+
+  private static Path spool(InputStream in, Path source, PrivateDir spool) throws SortIOException {
     Path f = spool.newFile("input");
     byte[] buf = new byte[COPY_BUFFER];
-    InputStream in = env.stdin();
     try (OutputStream o = Files.newOutputStream(f, StandardOpenOption.WRITE)) {
       int n;
       while (true) {
         try {
           n = in.read(buf);
         } catch (IOException e) {
-          throw new SortIOException("read", Path.of("/dev/stdin"), SortIOException.reasonOf(e), e);
+          throw new SortIOException("read", source, SortIOException.reasonOf(e), e);
         }
         if (n < 0) {
           break;

@@ -289,8 +289,8 @@ class SortCommandTest {
   void explainRefusesStandardInput() {
     CliRun r = sort("--explain", "-", out.toString());
     assertEquals(2, r.exitCode, r::toString);
-    assertEquals("joule: --explain needs an input file: the size of standard input is not known before"
-        + " reading it\n", r.err);
+    assertEquals("joule: --explain needs an input file: the size of standard input or a pipe is not known"
+        + " before reading it\n", r.err);
   }
 
   @Test
@@ -316,6 +316,34 @@ class SortCommandTest {
     assertArrayEquals(StubEngine.MARKER, stdout.toByteArray());
     assertEquals("", r.out + r.err);
     assertEquals(List.of(), listTmp());
+  }
+
+  @Test
+  void pipesAndDevicesAsInputAreSpooledLikeStdin() throws Exception {
+    CliRun r = sort("/dev/null", out.toString());
+    assertEquals(0, r.exitCode, r::toString);
+    assertTrue(engine.inputWasPrivate, String.valueOf(engine.input));
+    assertEquals(0, engine.inputBytes.length);
+    Path fifo = dir.resolve("fifo");
+    assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+    byte[] data = new byte[300];
+    Thread writer = new Thread(() -> {
+      try {
+        Files.write(fifo, data);
+      } catch (IOException e) {
+        throw new AssertionError(e);
+      }
+    });
+    writer.start();
+    r = sort(fifo.toString(), out.toString());
+    writer.join();
+    assertEquals(0, r.exitCode, r::toString);
+    assertTrue(engine.inputWasPrivate, String.valueOf(engine.input));
+    assertArrayEquals(data, engine.inputBytes);
+    assertEquals(List.of(), listTmp());
+    r = sort("--explain", "/dev/null", out.toString());
+    assertEquals(2, r.exitCode, r::toString);
+    assertTrue(r.err.startsWith("joule: --explain needs an input file"), r.err);
   }
 
   @Test
