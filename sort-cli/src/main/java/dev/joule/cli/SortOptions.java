@@ -121,7 +121,7 @@ public final class SortOptions {
       names = "--progress",
       paramLabel = "auto|always|never",
       description = "Progress bar on stderr (phase, bytes, rate, ETA): auto draws it when a"
-          + " terminal is attached. Default: auto.")
+          + " terminal is attached to stderr. Default: auto.")
   ProgressMode progress = ProgressMode.AUTO;
 
   @Option(names = {"-q", "--quiet"}, description = "No notices and no progress bar; errors still print.")
@@ -146,7 +146,22 @@ public final class SortOptions {
       case NEVER:
         return false;
       default:
-        return System.console() != null;
+        return stderrIsTerminal();
+    }
+  }
+
+  /**
+   * Whether standard error is a terminal: on Linux, where {@code /proc/self/fd/2} points (a
+   * {@code /dev/pts/N} or {@code /dev/ttyN}); elsewhere {@code System.console() != null}, which
+   * looks at stdin and stdout, and since JDK 22 is non-null even when they are redirected.
+   */
+  static boolean stderrIsTerminal() {
+    Path fd2 = Path.of("/proc/self/fd/2");
+    try {
+      String target = java.nio.file.Files.readSymbolicLink(fd2).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+    } catch (java.io.IOException | UnsupportedOperationException e) {
+      return System.console() != null;
     }
   }
 

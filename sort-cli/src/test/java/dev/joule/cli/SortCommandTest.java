@@ -408,6 +408,11 @@ class SortCommandTest {
     assertSame(ProgressListener.NONE, configOf("--progress", "always", "--quiet").progress());
   }
 
+  @Test
+  void underTheTestRunnerStderrIsNoTerminal() {
+    assertFalse(SortOptions.stderrIsTerminal()); // surefire's stderr is a pipe: auto draws no bar
+  }
+
   private List<Path> listTmp() {
     try (Stream<Path> s = Files.list(tmp)) {
       return s.toList();
