@@ -1,5 +1,6 @@
 package dev.joule.io.pipeline;
 
+import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
@@ -77,10 +78,11 @@ public final class ExternalSorter {
         temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
         long t0 = System.nanoTime();
         long c0 = CpuClock.processCpuNanos();
-        RunFormationPhase.Result rf = RunFormationPhase.run(in, plan, config, temp, sorter, meter);
+        RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, config, res);
+        RunFormationPhase.Result rf = RunFormationPhase.run(in, plan, config, temp, sorter, arenas, meter);
         phases.add(new PhaseReport("run formation", System.nanoTime() - t0, CpuClock.processCpuNanos() - c0,
             rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
-        MergePhase merge = new MergePhase(config, plan, meter);
+        MergePhase merge = new MergePhase(config, plan, meter, new ArenaMemory(arenas));
         MergePlan mp = MergePlan.of(sizes(rf.runs()), plan.fanIn());
         List<RunDescriptor> segments = intermediatePasses(mp, rf.runs(), merge, temp, phases);
         MergePlan.Merge last = mp.finalMerge();

@@ -40,15 +40,23 @@ final class RunFormationPhase {
 
   record Result(List<RunDescriptor> runs, long records, RecordChecksum inputChecksum, long bytesRead, long bytesWritten) {}
 
+  /** The two arenas of run formation; the caller owns them (the merge borrows them afterwards). */
+  static RecordArena[] allocateArenas(SortPlan plan, SortConfig c, Resources res) {
+    int rs = c.format().recordSize();
+    long runBytes = plan.recordsPerRun() * rs;
+    int slab = ArenaFiller.slabBytes(runBytes, rs);
+    return new RecordArena[] {res.arena(runBytes, slab), res.arena(runBytes, slab)};
+  }
+
   /**
-   * Forms the runs. The arenas, write pool and reader are this phase's own and are closed before
-   * it returns (on every path), so that the merge gets the whole budget.
+   * Forms the runs in the caller's two {@code arenas} ({@link #allocateArenas}). The write pool and
+   * reader are this phase's own and are closed before it returns, on every path.
    */
   static Result run(InputFile in, SortPlan plan, SortConfig c, TempSpace temp, RadixRunSorter sorter,
-      MemoryMeter meter) throws IOException {
+      RecordArena[] arenas, MemoryMeter meter) throws IOException {
     Resources res = new Resources(meter);
     try {
-      Result r = form(in, plan, c, temp, sorter, res);
+      Result r = form(in, plan, c, temp, sorter, arenas, res);
       res.close();
       return r;
     } catch (Throwable e) {
@@ -58,13 +66,11 @@ final class RunFormationPhase {
   }
 
   private static Result form(InputFile in, SortPlan plan, SortConfig c, TempSpace temp, RadixRunSorter sorter,
-      Resources res) throws IOException {
+      RecordArena[] arenas, Resources res) throws IOException {
     FixedLengthFormat format = c.format();
     int rs = format.recordSize();
     long runBytes = plan.recordsPerRun() * rs;
     long size = in.size();
-    int slab = ArenaFiller.slabBytes(runBytes, rs);
-    RecordArena[] arenas = {res.arena(runBytes, slab), res.arena(runBytes, slab)};
     RecordIndex index = RecordIndex.forArena(arenas[0], format);
     BlockPool writePool = res.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
     int maxWindows = ArenaFiller.windows(arenas[0], runBytes, plan.inputTransfer()).size();
