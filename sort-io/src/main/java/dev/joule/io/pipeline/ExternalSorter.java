@@ -169,7 +169,8 @@ public final class ExternalSorter {
   static DataSummary validate(long inputRecords, RecordChecksum inputChecksum, OutputValidator out, Path output)
       throws SortValidationException {
     DataSummary o = out.summary();
-    DataSummary in = new DataSummary(inputRecords, inputChecksum.toHex(), o.duplicates(), true);
+    // The input side cannot know its duplicates or order without sorting: -1 and false (DataSummary).
+    DataSummary in = new DataSummary(inputRecords, inputChecksum.toHex(), -1, false);
     if (o.records() != inputRecords || !out.checksum().equals(inputChecksum) || !o.ordered()) {
       throw new SortValidationException("self-validation failed for " + output + ": input " + inputRecords
           + " records, checksum " + inputChecksum.toHex() + "; output " + o.records() + " records, checksum "
