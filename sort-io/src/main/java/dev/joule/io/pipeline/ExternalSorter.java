@@ -56,6 +56,9 @@ public final class ExternalSorter {
       InputFile in = res.add(InputFile.open(input, config.directIo(), notices));
       in.checkWholeRecords(config.format().recordSize());
       checkOutputDir(output);
+      for (Path d : config.tempDirs()) {
+        Stripe.validate(d); // also for a one-pass sort: the same arguments fail the same way
+      }
       SortPlan plan = SortPlan.of(in.size(), config);
       plan.notes().forEach(notices::notice);
       RadixRunSorter sorter = res.add(new RadixRunSorter(config.threads()));
