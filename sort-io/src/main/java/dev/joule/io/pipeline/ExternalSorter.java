@@ -1,5 +1,6 @@
 package dev.joule.io.pipeline;
 
+import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
@@ -55,6 +56,9 @@ public final class ExternalSorter {
       InputFile in = res.add(InputFile.open(input, config.directIo(), notices));
       in.checkWholeRecords(config.format().recordSize());
       checkOutputDir(output);
+      for (Path d : config.tempDirs()) {
+        Stripe.validate(d); // also for a one-pass sort: the same arguments fail the same way
+      }
       SortPlan plan = SortPlan.of(in.size(), config);
       plan.notes().forEach(notices::notice);
       RadixRunSorter sorter = res.add(new RadixRunSorter(config.threads()));
@@ -77,10 +81,11 @@ public final class ExternalSorter {
         temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
         long t0 = System.nanoTime();
         long c0 = CpuClock.processCpuNanos();
-        RunFormationPhase.Result rf = RunFormationPhase.run(in, plan, config, temp, sorter, meter);
+        RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, config, res);
+        RunFormationPhase.Result rf = RunFormationPhase.run(in, plan, config, temp, sorter, arenas, meter);
         phases.add(new PhaseReport("run formation", System.nanoTime() - t0, CpuClock.processCpuNanos() - c0,
             rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
-        MergePhase merge = new MergePhase(config, plan, meter);
+        MergePhase merge = new MergePhase(config, plan, meter, new ArenaMemory(arenas));
         MergePlan mp = MergePlan.of(sizes(rf.runs()), plan.fanIn());
         List<RunDescriptor> segments = intermediatePasses(mp, rf.runs(), merge, temp, phases);
         MergePlan.Merge last = mp.finalMerge();
@@ -167,7 +172,8 @@ public final class ExternalSorter {
   static DataSummary validate(long inputRecords, RecordChecksum inputChecksum, OutputValidator out, Path output)
       throws SortValidationException {
     DataSummary o = out.summary();
-    DataSummary in = new DataSummary(inputRecords, inputChecksum.toHex(), o.duplicates(), true);
+    // The input side cannot know its duplicates or order without sorting: -1 and false (DataSummary).
+    DataSummary in = new DataSummary(inputRecords, inputChecksum.toHex(), -1, false);
     if (o.records() != inputRecords || !out.checksum().equals(inputChecksum) || !o.ordered()) {
       throw new SortValidationException("self-validation failed for " + output + ": input " + inputRecords
           + " records, checksum " + inputChecksum.toHex() + "; output " + o.records() + " records, checksum "

@@ -48,11 +48,25 @@ final class MergePhase {
   private final SortConfig c;
   private final SortPlan plan;
   private final MemoryMeter meter;
+  private final ArenaMemory lent; // may be null: allocate fresh pools
 
-  MergePhase(SortConfig c, SortPlan plan, MemoryMeter meter) {
+  MergePhase(SortConfig c, SortPlan plan, MemoryMeter meter, ArenaMemory lent) {
     this.c = c;
     this.plan = plan;
     this.meter = meter;
+    this.lent = lent;
+  }
+
+  /** A pool from the lent arena memory when it has room, else freshly allocated. */
+  private BlockPool newPool(Resources res, int count, int size) {
+    BlockPool p = lent == null ? null : lent.pool(count, size);
+    return p != null ? res.add(p) : res.pool(count, size);
+  }
+
+  private void resetLent() {
+    if (lent != null) {
+      lent.reset();
+    }
   }
 
   /** Opened run files of one merge. */
@@ -125,7 +139,7 @@ final class MergePhase {
       records += d.recordCount();
     }
     try (Resources res = new Resources(meter); Inputs in = new Inputs(runs, c)) {
-      BlockPool writePool = res.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
+      BlockPool writePool = newPool(res, SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
       BlockFile f = res.add(temp.createFile("merge", records * rs + 2L * plan.tempTransfer(), c.directIo()));
       RunWriter w = res.add(new RunWriter(f, c.format(), plan.tempTransfer(), writePool, 1));
       ByteBuffer staging = ByteBuffer.allocate(Math.max(1, plan.tempTransfer() / rs) * rs);
@@ -157,13 +171,15 @@ final class MergePhase {
       throw e;
     } catch (Exception e) {
       throw new IllegalStateException(e);
+    } finally {
+      resetLent(); // every pool of this merge is closed by now
     }
   }
 
   private BlockPool pool(Resources res, int k, long memory) {
     long buffers = (memory - (long) (SortPlan.OUTPUT_BUFFERS) * plan.outputTransfer()) / plan.tempTransfer();
     int count = (int) Math.max(k + 1, Math.min(2L * k, buffers));
-    return res.pool(count, plan.tempTransfer());
+    return newPool(res, count, plan.tempTransfer());
   }
 
   /** How many parts the final merge of {@code k} runs can use within the budget and thread count. */
@@ -195,7 +211,7 @@ final class MergePhase {
         Runnable body = () -> {
           try (Resources res = new Resources(meter)) {
             BlockPool pool = pool(res, k, budget);
-            BlockPool outPool = res.pool(SortPlan.OUTPUT_BUFFERS - 1, plan.outputTransfer());
+            BlockPool outPool = newPool(res, SortPlan.OUTPUT_BUFFERS - 1, plan.outputTransfer());
             long startRecord = 0;
             for (int i = 0; i < k; i++) {
               startRecord += cuts[part][i];
@@ -248,6 +264,8 @@ final class MergePhase {
         v.append(validators[j]);
       }
       return v;
+    } finally {
+      resetLent(); // the parts have joined and closed their pools
     }
   }
 
@@ -284,7 +302,7 @@ final class MergePhase {
     }
     long q = SortPlan.alignQuantum(c.format().recordSize());
     try (Resources res = new Resources(meter)) {
-      BlockPool pages = res.pool(k, BlockFile.ALIGNMENT);
+      BlockPool pages = newPool(res, k, BlockFile.ALIGNMENT);
       SortedRunView[] views = new SortedRunView[k];
       List<ByteBuffer> borrowed = new ArrayList<>();
       for (int i = 0; i < k; i++) {

@@ -40,15 +40,23 @@ final class RunFormationPhase {
 
   record Result(List<RunDescriptor> runs, long records, RecordChecksum inputChecksum, long bytesRead, long bytesWritten) {}
 
+  /** The two arenas of run formation; the caller owns them (the merge borrows them afterwards). */
+  static RecordArena[] allocateArenas(SortPlan plan, SortConfig c, Resources res) {
+    int rs = c.format().recordSize();
+    long runBytes = plan.recordsPerRun() * rs;
+    int slab = ArenaFiller.slabBytes(runBytes, rs);
+    return new RecordArena[] {res.arena(runBytes, slab), res.arena(runBytes, slab)};
+  }
+
   /**
-   * Forms the runs. The arenas, write pool and reader are this phase's own and are closed before
-   * it returns (on every path), so that the merge gets the whole budget.
+   * Forms the runs in the caller's two {@code arenas} ({@link #allocateArenas}). The write pool and
+   * reader are this phase's own and are closed before it returns, on every path.
    */
   static Result run(InputFile in, SortPlan plan, SortConfig c, TempSpace temp, RadixRunSorter sorter,
-      MemoryMeter meter) throws IOException {
+      RecordArena[] arenas, MemoryMeter meter) throws IOException {
     Resources res = new Resources(meter);
     try {
-      Result r = form(in, plan, c, temp, sorter, res);
+      Result r = form(in, plan, c, temp, sorter, arenas, res);
       res.close();
       return r;
     } catch (Throwable e) {
@@ -58,13 +66,11 @@ final class RunFormationPhase {
   }
 
   private static Result form(InputFile in, SortPlan plan, SortConfig c, TempSpace temp, RadixRunSorter sorter,
-      Resources res) throws IOException {
+      RecordArena[] arenas, Resources res) throws IOException {
     FixedLengthFormat format = c.format();
     int rs = format.recordSize();
     long runBytes = plan.recordsPerRun() * rs;
     long size = in.size();
-    int slab = ArenaFiller.slabBytes(runBytes, rs);
-    RecordArena[] arenas = {res.arena(runBytes, slab), res.arena(runBytes, slab)};
     RecordIndex index = RecordIndex.forArena(arenas[0], format);
     BlockPool writePool = res.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
     int maxWindows = ArenaFiller.windows(arenas[0], runBytes, plan.inputTransfer()).size();
@@ -91,12 +97,13 @@ final class RunFormationPhase {
         in.checkUnchanged(read);
       }
       ExternalSorter.checkCancelled();
-      sum.add(ArenaFiller.checksum(arena.view(), rs, sorter.pool()));
+      RecordChecksum chunkSum = ArenaFiller.checksum(arena.view(), rs, sorter.pool());
+      sum.add(chunkSum);
       int n = index.build(arena.view(), format);
       records += n;
       sorter.sort(index);
       ExternalSorter.checkCancelled();
-      RunDescriptor d = writeRun(index, n, format, plan, c, temp, writePool, gatherer);
+      RunDescriptor d = writeRun(index, n, format, plan, c, temp, writePool, gatherer, chunkSum);
       runs.add(d);
       written += d.fileSize();
       c.progress().update("run formation", read, size);
@@ -105,13 +112,14 @@ final class RunFormationPhase {
   }
 
   private static RunDescriptor writeRun(RecordIndex index, int n, FixedLengthFormat format, SortPlan plan,
-      SortConfig c, TempSpace temp, BlockPool pool, RecordGatherer gatherer) throws IOException {
+      SortConfig c, TempSpace temp, BlockPool pool, RecordGatherer gatherer, RecordChecksum chunkSum)
+      throws IOException {
     long expected = (long) n * format.recordSize() + 2L * plan.tempTransfer();
     BlockFile f = temp.createFile("run", expected, c.directIo());
     try (f) {
       RunWriter w = new RunWriter(f, format, plan.tempTransfer(), pool, 1);
       try {
-        w.add(index, 0, n, gatherer);
+        w.add(index, 0, n, gatherer, chunkSum); // the chunk's checksum: same records, saves a CRC pass
         return w.finish();
       } catch (IOException | RuntimeException e) {
         try {

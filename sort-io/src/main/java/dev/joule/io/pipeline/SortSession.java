@@ -160,7 +160,7 @@ public final class SortSession implements AutoCloseable {
     if (arena.filledBytes() > 0) {
       spill();
     }
-    MergePhase merge = new MergePhase(config, plan, meter);
+    MergePhase merge = new MergePhase(config, plan, meter, null);
     long[] sizes = new long[runs.size()];
     for (int i = 0; i < sizes.length; i++) {
       sizes[i] = runs.get(i).recordCount() * rs;

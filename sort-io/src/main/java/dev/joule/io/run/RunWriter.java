@@ -125,6 +125,21 @@ public final class RunWriter implements AutoCloseable {
    * format must be this run's.
    */
   public void add(RecordIndex index, int from, int to, RecordGatherer gatherer) throws IOException {
+    add(index, from, to, gatherer, null);
+  }
+
+  /**
+   * As {@link #add(RecordIndex, int, int, RecordGatherer)}, with the valsort checksum of exactly
+   * these records already known ({@code known}, e.g. taken from the arena before sorting: the same
+   * records in another order), which saves a CRC-32 pass over the run. If {@code known} were wrong
+   * the footer would disagree with the data, which {@link RunReader#verifyAll} and the sort's
+   * self-validation both detect. {@code null} computes it.
+   */
+  public void add(RecordIndex index, int from, int to, RecordGatherer gatherer, RecordChecksum known)
+      throws IOException {
+    if (known != null) {
+      checksum.add(known);
+    }
     if (finished) {
       throw new IllegalStateException("run " + file.path() + " is finished");
     }
@@ -145,7 +160,9 @@ public final class RunWriter implements AutoCloseable {
       if (inBlock == 0) {
         prefixes[blockCount - 1] = KeyPrefix.of(block, keyOffset, keyLength);
       }
-      checksum.addRecords(block, at, n, recordSize);
+      if (known == null) {
+        checksum.addRecords(block, at, n, recordSize);
+      }
       block.position(0);
       from += n;
       inBlock += n;
