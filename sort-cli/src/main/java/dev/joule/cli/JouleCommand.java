@@ -2,6 +2,7 @@ package dev.joule.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IFactory;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -11,9 +12,18 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = BuildVersionProvider.class,
     description = "An external sort for the JVM with an off-heap engine, and the Sort Benchmark's tools.",
-    subcommands = {GensortCommand.class, ValsortCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      SortCommand.class,
+      BenchCommand.class,
+      GensortCommand.class,
+      ValsortCommand.class,
+      CommandLine.HelpCommand.class
+    },
     exitCodeListHeading = "%nExit codes:%n")
 public final class JouleCommand implements Runnable {
+  /** System property behind the --memory default shown in --help. */
+  static final String DEFAULT_MEMORY_PROPERTY = "joule.default.memory";
+
   @Spec CommandSpec spec;
 
   @Override
@@ -24,9 +34,36 @@ public final class JouleCommand implements Runnable {
 
   /** Builds the command line with joule's exit-code conventions; tests call this too. */
   public static CommandLine newCommandLine() {
-    CommandLine cl = new CommandLine(new JouleCommand());
+    return newCommandLine(CliEnvironment.system());
+  }
+
+  /** The command line with {@code env}'s engine and standard streams (tests pass their own). */
+  static CommandLine newCommandLine(CliEnvironment env) {
+    System.setProperty(DEFAULT_MEMORY_PROPERTY, MachineDefaults.memory().toString());
+    CommandLine cl = new CommandLine(new JouleCommand(), factory(env));
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    ExitCodeMapper mapper = new ExitCodeMapper(cl.getParameterExceptionHandler());
+    cl.setParameterExceptionHandler(mapper);
+    cl.setExecutionExceptionHandler(mapper);
     applyExitCodeHelp(cl);
     return cl;
+  }
+
+  private static IFactory factory(CliEnvironment env) {
+    IFactory defaults = CommandLine.defaultFactory();
+    return new IFactory() {
+      @Override
+      @SuppressWarnings("unchecked")
+      public <K> K create(Class<K> cls) throws Exception {
+        if (cls == SortCommand.class) {
+          return (K) new SortCommand(env);
+        }
+        if (cls == BenchCommand.class) {
+          return (K) new BenchCommand(env);
+        }
+        return defaults.create(cls);
+      }
+    };
   }
 
   /** Gives every command the shared exit-code list, unless it declares its own (valsort does). */

@@ -17,7 +17,15 @@ final class CliRun {
   }
 
   static CliRun run(String... args) {
-    CommandLine cl = JouleCommand.newCommandLine();
+    return run(JouleCommand.newCommandLine(), args);
+  }
+
+  /** Runs with {@code env}'s engine and standard streams. */
+  static CliRun run(CliEnvironment env, String... args) {
+    return run(JouleCommand.newCommandLine(env), args);
+  }
+
+  private static CliRun run(CommandLine cl, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cl.setOut(new PrintWriter(out, true));

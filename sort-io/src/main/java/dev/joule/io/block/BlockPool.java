@@ -3,6 +3,7 @@ package dev.joule.io.block;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -43,6 +44,40 @@ public final class BlockPool implements AutoCloseable {
     for (int i = 0; i < count; i++) {
       free.add(allocateAligned(bufferSize));
     }
+  }
+
+  private BlockPool(List<ByteBuffer> buffers, int bufferSize) {
+    this.bufferSize = bufferSize;
+    this.count = buffers.size();
+    free.addAll(buffers);
+  }
+
+  /**
+   * A pool over buffers the caller already owns (for example windows of a record arena that run
+   * formation no longer needs, so that the merge reuses memory whose pages are already touched
+   * instead of allocating fresh ones). Each must be direct, 4096-aligned and exactly {@code
+   * bufferSize} bytes of capacity (a positive multiple of 4096). The pool does not own the memory:
+   * {@link #close()} only checks that every buffer came back; the buffers must stay valid until
+   * then.
+   */
+  public static BlockPool over(List<ByteBuffer> buffers, int bufferSize) {
+    if (buffers.isEmpty()) {
+      throw new IllegalArgumentException("buffer count must be at least 1: 0");
+    }
+    if (bufferSize <= 0 || bufferSize % BlockFile.ALIGNMENT != 0) {
+      throw new IllegalArgumentException(
+          "buffer size must be a positive multiple of " + BlockFile.ALIGNMENT + ": " + bufferSize);
+    }
+    for (ByteBuffer b : buffers) {
+      if (!b.isDirect() || b.capacity() != bufferSize || b.alignmentOffset(0, BlockFile.ALIGNMENT) != 0) {
+        throw new IllegalArgumentException("pool buffers must be direct, 4096-aligned and " + bufferSize + " bytes");
+      }
+    }
+    List<ByteBuffer> own = new java.util.ArrayList<>();
+    for (ByteBuffer b : buffers) {
+      own.add(b.duplicate().clear());
+    }
+    return new BlockPool(own, bufferSize);
   }
 
   /** An aligned direct buffer of exactly {@code size} bytes (capacity), position 0. */

@@ -35,11 +35,27 @@ public final class BlockWriter implements AutoCloseable {
   private int queued; // guarded by drained
   private long written; // bytes handed to the thread
   private long fileOffset; // next write position, owned by the thread
+  private final long startOffset; // where this writer's stream starts in the file
   private boolean finished;
   private boolean closed;
 
   /** Writes from offset 0 of {@code file}, using buffers of {@code pool}. */
   public BlockWriter(BlockFile file, BlockPool pool, int maxInFlight) {
+    this(file, pool, maxInFlight, 0);
+  }
+
+  /**
+   * Writes from {@code startOffset} of {@code file}: a <em>region</em> writer, several of which fill
+   * disjoint regions of one file concurrently (the parallel merge). {@code startOffset} should be a
+   * multiple of 4096 so that the region's transfers stay DIRECT-eligible. Finish a region writer
+   * with {@link #finishRegion()}, which neither truncates nor forces the shared file.
+   */
+  public BlockWriter(BlockFile file, BlockPool pool, int maxInFlight, long startOffset) {
+    if (startOffset < 0) {
+      throw new IllegalArgumentException("start offset " + startOffset + " is negative");
+    }
+    this.startOffset = startOffset;
+    this.fileOffset = startOffset;
     if (maxInFlight < 1) {
       throw new IllegalArgumentException("maxInFlight must be at least 1: " + maxInFlight);
     }
@@ -217,10 +233,33 @@ public final class BlockWriter implements AutoCloseable {
     awaitDrained();
     rethrow();
     finished = true;
-    file.truncate(written);
+    file.truncate(startOffset + written);
     if (force) {
       file.force();
     }
+    return written;
+  }
+
+  /**
+   * Writes everything accepted so far into this writer's region and waits for it; unlike {@link
+   * #finish(boolean)} it leaves the file's length and durability to the file's owner (several region
+   * writers share one file). Returns the bytes written to the region.
+   *
+   * @throws SortIOException the first write error
+   */
+  public long finishRegion() throws IOException {
+    checkUsable();
+    if (current != null) {
+      if (current.position() == 0) {
+        pool.release(current);
+        current = null;
+      } else {
+        submitCurrent();
+      }
+    }
+    awaitDrained();
+    rethrow();
+    finished = true;
     return written;
   }
 

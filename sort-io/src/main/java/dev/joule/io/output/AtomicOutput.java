@@ -117,17 +117,51 @@ public final class AtomicOutput implements AutoCloseable {
   }
 
   /**
+   * A positional write-behind writer for the temporary's bytes from {@code offset} on (a multiple of
+   * 4096 for DIRECT transfers), for a parallel merge whose threads each write a disjoint region.
+   * The caller finishes it with {@link BlockWriter#finishRegion()} and closes it before {@link
+   * #commitRegions(long)}; it must be closed before this output is closed after a failure.
+   */
+  public BlockWriter regionWriter(long offset, BlockPool pool, int maxInFlight) {
+    if (committed || closed) {
+      throw new IllegalStateException("output " + target + " already committed or closed");
+    }
+    return new BlockWriter(file, pool, maxInFlight, offset);
+  }
+
+  /**
+   * Publishes a temporary written through {@link #regionWriter region writers} (the main {@link
+   * #writer()} unused): cuts it to {@code length}, then as {@link #commit()}.
+   */
+  public void commitRegions(long length) throws IOException {
+    if (writer.position() != 0) {
+      throw new IllegalStateException("the main writer was used; call commit()");
+    }
+    publish(length);
+  }
+
+  /**
    * Publishes the output: drains and forces the data, closes the file, renames it atomically over
    * the final name and fsyncs the directory. On failure the temporary is deleted (by this method)
    * and the exception names the step and path.
    */
   public void commit() throws IOException {
+    publish(-1);
+  }
+
+  private void publish(long regionsLength) throws IOException {
     if (committed || closed) {
       throw new IllegalStateException("output " + target + " already committed or closed");
     }
     try {
-      writer.finish(true);
-      writer.close();
+      if (regionsLength < 0) {
+        writer.finish(true);
+        writer.close();
+      } else {
+        writer.close();
+        file.truncate(regionsLength);
+        file.force();
+      }
       file.close();
       try {
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -39,8 +39,10 @@ public final class SortConfig {
   private final int fanIn;
   private final NoticeSink notices;
   private final ProgressListener progress;
+  private final long runRecordsLimit;
 
   private SortConfig(Builder b) {
+    this.runRecordsLimit = b.runRecordsLimit;
     this.format = b.format;
     this.memoryBudget = b.memoryBudget;
     this.threads = b.threads;
@@ -69,6 +71,7 @@ public final class SortConfig {
     b.fanIn = fanIn;
     b.notices = notices;
     b.progress = progress;
+    b.runRecordsLimit = runRecordsLimit;
     return b;
   }
 
@@ -118,6 +121,11 @@ public final class SortConfig {
     return progress;
   }
 
+  /** Test hook: the most records per run (0: as the budget allows). Package-private on purpose. */
+  long runRecordsLimit() {
+    return runRecordsLimit;
+  }
+
   @Override
   public String toString() {
     return "SortConfig{format="
@@ -148,8 +156,18 @@ public final class SortConfig {
     private int fanIn;
     private NoticeSink notices = NoticeSink.IGNORE;
     private ProgressListener progress = ProgressListener.NONE;
+    private long runRecordsLimit;
 
     private Builder() {}
+
+    /**
+     * Test hook (package-private): caps the records per run so that tests reach hundreds of runs
+     * and several merge passes with little data; rounded down to whole 4096-byte pages of input.
+     */
+    Builder runRecordsLimit(long records) {
+      this.runRecordsLimit = records;
+      return this;
+    }
 
     public Builder format(FixedLengthFormat format) {
       this.format = Objects.requireNonNull(format, "format");

@@ -1,7 +1,9 @@
 package dev.joule.io.run;
 
 import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.gather.RecordGatherer;
 import dev.joule.core.record.KeyPrefix;
+import dev.joule.core.record.RecordIndex;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
@@ -106,11 +108,63 @@ public final class RunWriter implements AutoCloseable {
       }
       int n = Math.min(recordsPerBlock - inBlock, records.remaining() / recordSize);
       int from = records.position();
-      for (int i = 0; i < n; i++) {
-        checksum.addRecord(records, from + i * recordSize, recordSize);
-      }
+      checksum.addRecords(records, from, n, recordSize);
       block.put(inBlock * recordSize, records, from, n * recordSize);
       records.position(from + n * recordSize);
+      inBlock += n;
+      recordCount += n;
+      if (inBlock == recordsPerBlock) {
+        sealBlock(blockSize);
+      }
+    }
+  }
+
+  /**
+   * Appends the records of entries {@code [from, to)} of a sorted {@code index}, gathered straight
+   * into the write-behind blocks (the one copy from the arena; no staging buffer). The index's
+   * format must be this run's.
+   */
+  public void add(RecordIndex index, int from, int to, RecordGatherer gatherer) throws IOException {
+    add(index, from, to, gatherer, null);
+  }
+
+  /**
+   * As {@link #add(RecordIndex, int, int, RecordGatherer)}, with the valsort checksum of exactly
+   * these records already known ({@code known}, e.g. taken from the arena before sorting: the same
+   * records in another order), which saves a CRC-32 pass over the run. If {@code known} were wrong
+   * the footer would disagree with the data, which {@link RunReader#verifyAll} and the sort's
+   * self-validation both detect. {@code null} computes it.
+   */
+  public void add(RecordIndex index, int from, int to, RecordGatherer gatherer, RecordChecksum known)
+      throws IOException {
+    if (known != null) {
+      checksum.add(known);
+    }
+    if (finished) {
+      throw new IllegalStateException("run " + file.path() + " is finished");
+    }
+    int keyOffset = format.key().offset();
+    int keyLength = format.key().length();
+    while (from < to) {
+      if (block == null) {
+        block = out.reserve(blockSize);
+        inBlock = 0;
+        if (blockCount == prefixes.length) {
+          prefixes = Arrays.copyOf(prefixes, blockCount * 2);
+        }
+        blockCount++;
+      }
+      int n = Math.min(recordsPerBlock - inBlock, to - from);
+      int at = inBlock * recordSize;
+      gatherer.gather(index, from, from + n, block.position(at));
+      if (inBlock == 0) {
+        prefixes[blockCount - 1] = KeyPrefix.of(block, keyOffset, keyLength);
+      }
+      if (known == null) {
+        checksum.addRecords(block, at, n, recordSize);
+      }
+      block.position(0);
+      from += n;
       inBlock += n;
       recordCount += n;
       if (inBlock == recordsPerBlock) {

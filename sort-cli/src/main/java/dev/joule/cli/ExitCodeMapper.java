@@ -1,0 +1,116 @@
+package dev.joule.cli;
+
+import dev.joule.io.fs.SortIOException;
+import dev.joule.io.pipeline.SortCancelledException;
+import dev.joule.io.pipeline.SortValidationException;
+import dev.joule.io.run.CorruptRunException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Locale;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IExitCodeExceptionMapper;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * Maps failures of {@code joule sort} and {@code joule bench} to one stderr line and an exit code
+ * from {@link ExitCodes}: {@code joule: <operation> failed: <path>: <reason>} for I/O errors,
+ * {@code joule: invalid value for --option: 'value': <reason>} for bad options. The stack trace is
+ * printed only with {@code --debug}. Commands that keep the reference tools' own error format
+ * (gensort, valsort) get picocli's default handling. Stateless.
+ */
+final class ExitCodeMapper
+    implements IExitCodeExceptionMapper, IParameterExceptionHandler, IExecutionExceptionHandler {
+  private final IParameterExceptionHandler fallback;
+
+  ExitCodeMapper(IParameterExceptionHandler fallback) {
+    this.fallback = fallback;
+  }
+
+  @Override
+  public int getExitCode(Throwable t) {
+    if (t instanceof CorruptRunException
+        || t instanceof SortValidationException
+        || t instanceof BenchValidationException) {
+      return ExitCodes.CORRUPT;
+    }
+    return ExitCodes.USAGE_OR_IO; // I/O, environment, bad arguments, and anything unexpected
+  }
+
+  @Override
+  public int handleParseException(ParameterException ex, String[] args) throws Exception {
+    CommandLine cl = ex.getCommandLine();
+    if (!usesOneLineErrors(cl)) {
+      return fallback.handleParseException(ex, args);
+    }
+    PrintWriter err = cl.getErr();
+    err.println("joule: " + usageMessage(ex));
+    err.flush();
+    return ExitCodes.USAGE_OR_IO;
+  }
+
+  /** The text after {@code joule: } for a usage error. */
+  static String usageMessage(ParameterException ex) {
+    if (ex.getCause() instanceof TypeConversionException && ex.getArgSpec() instanceof OptionSpec) {
+      String name = ((OptionSpec) ex.getArgSpec()).longestName();
+      return "invalid value for " + name + ": " + ex.getCause().getMessage();
+    }
+    String m = String.valueOf(ex.getMessage());
+    return m.isEmpty() ? m : m.substring(0, 1).toLowerCase(Locale.ROOT) + m.substring(1);
+  }
+
+  @Override
+  public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parsed)
+      throws Exception {
+    if (!usesOneLineErrors(cl)) {
+      throw ex; // picocli's default: stack trace and the command's exitCodeOnExecutionException
+    }
+    PrintWriter err = cl.getErr();
+    err.println("joule: " + message(ex));
+    if (debug(parsed)) {
+      ex.printStackTrace(err);
+    }
+    err.flush();
+    return getExitCode(ex);
+  }
+
+  /** The text after {@code joule: } for a failure while running. */
+  static String message(Throwable t) {
+    if (t instanceof SortIOException
+        || t instanceof CorruptRunException
+        || t instanceof SortValidationException
+        || t instanceof BenchValidationException) {
+      return t.getMessage();
+    }
+    if (t instanceof SortCancelledException) {
+      return "cancelled: " + t.getMessage();
+    }
+    if (t instanceof IOException) {
+      return SortIOException.reasonOf((IOException) t);
+    }
+    if (t instanceof IllegalArgumentException) {
+      return String.valueOf(t.getMessage());
+    }
+    if (t instanceof InterruptedException) {
+      return "interrupted";
+    }
+    return "internal error: " + t + " (run with --debug for the stack trace)";
+  }
+
+  private static boolean usesOneLineErrors(CommandLine cl) {
+    Object cmd = cl.getCommand();
+    return cmd instanceof SortCommand || cmd instanceof BenchCommand;
+  }
+
+  private static boolean debug(ParseResult parsed) {
+    ParseResult p = parsed;
+    while (p.subcommand() != null) {
+      p = p.subcommand();
+    }
+    return p.hasMatchedOption("--debug");
+  }
+}

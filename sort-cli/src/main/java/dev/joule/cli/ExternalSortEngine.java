@@ -1,0 +1,24 @@
+package dev.joule.cli;
+
+import dev.joule.io.pipeline.ExternalSorter;
+import dev.joule.io.pipeline.SortConfig;
+import dev.joule.io.pipeline.SortReport;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** {@link SortEngine} over {@link ExternalSorter}. Stateless. */
+final class ExternalSortEngine implements SortEngine {
+  static final ExternalSortEngine INSTANCE = new ExternalSortEngine();
+
+  private ExternalSortEngine() {}
+
+  @Override
+  public SortReport sort(Path input, Path output, SortConfig config) throws IOException {
+    return ExternalSorter.sort(input, output, config);
+  }
+
+  @Override
+  public String explain(Path input, Path output, SortConfig config) throws IOException {
+    return ExternalSorter.plan(input, output, config).describe();
+  }
+}

@@ -1,0 +1,54 @@
+package dev.joule.cli;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.OperatingSystemMXBean;
+import dev.joule.io.pipeline.DataSize;
+import dev.joule.io.pipeline.SortConfig;
+import java.lang.management.ManagementFactory;
+
+/**
+ * Defaults derived from the machine and the JVM: the memory budget and the thread count. Stateless.
+ *
+ * <p>The budget is {@code min(physical RAM / 4, max direct memory - 64 MiB)}, at least {@link
+ * SortConfig#MIN_MEMORY}, rounded down to a MiB. A quarter of RAM leaves the page cache room for
+ * the input and the runs (GNU sort picks a similar share); the engine keeps its records in direct
+ * memory, so the budget must stay below the JVM's direct-memory limit, with headroom for the
+ * buffers of other JDK code. The {@code ./joule} launcher raises that limit to the physical RAM.
+ */
+final class MachineDefaults {
+  /** Direct memory left to the JDK and to transfer buffers allocated outside the budget. */
+  static final long DIRECT_HEADROOM = 64L << 20;
+
+  private MachineDefaults() {}
+
+  /** Bytes of physical memory (the container's limit inside a container). */
+  static long physicalMemory() {
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+  }
+
+  /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize, or the max heap when it is unset. */
+  static long maxDirectMemory() {
+    try {
+      HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      long v = Long.parseLong(hs.getVMOption("MaxDirectMemorySize").getValue());
+      if (v > 0) {
+        return v;
+      }
+    } catch (RuntimeException e) {
+      // not HotSpot, or no such option: the JDK's rule for the default applies
+    }
+    return Runtime.getRuntime().maxMemory();
+  }
+
+  /** The default memory budget (see the class comment). */
+  static DataSize memory() {
+    long b = Math.min(physicalMemory() / 4, maxDirectMemory() - DIRECT_HEADROOM);
+    b = Math.max(b, SortConfig.MIN_MEMORY.bytes());
+    return DataSize.ofBytes(b & ~((1L << 20) - 1));
+  }
+
+  /** The default thread count: the processors available to the JVM. */
+  static int threads() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+}

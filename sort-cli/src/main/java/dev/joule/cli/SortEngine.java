@@ -1,0 +1,24 @@
+package dev.joule.cli;
+
+import dev.joule.io.pipeline.SortConfig;
+import dev.joule.io.pipeline.SortReport;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * What the CLI needs from the sort engine: {@code ExternalSorter.sort} and {@code
+ * ExternalSorter.plan(...).describe()}. The seam lets the command tests inject failures (typed
+ * exceptions, reports) without a real sort; {@link #external()} is the engine the CLI runs.
+ */
+interface SortEngine {
+  /** Sorts {@code input} into {@code output}; see {@code ExternalSorter.sort}. */
+  SortReport sort(Path input, Path output, SortConfig config) throws IOException;
+
+  /** What {@code --explain} prints: the plan, validated like a sort, with nothing written. */
+  String explain(Path input, Path output, SortConfig config) throws IOException;
+
+  /** The real engine: {@code dev.joule.io.pipeline.ExternalSorter}. */
+  static SortEngine external() {
+    return ExternalSortEngine.INSTANCE;
+  }
+}

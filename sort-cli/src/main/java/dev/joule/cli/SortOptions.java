@@ -1,0 +1,241 @@
+package dev.joule.cli;
+
+import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.record.KeySpec;
+import dev.joule.core.record.RecordFormat;
+import dev.joule.io.block.DirectIoPolicy;
+import dev.joule.io.block.FileKind;
+import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.pipeline.DataSize;
+import dev.joule.io.pipeline.ProgressListener;
+import dev.joule.io.pipeline.SortConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The options that shape a sort, shared by {@code joule sort} and {@code joule bench} (a picocli
+ * mixin), and their translation into a {@link SortConfig}. Every argument error names its option.
+ */
+public final class SortOptions {
+  /** When to draw the progress bar on stderr. */
+  enum ProgressMode {
+    AUTO,
+    ALWAYS,
+    NEVER
+  }
+
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
+
+  @Option(
+      names = "--memory",
+      paramLabel = "SIZE",
+      converter = DataSizeConverter.class,
+      description = {
+        "Memory budget for records, index and I/O buffers; suffix k, m, g, t (powers of 1024), at"
+            + " least 8m. Larger budgets mean fewer, longer runs and fewer merge passes.",
+        "Default: min(1/4 of physical RAM, JVM max direct memory - 64m);"
+            + " here ${sys:joule.default.memory}."
+      })
+  DataSize memory;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Worker threads for sorting and merging, 1..256. Default: the processors (${DEFAULT-VALUE}).")
+  int threads = MachineDefaults.threads();
+
+  @Option(
+      names = "--temp",
+      paramLabel = "DIR",
+      description = {
+        "Temp directory for sorted runs; repeat it for one stripe per directory (runs are spread"
+            + " round-robin). Put stripes on separate disks. Default: java.io.tmpdir"
+            + " (${sys:java.io.tmpdir})."
+      })
+  List<Path> tempDirs = new ArrayList<>();
+
+  @Option(
+      names = "--record-size",
+      paramLabel = "BYTES",
+      description = "Fixed record size, 1..65535. Default: ${DEFAULT-VALUE} (gensort).")
+  int recordSize = 100;
+
+  @Option(
+      names = "--key-offset",
+      paramLabel = "BYTES",
+      description = "Offset of the key in the record. Default: ${DEFAULT-VALUE}.")
+  int keyOffset = 0;
+
+  @Option(
+      names = "--key-size",
+      paramLabel = "BYTES",
+      description = "Key length; keys compare as unsigned bytes (memcmp). Default: ${DEFAULT-VALUE}.")
+  int keySize = 10;
+
+  @Option(
+      names = "--direct",
+      paramLabel = "auto|on|off",
+      description = {
+        "O_DIRECT for input and temp files: auto tries it and falls back to buffered I/O with one"
+            + " notice per directory (e.g. on tmpfs); on makes a refusal an error; off never uses"
+            + " it. Default: auto."
+      })
+  DirectIoPolicy direct = DirectIoPolicy.AUTO;
+
+  @Option(
+      names = "--transfer-in",
+      paramLabel = "SIZE",
+      converter = DataSizeConverter.class,
+      description = "Bytes per read of the input; a multiple of 4k. Default: 4m.")
+  DataSize transferIn;
+
+  @Option(
+      names = "--transfer-out",
+      paramLabel = "SIZE",
+      converter = DataSizeConverter.class,
+      description = "Bytes per write of the output; a multiple of 4k. Default: 4m.")
+  DataSize transferOut;
+
+  @Option(
+      names = "--transfer-temp",
+      paramLabel = "SIZE",
+      converter = DataSizeConverter.class,
+      description = "Bytes per read or write of a temp run; a multiple of 4k. Default: 4m.")
+  DataSize transferTemp;
+
+  @Option(
+      names = "--fan-in",
+      paramLabel = "N",
+      description = "Most runs merged at once, at least 2. Default: derived from the memory budget"
+          + " and the open-file limit.")
+  Integer fanIn;
+
+  @Option(
+      names = "--progress",
+      paramLabel = "auto|always|never",
+      description = "Progress bar on stderr (phase, bytes, rate, ETA): auto draws it when a"
+          + " terminal is attached to stderr. Default: auto.")
+  ProgressMode progress = ProgressMode.AUTO;
+
+  @Option(names = {"-q", "--quiet"}, description = "No notices and no progress bar; errors still print.")
+  boolean quiet;
+
+  @Option(names = "--debug", description = "Print the stack trace of an error.")
+  boolean debug;
+
+  /** The budget to use: --memory, or the machine's default. */
+  DataSize memoryBudget() {
+    return memory != null ? memory : MachineDefaults.memory();
+  }
+
+  /** Whether to draw a progress bar. */
+  boolean showProgress() {
+    if (quiet) {
+      return false;
+    }
+    switch (progress) {
+      case ALWAYS:
+        return true;
+      case NEVER:
+        return false;
+      default:
+        return stderrIsTerminal();
+    }
+  }
+
+  /**
+   * Whether standard error is a terminal: on Linux, where {@code /proc/self/fd/2} points (a
+   * {@code /dev/pts/N} or {@code /dev/ttyN}); elsewhere {@code System.console() != null}, which
+   * looks at stdin and stdout, and since JDK 22 is non-null even when they are redirected.
+   */
+  static boolean stderrIsTerminal() {
+    Path fd2 = Path.of("/proc/self/fd/2");
+    try {
+      String target = java.nio.file.Files.readSymbolicLink(fd2).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+    } catch (java.io.IOException | UnsupportedOperationException e) {
+      return System.console() != null;
+    }
+  }
+
+  /**
+   * The configuration these options describe. Throws a {@link ParameterException} naming the
+   * option for any value the engine refuses; touches no file.
+   */
+  SortConfig toConfig(NoticeSink notices, ProgressListener listener) {
+    SortConfig.Builder b = SortConfig.builder();
+    KeySpec key;
+    FixedLengthFormat format;
+    key = check("--key-offset", () -> KeySpec.bytes(keyOffset, Math.max(1, keySize)));
+    check("--key-size", () -> KeySpec.bytes(0, keySize));
+    format = check("--record-size", () -> recordSizeFormat(key));
+    b.format(format);
+    DataSize budget = memoryBudget();
+    check("--memory", () -> b.memoryBudget(budget));
+    if (budget.bytes() > MachineDefaults.maxDirectMemory()) {
+      throw invalid("--memory", "above the JVM's direct-memory limit "
+          + DataSize.ofBytes(MachineDefaults.maxDirectMemory())
+          + " (raise it with JOULE_JAVA_OPTS=-XX:MaxDirectMemorySize=...)");
+    }
+    check("--threads", () -> b.threads(threads));
+    b.tempDirs(tempDirs);
+    b.directIo(direct);
+    transfer(b, "--transfer-in", FileKind.INPUT, transferIn);
+    transfer(b, "--transfer-out", FileKind.OUTPUT, transferOut);
+    transfer(b, "--transfer-temp", FileKind.TEMP, transferTemp);
+    if (fanIn != null) {
+      if (fanIn < 2) {
+        throw invalid("--fan-in", "a merge needs at least 2 inputs");
+      }
+      check("--fan-in", () -> b.fanIn(fanIn));
+    }
+    b.notices(quiet ? NoticeSink.IGNORE : notices);
+    b.progress(listener);
+    return b.build();
+  }
+
+  private FixedLengthFormat recordSizeFormat(KeySpec key) {
+    if (recordSize < 1 || recordSize > RecordFormat.MAX_RECORD_SIZE) {
+      return RecordFormat.fixed(recordSize, key); // throws the engine's range message
+    }
+    if (key.end() > recordSize) {
+      throw new IllegalArgumentException(
+          "the key (--key-offset " + keyOffset + ", --key-size " + keySize
+              + ") does not fit in a record of " + recordSize + " bytes");
+    }
+    return RecordFormat.fixed(recordSize, key);
+  }
+
+  private void transfer(SortConfig.Builder b, String option, FileKind kind, DataSize size) {
+    if (size != null) {
+      check(option, () -> b.transferSize(kind, size));
+    }
+  }
+
+  private <T> T check(String option, java.util.function.Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (IllegalArgumentException e) {
+      throw invalid(option, e.getMessage());
+    }
+  }
+
+  /** A usage error naming {@code option} and the value the user typed. */
+  ParameterException invalid(String option, String reason) {
+    OptionSpec o = mixee.findOption(option);
+    String typed = "";
+    if (o != null && !o.originalStringValues().isEmpty()) {
+      List<String> v = o.originalStringValues();
+      typed = "'" + v.get(v.size() - 1) + "': ";
+    }
+    return new ParameterException(
+        mixee.commandLine(), "invalid value for " + option + ": " + typed + reason);
+  }
+}

@@ -1,0 +1,332 @@
+package dev.joule.io.pipeline;
+
+import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.memory.RecordArena;
+import dev.joule.core.merge.TournamentTree;
+import dev.joule.core.radix.RadixRunSorter;
+import dev.joule.core.record.RecordIndex;
+import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.block.BlockFile;
+import dev.joule.io.block.BlockPool;
+import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.prefetch.BlockPrefetcher;
+import dev.joule.io.prefetch.FileRunCursor;
+import dev.joule.io.prefetch.PrefetchSchedule;
+import dev.joule.io.run.RunDescriptor;
+import dev.joule.io.run.RunWriter;
+import dev.joule.io.stripe.RoundRobinStripes;
+import dev.joule.io.stripe.TempSpace;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A push/pull sort for embedding: {@link #add} whole records (copied into one off-heap arena of
+ * the budget's one-pass capacity; when it fills, it is sorted and spilled as a run file), then
+ * {@link #finish()} returns a {@link RecordCursor} over all records in stable key order: straight
+ * from the sorted arena if nothing was spilled, else from a streaming merge of the runs (after the
+ * intermediate passes the {@link MergePlan} asks for). The cursor validates count, checksum and
+ * order against what was added; a mismatch throws {@link SortValidationException} at the end.
+ *
+ * <p>Not thread-safe: one thread adds, finishes and pulls. {@link #close()} releases everything
+ * (arena, sorter threads, prefetch threads, temp files); the cursor must not be used after it.
+ */
+public final class SortSession implements AutoCloseable {
+  private final SortConfig config;
+  private final int rs;
+  private final SortPlan plan;
+  private final MemoryMeter meter = new MemoryMeter();
+  private final Resources res = new Resources(meter);
+  private final RecordChecksum inputChecksum = new RecordChecksum();
+  private final List<RunDescriptor> runs = new ArrayList<>();
+  private final NoticeSink notices;
+  private RadixRunSorter sorter;
+  private RecordArena arena;
+  private ByteBuffer[] slabs;
+  private int[] usable;
+  private int slab;
+  private RecordIndex index;
+  private TempSpace temp;
+  private long records;
+  private boolean finished;
+  private boolean closed;
+
+  SortSession(SortConfig config) {
+    this.config = config;
+    this.rs = config.format().recordSize();
+    this.plan = SortPlan.of(0, config);
+    this.notices = NoticeSink.distinct(config.notices());
+  }
+
+  /** Adds the records from {@code records}' position to its limit (whole records; not retained). */
+  public void add(ByteBuffer records) throws IOException {
+    if (records.remaining() % rs != 0) {
+      throw new IllegalArgumentException(records.remaining() + " bytes are not a whole number of " + rs + "-byte records");
+    }
+    addPart(records.duplicate());
+    endAdd();
+  }
+
+  /** Adds the readable bytes of a Netty buffer (whole records; not retained, indices unchanged). */
+  public void add(io.netty.buffer.ByteBuf records) throws IOException {
+    if (records.readableBytes() % rs != 0) {
+      throw new IllegalArgumentException(records.readableBytes() + " bytes are not a whole number of " + rs + "-byte records");
+    }
+    NettyRecords.add(this, records);
+  }
+
+  void addPart(ByteBuffer b) throws IOException {
+    checkOpen();
+    if (arena == null) {
+      allocate();
+    }
+    while (b.hasRemaining()) {
+      int room = usable[slab] - arena.filled(slab);
+      if (room == 0) {
+        if (slab + 1 < usable.length) {
+          slab++;
+          continue;
+        }
+        spill();
+        continue;
+      }
+      int n = Math.min(room, b.remaining());
+      int at = arena.filled(slab);
+      slabs[slab].put(at, b, b.position(), n);
+      b.position(b.position() + n);
+      arena.setFilled(slab, at + n);
+    }
+  }
+
+  void endAdd() {}
+
+  private void allocate() {
+    long cap = Math.max(1, plan.onePassCapacity()) * rs;
+    arena = res.arena(cap, ArenaFiller.slabBytes(cap, rs));
+    slabs = new ByteBuffer[arena.slabCount()];
+    usable = new int[arena.slabCount()];
+    for (int s = 0; s < slabs.length; s++) {
+      slabs[s] = arena.writableWindow(s, 0, arena.slabCapacity(s));
+      usable[s] = arena.slabCapacity(s) / rs * rs;
+    }
+    index = RecordIndex.forArena(arena, config.format());
+    sorter = res.add(new RadixRunSorter(config.threads()));
+  }
+
+  private int sortArena() {
+    inputChecksum.add(ArenaFiller.checksum(arena.view(), rs, sorter.pool()));
+    int n = index.build(arena.view(), config.format());
+    records += n;
+    sorter.sort(index);
+    return n;
+  }
+
+  private void spill() throws IOException {
+    int n = sortArena();
+    if (temp == null) {
+      temp = res.add(TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices));
+    }
+    try (Resources local = new Resources(meter)) {
+      BlockPool pool = local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
+      BlockFile f = local.add(temp.createFile("run", (long) n * rs + 2L * plan.tempTransfer(), config.directIo()));
+      RunWriter w = local.add(new RunWriter(f, config.format(), plan.tempTransfer(), pool, 1));
+      w.add(index, 0, n, new RecordGatherer(sorter.pool()));
+      runs.add(w.finish());
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    arena.clear();
+    slab = 0;
+  }
+
+  /** Ends the input and returns the records in sorted order. Call once. */
+  public RecordCursor finish() throws IOException {
+    checkOpen();
+    if (finished) {
+      throw new IllegalStateException("finish() was already called");
+    }
+    finished = true;
+    if (arena == null) {
+      return validating(new ArenaCursor(null, 0));
+    }
+    if (runs.isEmpty()) {
+      int n = sortArena();
+      return validating(new ArenaCursor(index, n));
+    }
+    if (arena.filledBytes() > 0) {
+      spill();
+    }
+    MergePhase merge = new MergePhase(config, plan, meter, null);
+    long[] sizes = new long[runs.size()];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = runs.get(i).recordCount() * rs;
+    }
+    MergePlan mp = MergePlan.of(sizes, plan.mergeFanIn());
+    List<RunDescriptor> segments = new ArrayList<>(runs);
+    for (MergePlan.Merge m : mp.merges()) {
+      if (m.isFinal()) {
+        break;
+      }
+      List<RunDescriptor> inputs = new ArrayList<>();
+      for (int id : m.inputs()) {
+        inputs.add(segments.get(id));
+      }
+      while (segments.size() <= m.id()) {
+        segments.add(null);
+      }
+      segments.set(m.id(), merge.mergeToRun(inputs, temp));
+      for (int id : m.inputs()) {
+        temp.delete(segments.get(id).path());
+      }
+    }
+    List<RunDescriptor> last = new ArrayList<>();
+    for (int id : mp.finalMerge().inputs()) {
+      last.add(segments.get(id));
+    }
+    return validating(new MergeCursor(last));
+  }
+
+  private RecordCursor validating(RecordCursor inner) {
+    OutputValidator v = new OutputValidator(config.format());
+    return new RecordCursor() {
+      private boolean checked;
+
+      @Override
+      public boolean next() throws IOException {
+        if (inner.next()) {
+          v.accept(inner.record());
+          return true;
+        }
+        if (!checked) {
+          checked = true;
+          ExternalSorter.validate(records, inputChecksum, v, java.nio.file.Path.of("<session>"));
+        }
+        return false;
+      }
+
+      @Override
+      public ByteBuffer record() {
+        return inner.record();
+      }
+
+      @Override
+      public void close() {
+        inner.close();
+      }
+    };
+  }
+
+  /** Records of a sorted arena, in index order. */
+  private final class ArenaCursor implements RecordCursor {
+    private final RecordIndex idx;
+    private final int n;
+    private int i = -1;
+    private ByteBuffer current;
+
+    ArenaCursor(RecordIndex idx, int n) {
+      this.idx = idx;
+      this.n = n;
+    }
+
+    @Override
+    public boolean next() throws IOException {
+      checkOpen();
+      if (i + 1 >= n) {
+        i = n;
+        current = null;
+        return false;
+      }
+      i++;
+      long ref = idx.ref(i);
+      current = idx.slabBuffer(RecordIndex.slabOf(ref)).slice(RecordIndex.offsetOf(ref), rs).asReadOnlyBuffer();
+      return true;
+    }
+
+    @Override
+    public ByteBuffer record() {
+      return current;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** A streaming merge of run files. */
+  private final class MergeCursor implements RecordCursor {
+    private final MergePhase.Inputs in;
+    private final BlockPrefetcher prefetcher;
+    private final FileRunCursor[] cursors;
+    private final TournamentTree tree;
+    private ByteBuffer current;
+
+    MergeCursor(List<RunDescriptor> runs) throws IOException {
+      in = res.add(new MergePhase.Inputs(runs, config));
+      int k = runs.size();
+      int[] from = new int[k];
+      int[] to = new int[k];
+      for (int i = 0; i < k; i++) {
+        to[i] = in.descriptors[i].blockCount();
+      }
+      BlockPool pool = res.pool(2 * k, plan.tempTransfer());
+      prefetcher = res.add(new BlockPrefetcher(in.readers, from, to,
+          PrefetchSchedule.of(in.descriptors, from, to), pool, MergePhase.PREFETCH_THREADS));
+      cursors = new FileRunCursor[k];
+      for (int i = 0; i < k; i++) {
+        cursors[i] = res.add(new FileRunCursor(in.descriptors[i], prefetcher, i, 0, in.descriptors[i].recordCount()));
+      }
+      try {
+        tree = new TournamentTree(cursors);
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+    }
+
+    @Override
+    public boolean next() throws IOException {
+      checkOpen();
+      try {
+        if (!tree.next()) {
+          current = null;
+          return false;
+        }
+      } catch (UncheckedIOException e) {
+        throw ExternalSorter.translate(e.getCause());
+      }
+      var c = tree.current();
+      current = c.buffer().slice(c.position(), rs).asReadOnlyBuffer();
+      return true;
+    }
+
+    @Override
+    public ByteBuffer record() {
+      return current;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("session is closed");
+    }
+  }
+
+  /** Releases the arena, threads and temp files; idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    RuntimeException primary = new RuntimeException("closing the sort session failed");
+    res.closeAfterFailure(primary);
+    if (primary.getSuppressed().length > 0) {
+      throw primary;
+    }
+  }
+}

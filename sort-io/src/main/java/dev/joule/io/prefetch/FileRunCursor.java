@@ -1,0 +1,156 @@
+package dev.joule.io.prefetch;
+
+import dev.joule.core.merge.RunCursor;
+import dev.joule.core.record.KeyPrefix;
+import dev.joule.io.run.RunDescriptor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A {@link RunCursor} over records {@code [fromRecord, toRecord)} of one run file, walking the
+ * blocks that a {@link BlockPrefetcher} delivers: the file-backed twin of {@code
+ * core.merge.ByteBufferRunCursor}. It seeks straight to the range's first block.
+ *
+ * <p>{@code advance()} cannot throw checked exceptions (the {@code RunCursor} contract), so an I/O
+ * error or corruption found while loading a block is thrown as {@link UncheckedIOException}
+ * wrapping the original {@code SortIOException}/{@code CorruptRunException}; the merge driver
+ * unwraps it. An interrupted thread is detected at every block boundary and reported the same way
+ * (wrapping an {@link java.io.InterruptedIOException}).
+ *
+ * <p>Memory: at most one pool buffer at a time, given back when the cursor moves to the next
+ * block or is {@link #close() closed}. Single-threaded (the merge thread).
+ */
+public final class FileRunCursor implements RunCursor, AutoCloseable {
+  private final BlockPrefetcher prefetcher;
+  private final int run;
+  private final int recordLength;
+  private final int keyOffset;
+  private final int keyLength;
+  private final int recordsPerBlock;
+  private final int lastBlock; // inclusive; -1 when the range is empty
+  private final int endInLastBlock; // byte offset (from the buffer's position) after the range
+  private int block;
+  private int startInFirstBlock;
+  private ByteBuffer buffer;
+  private int position;
+  private int end;
+  private boolean done;
+
+  /**
+   * A cursor over {@code [fromRecord, toRecord)} of the run {@code d}, whose blocks {@code
+   * prefetcher} serves as run number {@code run}.
+   */
+  public FileRunCursor(
+      RunDescriptor d, BlockPrefetcher prefetcher, int run, long fromRecord, long toRecord) {
+    if (fromRecord < 0 || fromRecord > toRecord || toRecord > d.recordCount()) {
+      throw new IndexOutOfBoundsException(
+          "records [" + fromRecord + ", " + toRecord + ") outside a run of " + d.recordCount());
+    }
+    this.prefetcher = prefetcher;
+    this.run = run;
+    this.recordLength = d.format().recordSize();
+    this.keyOffset = d.format().key().offset();
+    this.keyLength = d.format().key().length();
+    this.recordsPerBlock = d.recordsPerBlock();
+    if (fromRecord == toRecord) {
+      this.done = true;
+      this.lastBlock = -1;
+      this.endInLastBlock = 0;
+    } else {
+      this.block = (int) (fromRecord / recordsPerBlock) - 1;
+      this.startInFirstBlock = (int) (fromRecord % recordsPerBlock) * recordLength;
+      this.lastBlock = (int) ((toRecord - 1) / recordsPerBlock);
+      this.endInLastBlock = (int) ((toRecord - 1) % recordsPerBlock + 1) * recordLength;
+    }
+  }
+
+  /** The blocks of records {@code [fromRecord, toRecord)}: {first, end}; empty range gives {0, 0}. */
+  public static int[] blockRange(RunDescriptor d, long fromRecord, long toRecord) {
+    if (fromRecord >= toRecord) {
+      return new int[] {0, 0};
+    }
+    int rpb = d.recordsPerBlock();
+    return new int[] {(int) (fromRecord / rpb), (int) ((toRecord - 1) / rpb) + 1};
+  }
+
+  @Override
+  public boolean advance() {
+    int nextPos = position + recordLength;
+    if (nextPos < end) {
+      position = nextPos;
+      return true;
+    }
+    if (done) {
+      return false;
+    }
+    return nextBlock();
+  }
+
+  private boolean nextBlock() {
+    if (buffer != null) {
+      prefetcher.release(buffer);
+      buffer = null;
+    }
+    if (block == lastBlock) {
+      done = true;
+      position = end;
+      return false;
+    }
+    if (Thread.interrupted()) {
+      Thread.currentThread().interrupt();
+      throw new UncheckedIOException(new java.io.InterruptedIOException("merge cancelled"));
+    }
+    block++;
+    try {
+      buffer = prefetcher.take(run, block);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    int start = buffer.position();
+    position = start + startInFirstBlock;
+    startInFirstBlock = 0;
+    end = block == lastBlock ? start + endInLastBlock : buffer.limit();
+    return true;
+  }
+
+  @Override
+  public long prefix() {
+    return KeyPrefix.of(buffer, position + keyOffset, keyLength);
+  }
+
+  @Override
+  public ByteBuffer buffer() {
+    return buffer;
+  }
+
+  @Override
+  public int position() {
+    return position;
+  }
+
+  @Override
+  public int recordLength() {
+    return recordLength;
+  }
+
+  @Override
+  public int keyOffset() {
+    return keyOffset;
+  }
+
+  @Override
+  public int keyLength() {
+    return keyLength;
+  }
+
+  /** Gives the current block back to the pool; idempotent. */
+  @Override
+  public void close() {
+    done = true;
+    if (buffer != null) {
+      prefetcher.release(buffer);
+      buffer = null;
+    }
+  }
+}

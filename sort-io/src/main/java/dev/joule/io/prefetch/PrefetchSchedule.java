@@ -1,0 +1,88 @@
+package dev.joule.io.prefetch;
+
+import dev.joule.io.run.RunDescriptor;
+import java.util.Arrays;
+
+/**
+ * The order in which a merge will need the blocks of its runs: STXXL's prefetch schedule. Block b
+ * of run r is needed when the merge output reaches (about) the first key of that block, so the
+ * blocks of all runs sorted by their first-key prefix ({@link RunDescriptor#firstKeyPrefix}), ties
+ * by run then block, is the consumption order up to prefix ties and to the gap between a block's
+ * first key and its predecessor's last key. The first block of every run's range is needed at
+ * once and comes first. {@link BlockPrefetcher} tolerates a wrong guess (the merge then reads the
+ * block itself), so an approximate order costs only overlap, never progress.
+ *
+ * <p>Algorithm: one sort of {@code B} blocks, O(B log B). Memory: three arrays of B entries.
+ * Immutable and thread-safe.
+ */
+public final class PrefetchSchedule {
+  private final int[] runs;
+  private final int[] blocks;
+
+  private PrefetchSchedule(int[] runs, int[] blocks) {
+    this.runs = runs;
+    this.blocks = blocks;
+  }
+
+  /**
+   * The schedule of blocks {@code [fromBlock[r], toBlock[r])} of each run {@code r}.
+   *
+   * @param descriptors the runs, in run order
+   */
+  public static PrefetchSchedule of(RunDescriptor[] descriptors, int[] fromBlock, int[] toBlock) {
+    int total = 0;
+    for (int r = 0; r < descriptors.length; r++) {
+      total += Math.max(0, toBlock[r] - fromBlock[r]);
+    }
+    long[] trigger = new long[total];
+    int[] run = new int[total];
+    int[] block = new int[total];
+    Integer[] order = new Integer[total];
+    int i = 0;
+    for (int r = 0; r < descriptors.length; r++) {
+      for (int b = fromBlock[r]; b < toBlock[r]; b++, i++) {
+        // The range's first block is needed before the first record is merged: trigger zero.
+        trigger[i] = b == fromBlock[r] ? 0 : descriptors[r].firstKeyPrefix(b);
+        run[i] = r;
+        block[i] = b;
+        order[i] = i;
+      }
+    }
+    Arrays.sort(
+        order,
+        (x, y) -> {
+          boolean fx = block[x] == fromBlock[run[x]];
+          boolean fy = block[y] == fromBlock[run[y]];
+          if (fx != fy) {
+            return fx ? -1 : 1;
+          }
+          int c = Long.compareUnsigned(trigger[x], trigger[y]);
+          if (c == 0) {
+            c = Integer.compare(run[x], run[y]);
+          }
+          return c != 0 ? c : Integer.compare(block[x], block[y]);
+        });
+    int[] rs = new int[total];
+    int[] bs = new int[total];
+    for (int k = 0; k < total; k++) {
+      rs[k] = run[order[k]];
+      bs[k] = block[order[k]];
+    }
+    return new PrefetchSchedule(rs, bs);
+  }
+
+  /** Number of blocks scheduled. */
+  public int size() {
+    return runs.length;
+  }
+
+  /** The run of the {@code i}-th block to read. */
+  public int run(int i) {
+    return runs[i];
+  }
+
+  /** The block number (within its run) of the {@code i}-th block to read. */
+  public int block(int i) {
+    return blocks[i];
+  }
+}

@@ -1,0 +1,56 @@
+package dev.joule.io.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.memory.RecordArena;
+import dev.joule.core.radix.RadixRunSorter;
+import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.record.RecordFormat;
+import dev.joule.core.record.RecordIndex;
+import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.block.BlockFile;
+import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.DirectIoPolicy;
+import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.run.RunDescriptor;
+import dev.joule.io.run.RunReader;
+import dev.joule.io.run.RunWriter;
+import dev.joule.testing.ArenaLeakExtension;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A run gathered with the arena's (pre-sort) checksum has a footer that verifies against its data. */
+class RunFormationTest {
+  @TempDir Path dir;
+
+  @Test
+  void gatheredRunWithKnownChecksumVerifies() throws Exception {
+    FixedLengthFormat f = RecordFormat.gensort();
+    byte[] data = PipelineTestSupport.records(ExternalSorterTest.SEED, 20_000, f, 0);
+    try (RecordArena arena = RecordArena.allocate(data.length);
+        RadixRunSorter sorter = new RadixRunSorter(2);
+        BlockPool pool = new BlockPool(2, 16384)) {
+      arena.writableWindow(0, 0, data.length).put(data);
+      arena.setFilled(0, data.length);
+      RecordChecksum known = ArenaFiller.checksum(arena.view(), 100, sorter.pool());
+      RecordIndex index = RecordIndex.forArena(arena, f);
+      int n = index.build(arena.view(), f);
+      sorter.sort(index);
+      RunDescriptor d;
+      try (BlockFile file = BlockFile.createNew(dir.resolve("run"), DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
+        RunWriter w = new RunWriter(file, f, 16384, pool, 1);
+        w.add(index, 0, n, new RecordGatherer(sorter.pool()), known);
+        d = w.finish();
+      }
+      try (BlockFile file = BlockFile.openRead(dir.resolve("run"), DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
+        RunDescriptor v = RunReader.open(file, f).verifyAll(ByteBuffer.allocateDirect(16384));
+        assertEquals(d.checksum(), v.checksum());
+        assertEquals(20_000, v.recordCount());
+      }
+    }
+    ArenaLeakExtension.checkNoLeaks("gatheredRunWithKnownChecksumVerifies");
+  }
+}
