@@ -63,6 +63,15 @@ final class MergePhase {
     return p != null ? res.add(p) : res.pool(count, size);
   }
 
+  /**
+   * Memory the merge may use: the budget, or when it borrows run formation's arenas (which stay
+   * allocated) only what they hold, so that borrowing never adds fresh memory on top of them.
+   */
+  private long mergeBudget() {
+    long b = c.memoryBudget().bytes();
+    return lent == null ? b : Math.min(b, lent.capacity());
+  }
+
   private void resetLent() {
     if (lent != null) {
       lent.reset();
@@ -165,7 +174,7 @@ final class MergePhase {
       for (int i = 0; i < to.length; i++) {
         to[i] = in.descriptors[i].recordCount();
       }
-      mergeRange(in, from, to, pool(res, runs.size(), plan.mergeMemory()), sink);
+      mergeRange(in, from, to, pool(res, runs.size(), Math.min(plan.mergeMemory(), mergeBudget())), sink);
       return w.finish();
     } catch (IOException | RuntimeException | Error e) {
       throw e;
@@ -184,7 +193,7 @@ final class MergePhase {
 
   /** How many parts the final merge of {@code k} runs can use within the budget and thread count. */
   int parts(int k, long records) {
-    long budget = c.memoryBudget().bytes();
+    long budget = mergeBudget();
     long perPart = (long) (k + 1) * plan.tempTransfer() + (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer();
     long byMemory = Math.max(1, budget / perPart);
     long byRecords = Math.max(1, records / (SortPlan.alignQuantum(c.format().recordSize()) * 16));
@@ -204,7 +213,7 @@ final class MergePhase {
       OutputValidator[] validators = new OutputValidator[parts];
       Throwable[] failures = new Throwable[parts];
       Thread[] threads = new Thread[parts];
-      long budget = c.memoryBudget().bytes() / parts;
+      long budget = mergeBudget() / parts;
       for (int j = 0; j < parts; j++) {
         int part = j;
         validators[j] = new OutputValidator(c.format());
