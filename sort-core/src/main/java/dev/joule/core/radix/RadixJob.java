@@ -38,6 +38,7 @@ final class RadixJob {
   private final int indexBytes;
   private final long tieMask;
   private final int threshold;
+  private final SmallRangeSorter small;
 
   RadixJob(RadixRunSorter sorter, RecordIndex index, int threshold) {
     this.sorter = sorter;
@@ -50,6 +51,7 @@ final class RadixJob {
     this.indexBytes = index.indexedKeyBytes();
     this.tieMask = index.tieMask();
     this.threshold = threshold;
+    this.small = new SmallRangeSorter(index);
   }
 
   int keyLength() {
@@ -350,7 +352,7 @@ final class RadixJob {
   }
 
   private void finishSmall(long[] k, long[] r, int from, int to, int b) {
-    insertionSort(k, r, from, to, Math.max(b, indexBytes));
+    small.sort(k, r, from, to, Math.max(b, indexBytes));
     copyBack(k, r, from, to);
   }
 
@@ -415,33 +417,5 @@ final class RadixJob {
         dr[p] = ref;
       }
     }
-  }
-
-  /** Stable insertion sort on the full key; key bytes before {@code tailFrom} are in the words. */
-  private void insertionSort(long[] k, long[] r, int from, int to, int tailFrom) {
-    for (int i = from + 1; i < to; i++) {
-      long key = k[i];
-      long ref = r[i];
-      int j = i - 1;
-      while (j >= from && less(key, ref, k[j], r[j], tailFrom)) {
-        k[j + 1] = k[j];
-        r[j + 1] = r[j];
-        j--;
-      }
-      k[j + 1] = key;
-      r[j + 1] = ref;
-    }
-  }
-
-  private boolean less(long ka, long ra, long kb, long rb, int tailFrom) {
-    if (ka != kb) {
-      return Long.compareUnsigned(ka, kb) < 0;
-    }
-    long ta = ra & tieMask;
-    long tb = rb & tieMask;
-    if (ta != tb) {
-      return Long.compareUnsigned(ta, tb) < 0;
-    }
-    return tailFrom < keyLength && index.compareKeyBytes(ra, rb, tailFrom) < 0;
   }
 }

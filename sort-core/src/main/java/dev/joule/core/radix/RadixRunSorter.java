@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * vary are skipped without moving data: a branch-free OR-of-XOR pass finds the bytes all entries
  * of a bucket share, and a histogram with a single non-empty bucket skips its byte. Mid-sized
  * buckets ({@code RadixJob.WIDE_MIN..WIDE_MAX} entries) take one 12-bit digit instead of 8 bits,
- * which leaves about one entry per bucket. Buckets of at most {@link
- * #DEFAULT_INSERTION_THRESHOLD} entries are finished by a stable insertion sort on the full key
+ * which leaves about one entry per bucket; if their next byte takes only 2..4 values (a few skewed
+ * prefixes), the digit is that byte's rank plus 12 bits of the following byte, in one pass. Buckets
+ * of at most {@link #DEFAULT_INSERTION_THRESHOLD} entries are finished by a stable insertion sort on the full key
  * (prefix, tie bits, then the key bytes in the arena); when every bucket of a pass is that small,
  * one insertion pass over the whole range replaces the per-bucket loop.
  * Parallelism: a run of at least {@link #PARALLEL_SCATTER_THRESHOLD} entries gets its first
@@ -27,9 +28,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a bucket holding 25 % of a skewed input is split again at its next varying byte and stolen.
  *
  * <p><b>Stability</b>: equal keys keep their input order; the output does not depend on the
- * thread count. <b>Memory</b>: the index's alternate bank plus, per worker, {@link #MAX_LEVELS}
- * histograms of 256 ints (64 KiB), allocated at construction; the sort allocates only ForkJoin task
- * objects (one per forked bucket or group, at most n / {@link #FORK_THRESHOLD} + 256 per level).
+ * thread count. <b>Memory</b>: the index's alternate bank plus, per worker, a {@code
+ * RadixScratch} of {@link #MAX_LEVELS} 256-int histograms and one wide histogram (~130 KiB),
+ * allocated at construction; the sort allocates only ForkJoin task objects (one per forked bucket
+ * or group, at most n / {@link #FORK_THRESHOLD} + 256 per level) and one job object per call.
  * Beyond {@code MAX_LEVELS} scatter levels on one path (only possible with keys over 64 bytes that
  * differ in one record per level) a bucket falls back to insertion sort.
  *
@@ -39,9 +41,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RadixRunSorter implements RunSorter {
   /**
-   * Buckets up to this size are finished by insertion sort: 32 was fastest among 8/16/32/64 for 1e6
-   * gensort records, uniform and skew ({@code RadixRunSorterBenchmark -p smallBucket=...}, see
-   * sort-bench/results/radix.md).
+   * Buckets up to this size are finished by insertion sort. {@code RadixRunSorterBenchmark -p
+   * smallBucket=8,16,32,64} (1e6 gensort records, sort-bench/results/radix.md): flat from 16 to 64
+   * within noise, 8 slower on skew; before the 12-bit digit existed, 8 cost 31 ms against 23 at 32.
    */
   public static final int DEFAULT_INSERTION_THRESHOLD = 32;
   /**

@@ -1,0 +1,50 @@
+package dev.joule.core.radix;
+
+import dev.joule.core.record.RecordIndex;
+
+/**
+ * The radix sorter's fallback for small ranges: a stable insertion sort of (key word, ref word)
+ * pairs by full key: key word unsigned, then the ref word's tie bits, then the key bytes in the
+ * arena. Also used for a whole range whose buckets are all small and already in bucket order, where
+ * each entry moves only within its bucket, so the pass is linear. No memory; stateless per call;
+ * safe to use from several threads on disjoint ranges.
+ */
+final class SmallRangeSorter {
+  private final RecordIndex index;
+  private final long tieMask;
+  private final int keyLength;
+
+  SmallRangeSorter(RecordIndex index) {
+    this.index = index;
+    this.tieMask = index.tieMask();
+    this.keyLength = index.keyLength();
+  }
+
+  /** Sorts {@code [from, to)} of bank (k, r); key bytes before {@code tailFrom} are in the words. */
+  void sort(long[] k, long[] r, int from, int to, int tailFrom) {
+    for (int i = from + 1; i < to; i++) {
+      long key = k[i];
+      long ref = r[i];
+      int j = i - 1;
+      while (j >= from && less(key, ref, k[j], r[j], tailFrom)) {
+        k[j + 1] = k[j];
+        r[j + 1] = r[j];
+        j--;
+      }
+      k[j + 1] = key;
+      r[j + 1] = ref;
+    }
+  }
+
+  private boolean less(long ka, long ra, long kb, long rb, int tailFrom) {
+    if (ka != kb) {
+      return Long.compareUnsigned(ka, kb) < 0;
+    }
+    long ta = ra & tieMask;
+    long tb = rb & tieMask;
+    if (ta != tb) {
+      return Long.compareUnsigned(ta, tb) < 0;
+    }
+    return tailFrom < keyLength && index.compareKeyBytes(ra, rb, tailFrom) < 0;
+  }
+}
