@@ -69,8 +69,12 @@ public final class SortSession implements AutoCloseable {
     endAdd();
   }
 
-  /** Adds the readable bytes of a Netty buffer (whole records; not retained, indices unchanged). */
-  public void add(io.netty.buffer.ByteBuf records) throws IOException {
+  /**
+   * Adds the readable bytes of a Netty buffer (whole records; not retained, indices unchanged).
+   * Named apart from {@link #add(ByteBuffer)} on purpose: an overload would make javac load
+   * {@code ByteBuf} for every {@code add} call, so callers without Netty could not compile.
+   */
+  public void addByteBuf(io.netty.buffer.ByteBuf records) throws IOException {
     if (records.readableBytes() % rs != 0) {
       throw new IllegalArgumentException(records.readableBytes() + " bytes are not a whole number of " + rs + "-byte records");
     }

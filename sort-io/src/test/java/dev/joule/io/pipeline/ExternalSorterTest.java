@@ -220,7 +220,7 @@ class ExternalSorterTest {
             if (netty) {
               ByteBuf b = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(data, off, len / 2 + 3),
                   Unpooled.wrappedBuffer(data, off + len / 2 + 3, len - len / 2 - 3));
-              s.add(b);
+              s.addByteBuf(b);
             } else {
               s.add(ByteBuffer.wrap(data, off, len));
             }
