@@ -1,5 +1,6 @@
 package dev.joule.cli;
 
+import dev.joule.io.fs.SortIOException;
 import dev.joule.core.gensort.GensortMode;
 import dev.joule.core.gensort.ParallelGensort;
 import dev.joule.core.gensort.RecordLayout;
@@ -111,7 +112,7 @@ public final class GensortCommand implements Callable<Integer> {
       try (ch) {
         sum = gen.run(first, numRecs, (offset, block) -> writeFully(ch, block, offset));
       } catch (IOException e) {
-        err.println("gensort: error writing " + file + ": " + IoErrors.cause(e));
+        err.println("gensort: error writing " + file + ": " + SortIOException.reasonOf(e));
         err.flush();
         return ExitCodes.USAGE_OR_IO;
       }
@@ -142,6 +143,6 @@ public final class GensortCommand implements Callable<Integer> {
   }
 
   private static String describe(Exception e) {
-    return e instanceof IOException ? IoErrors.cause((IOException) e) : String.valueOf(e.getMessage());
+    return e instanceof IOException ? SortIOException.reasonOf((IOException) e) : String.valueOf(e.getMessage());
   }
 }

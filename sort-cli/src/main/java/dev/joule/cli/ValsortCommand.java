@@ -1,5 +1,6 @@
 package dev.joule.cli;
 
+import dev.joule.io.fs.SortIOException;
 import dev.joule.core.valsort.ParallelValidator;
 import dev.joule.core.valsort.SummaryCombiner;
 import dev.joule.core.valsort.ValsortException;
@@ -106,7 +107,7 @@ public final class ValsortCommand implements Callable<Integer> {
                 : new ParallelValidator(threads, READ_BUFFER_BYTES, caseInsensitive)
                     .validate(in.size(), in::read);
       } catch (IOException e) {
-        err.println("valsort: error reading " + file + ": " + IoErrors.cause(e));
+        err.println("valsort: error reading " + file + ": " + SortIOException.reasonOf(e));
         return ExitCodes.UNORDERED;
       }
       if (out != null) {
@@ -116,7 +117,7 @@ public final class ValsortCommand implements Callable<Integer> {
             out.write(b);
           }
         } catch (IOException e) {
-          err.println("valsort: error writing " + summaryFile + ": " + IoErrors.cause(e));
+          err.println("valsort: error writing " + summaryFile + ": " + SortIOException.reasonOf(e));
           return ExitCodes.UNORDERED;
         }
       }
@@ -179,7 +180,7 @@ public final class ValsortCommand implements Callable<Integer> {
   }
 
   private static String describe(Exception e) {
-    return e instanceof IOException ? IoErrors.cause((IOException) e) : String.valueOf(e.getMessage());
+    return e instanceof IOException ? SortIOException.reasonOf((IOException) e) : String.valueOf(e.getMessage());
   }
 
   /** The open failed and its message is printed; only the exit status remains to be returned. */
