@@ -28,7 +28,7 @@ import java.util.Map;
  * </pre>
  */
 public final class SortAbHarness {
-  private static final int N = 1_000_000;
+  private static final int N = Integer.getInteger("records", 1_000_000);
 
   private SortAbHarness() {}
 
@@ -57,7 +57,7 @@ public final class SortAbHarness {
   }
 
   private static void time(String[] shapes, int threads, int rounds, RecordIndex[] pristine) {
-    RecordIndex work = RecordIndex.allocate(N);
+    RecordIndex work = RecordIndex.allocate(pristine[0].size());
     double[][] ms = new double[shapes.length][rounds];
     try (RadixRunSorter sorter = new RadixRunSorter(threads)) {
       for (int r = 0; r < rounds; r++) {
@@ -97,6 +97,9 @@ public final class SortAbHarness {
   }
 
   private static void checkSortedAndStable(RecordIndex w) {
+    if (w.size() != N) {
+      throw new IllegalStateException("index holds " + w.size() + " entries, not " + N);
+    }
     for (int i = 1; i < w.size(); i++) {
       int c = w.compareKeys(w.prefix(i - 1), w.ref(i - 1), w.prefix(i), w.ref(i));
       long a = w.ref(i - 1) & RecordIndex.ADDRESS_MASK;

@@ -12,11 +12,14 @@ final class RadixJob {
   static final int WIDE_BITS = 12;
   /**
    * Buckets in [WIDE_MIN, WIDE_MAX] use one 12-bit digit instead of an 8-bit one followed by
-   * insertion sorts of ~n/256 entries: the 4096-bucket pass leaves ~1 entry per bucket. Below
-   * WIDE_MIN the 4096-entry histogram costs more than it saves; above WIDE_MAX the scatter's 4096
-   * destinations thrash the cache. Measured with RadixRunSorterBenchmark (uniform and skew 1e6).
+   * insertion sorts of ~n/256 entries: the 4096-bucket pass leaves ~1 entry per bucket. Above
+   * WIDE_MAX the scatter's 4096 destinations thrash the cache. WIDE_MIN 512 against the earlier
+   * 2048 (SortAbHarness, sort-bench/results/radix.md): real gensort -s 1e6 ~10 % faster (its byte-0
+   * buckets of ~1,400 background keys no longer take an 8-bit pass that leaves insertion sorts of
+   * ~6), uniform 2e5 (buckets of ~780) 3.05 to 2.31 ms, uniform 5e4..1e6 and -s 5e4..2e5 within
+   * noise; 256 was no better than 512 on -s 1e6.
    */
-  static final int WIDE_MIN = 2048;
+  static final int WIDE_MIN = 512;
   static final int WIDE_MAX = 1 << 15;
   /**
    * A bucket whose next byte takes at most this many values gets one combined pass (see {@code
