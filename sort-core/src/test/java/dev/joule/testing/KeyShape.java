@@ -12,8 +12,10 @@ public enum KeyShape {
   /** Uniform random bytes, like gensort's default keys. */
   UNIFORM,
   /**
-   * Like {@code gensort -s}: 25 % of keys share one 2-byte prefix, the rest pile on 128 other
-   * 2-byte prefixes (129 in all); the remaining bytes are uniform.
+   * A 2-byte-prefix skew: 25 % of keys share one 2-byte prefix, the rest pile on 128 other 2-byte
+   * prefixes (129 in all); the remaining bytes are uniform. Not what {@code gensort -s} produces
+   * (there record i copies the first 1..48 bits of template bit-length(i), so a few templates hold
+   * most keys with prefixes nested over six bytes); benchmarks use {@code GensortGenerator} for that.
    */
   SKEW,
   /** Every key identical. */

@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Sorting the index of an already-filled arena of 100-byte gensort-like records (10-byte keys),
+ * Sorting the index of an already-filled arena of 100-byte gensort records (10-byte keys),
  * radix against the JDK baseline. Each invocation restores the index from a pristine copy in
  * {@code @Setup(Level.Invocation)}; acceptable because one invocation sorts 1e5..1e6 records
  * (milliseconds), so the per-invocation timer overhead is negligible.
@@ -53,7 +53,12 @@ public class RadixRunSorterBenchmark {
   @Param({"1000000"})
   public int records;
 
-  @Param({"uniform", "skew"})
+  /**
+   * {@code gensort} / {@code gensort-skew}: real gensort 1.5 records 0..n-1 (without / with -s);
+   * {@code uniform} / {@code skew}: seeded {@link KeyShape} look-alikes (the skew one is a 2-byte
+   * prefix mimic that is easier than real -s data; see sort-bench/results/radix.md).
+   */
+  @Param({"gensort", "gensort-skew"})
   public String shape;
 
   /** Insertion-sort threshold of the radix variant. */
@@ -69,8 +74,14 @@ public class RadixRunSorterBenchmark {
   public void setUp() {
     BenchData.requireAssertionsOff();
     FixedLengthFormat format = RecordFormat.gensort();
-    KeyShape keys = "skew".equals(shape) ? KeyShape.SKEW : KeyShape.UNIFORM;
-    arena = BenchData.gensortArena(keys, records, format, 42);
+    arena =
+        switch (shape) {
+          case "gensort" -> BenchData.realGensortArena(records, false);
+          case "gensort-skew" -> BenchData.realGensortArena(records, true);
+          case "uniform" -> BenchData.gensortArena(KeyShape.UNIFORM, records, format, 42);
+          case "skew" -> BenchData.gensortArena(KeyShape.SKEW, records, format, 42);
+          default -> throw new IllegalArgumentException("shape " + shape);
+        };
     pristine = RecordIndex.forArena(arena, format);
     pristine.build(arena.view(), format);
     work = RecordIndex.allocate(pristine.size());

@@ -5,18 +5,22 @@ import java.util.Arrays;
 
 /**
  * One sort call of {@link RadixRunSorter}: the MSD levels, histogram, scatter and insertion sort
- * over one index. Holds no per-bucket state; tasks call in with their borrowed scratch.
+ * over one index, on the key digits of {@link KeyDigits}. Holds no per-bucket state; tasks call in
+ * with their borrowed scratch.
  */
 final class RadixJob {
   /** Bits of a wide digit: key byte b plus the high nibble of byte b + 1. */
   static final int WIDE_BITS = 12;
   /**
    * Buckets in [WIDE_MIN, WIDE_MAX] use one 12-bit digit instead of an 8-bit one followed by
-   * insertion sorts of ~n/256 entries: the 4096-bucket pass leaves ~1 entry per bucket. Below
-   * WIDE_MIN the 4096-entry histogram costs more than it saves; above WIDE_MAX the scatter's 4096
-   * destinations thrash the cache. Measured with RadixRunSorterBenchmark (uniform and skew 1e6).
+   * insertion sorts of ~n/256 entries: the 4096-bucket pass leaves ~1 entry per bucket. Above
+   * WIDE_MAX the scatter's 4096 destinations thrash the cache. WIDE_MIN 512 against the earlier
+   * 2048 (SortAbHarness, sort-bench/results/radix.md): real gensort -s 1e6 ~10 % faster (its byte-0
+   * buckets of ~1,400 background keys no longer take an 8-bit pass that leaves insertion sorts of
+   * ~6), uniform 2e5 (buckets of ~780) 3.05 to 2.31 ms, uniform 5e4..1e6 and -s 5e4..2e5 within
+   * noise; 256 was no better than 512 on -s 1e6.
    */
-  static final int WIDE_MIN = 2048;
+  static final int WIDE_MIN = 512;
   static final int WIDE_MAX = 1 << 15;
   /**
    * A bucket whose next byte takes at most this many values gets one combined pass (see {@code
@@ -36,9 +40,9 @@ final class RadixJob {
   final long[] altRefs;
   private final int keyLength;
   private final int indexBytes;
-  private final long tieMask;
   private final int threshold;
   private final SmallRangeSorter small;
+  final KeyDigits digits;
 
   RadixJob(RadixRunSorter sorter, RecordIndex index, int threshold) {
     this.sorter = sorter;
@@ -49,9 +53,9 @@ final class RadixJob {
     this.altRefs = index.altRefs();
     this.keyLength = index.keyLength();
     this.indexBytes = index.indexedKeyBytes();
-    this.tieMask = index.tieMask();
     this.threshold = threshold;
     this.small = new SmallRangeSorter(index);
+    this.digits = new KeyDigits(index);
   }
 
   int keyLength() {
@@ -75,7 +79,7 @@ final class RadixJob {
       finishSmall(sk, sr, from, to, b);
       return;
     }
-    b = commonPrefix(sk, sr, from, to, b);
+    b = digits.commonPrefix(sk, sr, from, to, b);
     int[] h = s.hist[level];
     boolean mayWide = n >= WIDE_MIN && n <= WIDE_MAX && s.wideLevel < 0;
     while (true) {
@@ -95,8 +99,8 @@ final class RadixJob {
         continue;
       }
       Arrays.fill(h, 0);
-      count(sk, sr, from, to, b, h);
-      if (h[digit(sk[from], sr[from], b)] != n) {
+      digits.count(sk, sr, from, to, b, h);
+      if (h[digits.digit(sk[from], sr[from], b)] != n) {
         break;
       }
       b++; // one non-empty bucket: skip the byte without moving data
@@ -109,7 +113,7 @@ final class RadixJob {
       sum += c;
       max = Math.max(max, c);
     }
-    scatter(sk, sr, dk, dr, from, to, b, h); // h[d] is now the end of bucket d
+    digits.scatter(sk, sr, dk, dr, from, to, b, h); // h[d] is now the end of bucket d
     if (max <= threshold) {
       finishSmall(dk, dr, from, to, b); // buckets in order, all small: one linear pass
     } else {
@@ -132,7 +136,7 @@ final class RadixJob {
     int[] h = s.wide;
     Arrays.fill(h, 0, 1 << WIDE_BITS, 0);
     for (int i = from; i < to; i++) {
-      h[digit12(sk[i], sr[i], b)]++;
+      h[KeyDigits.digit12(sk[i], sr[i], b)]++;
     }
     int[] h8 = s.hist[level];
     int distinct = 0;
@@ -166,7 +170,7 @@ final class RadixJob {
     for (int i = from; i < to; i++) {
       long key = sk[i];
       long ref = sr[i];
-      int p = h[digit12(key, ref, b)]++;
+      int p = h[KeyDigits.digit12(key, ref, b)]++;
       dk[p] = key;
       dr[p] = ref;
     }
@@ -215,7 +219,7 @@ final class RadixJob {
     for (int i = from; i < to; i++) {
       long key = sk[i];
       long ref = sr[i];
-      h[rank[digit(key, ref, b)] | digit12(key, ref, b + 1)]++;
+      h[rank[digits.digit(key, ref, b)] | KeyDigits.digit12(key, ref, b + 1)]++;
     }
     int sum = from;
     int max = 0;
@@ -228,7 +232,7 @@ final class RadixJob {
     for (int i = from; i < to; i++) {
       long key = sk[i];
       long ref = sr[i];
-      int p = h[rank[digit(key, ref, b)] | digit12(key, ref, b + 1)]++;
+      int p = h[rank[digits.digit(key, ref, b)] | KeyDigits.digit12(key, ref, b + 1)]++;
       dk[p] = key;
       dr[p] = ref;
     }
@@ -237,46 +241,6 @@ final class RadixJob {
     } else {
       wideChildren(s, dk, dr, sk, sr, from, buckets, b + 2, level);
     }
-  }
-
-  /**
-   * The first key byte at or after {@code b} where the entries of {@code [from, to)} may differ,
-   * found from the index words in one branch-free pass (OR of XORs, as Lucene's MSB radix sorter
-   * does), so shared prefixes and skewed keys skip whole bytes without a histogram.
-   */
-  private int commonPrefix(long[] k, long[] r, int from, int to, int b) {
-    if (b < 8) {
-      long first = k[from];
-      long diff = 0;
-      for (int i = from + 1; i < to; i++) {
-        diff |= k[i] ^ first;
-      }
-      if (diff != 0) {
-        return Math.max(b, Long.numberOfLeadingZeros(diff) >>> 3);
-      }
-      b = 8;
-    }
-    if (b < indexBytes) {
-      long first = r[from];
-      long diff = 0;
-      for (int i = from + 1; i < to; i++) {
-        diff |= r[i] ^ first;
-      }
-      diff &= tieMask;
-      return diff != 0 ? Math.max(b, 8 + (Long.numberOfLeadingZeros(diff) >>> 3)) : indexBytes;
-    }
-    return b;
-  }
-
-  /** The 12 key bits from byte {@code b} on; needs {@code b + 1 < indexBytes}. */
-  private static int digit12(long key, long ref, int b) {
-    if (b < 7) {
-      return (int) (key >>> (52 - (b << 3))) & 0xFFF;
-    }
-    if (b == 7) {
-      return ((int) key & 0xFF) << 4 | (int) (ref >>> 60);
-    }
-    return (int) (ref >>> 52) & 0xFFF;
   }
 
   /**
@@ -329,7 +293,7 @@ final class RadixJob {
       int level) {
     int[] h = s.hist[level];
     Arrays.fill(h, 0);
-    count(k, r, from, to, b, h);
+    digits.count(k, r, from, to, b, h);
     int sum = from;
     for (int d = 0; d < 256; d++) {
       sum += h[d];
@@ -363,59 +327,5 @@ final class RadixJob {
     }
   }
 
-  int digit(long key, long ref, int b) {
-    if (b < 8) {
-      return (int) (key >>> ((7 - b) << 3)) & 0xFF;
-    }
-    if (b < indexBytes) {
-      return (int) (ref >>> (56 - ((b - 8) << 3))) & 0xFF;
-    }
-    return index.keyByte(ref, b);
-  }
 
-  void count(long[] k, long[] r, int from, int to, int b, int[] h) {
-    if (b < 8) {
-      int sh = (7 - b) << 3;
-      for (int i = from; i < to; i++) {
-        h[(int) (k[i] >>> sh) & 0xFF]++;
-      }
-    } else if (b < indexBytes) {
-      int sh = 56 - ((b - 8) << 3);
-      for (int i = from; i < to; i++) {
-        h[(int) (r[i] >>> sh) & 0xFF]++;
-      }
-    } else {
-      for (int i = from; i < to; i++) {
-        h[index.keyByte(r[i], b)]++;
-      }
-    }
-  }
-
-  /** Stable scatter of {@code [from, to)} by byte {@code b}; {@code pos[d]} = next slot of d. */
-  void scatter(long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b, int[] pos) {
-    if (b < 8) {
-      int sh = (7 - b) << 3;
-      for (int i = from; i < to; i++) {
-        long key = sk[i];
-        int p = pos[(int) (key >>> sh) & 0xFF]++;
-        dk[p] = key;
-        dr[p] = sr[i];
-      }
-    } else if (b < indexBytes) {
-      int sh = 56 - ((b - 8) << 3);
-      for (int i = from; i < to; i++) {
-        long ref = sr[i];
-        int p = pos[(int) (ref >>> sh) & 0xFF]++;
-        dk[p] = sk[i];
-        dr[p] = ref;
-      }
-    } else {
-      for (int i = from; i < to; i++) {
-        long ref = sr[i];
-        int p = pos[index.keyByte(ref, b)]++;
-        dk[p] = sk[i];
-        dr[p] = ref;
-      }
-    }
-  }
 }

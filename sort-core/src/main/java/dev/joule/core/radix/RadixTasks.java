@@ -125,7 +125,7 @@ final class RadixTasks {
         }
         runChunks(b, false);
         int total = 0;
-        int d0 = job.digit(job.keys[from], job.refs[from], b);
+        int d0 = job.digits.digit(job.keys[from], job.refs[from], b);
         for (int c = 0; c < chunks; c++) {
           total += counts[c][d0];
         }
@@ -187,10 +187,10 @@ final class RadixTasks {
     @Override
     protected void compute() {
       if (scatter) {
-        job.scatter(job.keys, job.refs, job.altKeys, job.altRefs, from, to, b, h);
+        job.digits.scatter(job.keys, job.refs, job.altKeys, job.altRefs, from, to, b, h);
       } else {
         java.util.Arrays.fill(h, 0);
-        job.count(job.keys, job.refs, from, to, b, h);
+        job.digits.count(job.keys, job.refs, from, to, b, h);
       }
     }
   }

@@ -1,0 +1,118 @@
+package dev.joule.core.radix;
+
+import dev.joule.core.record.RecordIndex;
+
+/**
+ * Key digits of {@link RadixRunSorter}'s entries, read from the index words: the 8-bit digit of key
+ * byte b (bytes 0..7 from the key word, 8..9 from the ref word's tie bits, later bytes from the
+ * arena), the 12-bit digit, the histogram and stable scatter loops on the 8-bit digit, and the
+ * OR-of-XOR common-prefix scan. Stateless apart from the index's layout; no memory; safe to use
+ * from several threads on disjoint ranges. Split out of {@code RadixJob} (which holds the levels).
+ */
+final class KeyDigits {
+  private final RecordIndex index;
+  private final int indexBytes;
+  private final long tieMask;
+
+  KeyDigits(RecordIndex index) {
+    this.index = index;
+    this.indexBytes = index.indexedKeyBytes();
+    this.tieMask = index.tieMask();
+  }
+
+  /**
+   * The first key byte at or after {@code b} where the entries of {@code [from, to)} may differ,
+   * found from the index words in one branch-free pass (OR of XORs, as Lucene's MSB radix sorter
+   * does), so shared prefixes and skewed keys skip whole bytes without a histogram.
+   */
+  int commonPrefix(long[] k, long[] r, int from, int to, int b) {
+    if (b < 8) {
+      long first = k[from];
+      long diff = 0;
+      for (int i = from + 1; i < to; i++) {
+        diff |= k[i] ^ first;
+      }
+      if (diff != 0) {
+        return Math.max(b, Long.numberOfLeadingZeros(diff) >>> 3);
+      }
+      b = 8;
+    }
+    if (b < indexBytes) {
+      long first = r[from];
+      long diff = 0;
+      for (int i = from + 1; i < to; i++) {
+        diff |= r[i] ^ first;
+      }
+      diff &= tieMask;
+      return diff != 0 ? Math.max(b, 8 + (Long.numberOfLeadingZeros(diff) >>> 3)) : indexBytes;
+    }
+    return b;
+  }
+
+  /** The 12 key bits from byte {@code b} on; needs {@code b + 1 < indexBytes}. */
+  static int digit12(long key, long ref, int b) {
+    if (b < 7) {
+      return (int) (key >>> (52 - (b << 3))) & 0xFFF;
+    }
+    if (b == 7) {
+      return ((int) key & 0xFF) << 4 | (int) (ref >>> 60);
+    }
+    return (int) (ref >>> 52) & 0xFFF;
+  }
+
+  int digit(long key, long ref, int b) {
+    if (b < 8) {
+      return (int) (key >>> ((7 - b) << 3)) & 0xFF;
+    }
+    if (b < indexBytes) {
+      return (int) (ref >>> (56 - ((b - 8) << 3))) & 0xFF;
+    }
+    return index.keyByte(ref, b);
+  }
+
+  void count(long[] k, long[] r, int from, int to, int b, int[] h) {
+    if (b < 8) {
+      int sh = (7 - b) << 3;
+      for (int i = from; i < to; i++) {
+        h[(int) (k[i] >>> sh) & 0xFF]++;
+      }
+    } else if (b < indexBytes) {
+      int sh = 56 - ((b - 8) << 3);
+      for (int i = from; i < to; i++) {
+        h[(int) (r[i] >>> sh) & 0xFF]++;
+      }
+    } else {
+      for (int i = from; i < to; i++) {
+        h[index.keyByte(r[i], b)]++;
+      }
+    }
+  }
+
+  /** Stable scatter of {@code [from, to)} by byte {@code b}; {@code pos[d]} = next slot of d. */
+  void scatter(long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b, int[] pos) {
+    if (b < 8) {
+      int sh = (7 - b) << 3;
+      for (int i = from; i < to; i++) {
+        long key = sk[i];
+        int p = pos[(int) (key >>> sh) & 0xFF]++;
+        dk[p] = key;
+        dr[p] = sr[i];
+      }
+    } else if (b < indexBytes) {
+      int sh = 56 - ((b - 8) << 3);
+      for (int i = from; i < to; i++) {
+        long ref = sr[i];
+        int p = pos[(int) (ref >>> sh) & 0xFF]++;
+        dk[p] = sk[i];
+        dr[p] = ref;
+      }
+    } else {
+      for (int i = from; i < to; i++) {
+        long ref = sr[i];
+        int p = pos[index.keyByte(ref, b)]++;
+        dk[p] = sk[i];
+        dr[p] = ref;
+      }
+    }
+  }
+}
