@@ -85,6 +85,11 @@ public final class ExternalSorter {
         RunFormationPhase.Result rf = RunFormationPhase.run(in, plan, config, temp, sorter, arenas, meter);
         phases.add(new PhaseReport("run formation", System.nanoTime() - t0, CpuClock.processCpuNanos() - c0,
             rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+        List<Path> runFiles = new ArrayList<>();
+        for (RunDescriptor d : rf.runs()) {
+          runFiles.add(d.path());
+        }
+        config.afterRunFormation().accept(List.copyOf(runFiles)); // test hook, no-op by default
         MergePhase merge = new MergePhase(config, plan, meter, new ArenaMemory(arenas));
         MergePlan mp = MergePlan.of(sizes(rf.runs()), plan.fanIn());
         List<RunDescriptor> segments = intermediatePasses(mp, rf.runs(), merge, temp, phases);
