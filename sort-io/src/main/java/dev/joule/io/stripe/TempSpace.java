@@ -34,6 +34,7 @@ public final class TempSpace implements AutoCloseable {
   private final AtomicInteger fileCounter = new AtomicInteger();
   private final Thread hook;
   private boolean closed;
+  private boolean cleanedUp;
 
   private TempSpace(List<Stripe> stripes, StripeAllocator allocator, NoticeSink notices, Thread hook) {
     this.stripes = stripes;
@@ -136,17 +137,18 @@ public final class TempSpace implements AutoCloseable {
 
   /**
    * Deletes every temp file and private directory, releases the locks and deregisters the shutdown
-   * hook. Idempotent.
+   * hook. Idempotent once it has succeeded; after a failure, calling it again (or {@link
+   * #closeAfterFailure}) retries whatever is left.
    *
    * @throws SortIOException the first deletion error, later ones suppressed
    */
   @Override
   public void close() throws SortIOException {
     synchronized (this) {
-      if (closed) {
+      if (cleanedUp) {
         return;
       }
-      closed = true;
+      closed = true; // a failed cleanup is retried by the next close() or closeAfterFailure()
     }
     SortIOException first = null;
     try {
@@ -170,6 +172,9 @@ public final class TempSpace implements AutoCloseable {
     }
     if (first != null) {
       throw first;
+    }
+    synchronized (this) {
+      cleanedUp = true;
     }
   }
 
