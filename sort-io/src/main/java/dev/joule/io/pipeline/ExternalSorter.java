@@ -105,6 +105,10 @@ public final class ExternalSorter {
         long c1 = CpuClock.processCpuNanos();
         OutputValidator v = merge.mergeToOutput(finalInputs, out, parts);
         DataSummary inSum = validate(rf.records(), rf.inputChecksum(), v, output);
+        // Delete the temps before publishing: a cleanup error then fails the sort while the previous
+        // output is still in place (CFC 3), instead of failing after the output was replaced.
+        temp.close();
+        temp = null;
         out.commitRegions(rf.records() * rs);
         long readBytes = 0;
         for (RunDescriptor d : finalInputs) {
@@ -112,8 +116,6 @@ public final class ExternalSorter {
         }
         phases.add(new PhaseReport("merge pass " + mp.passes().size() + " (final, " + parts + (parts == 1 ? " part)" : " parts)"), System.nanoTime() - t1,
             CpuClock.processCpuNanos() - c1, readBytes, rf.records() * rs, finalInputs.size(), 1, finalInputs.size()));
-        res.add(temp); // closes (deletes) after the phases' resources
-        temp = null;
         report = new SortReport(rf.records(), in.size(), config.threads(), config.tempDirs().size(), in.file().isDirect(),
             rf.runs().size(), mp.passes().size(), mp.fanIn(), meter.peak(), phases, inSum, v.summary());
       }
