@@ -10,6 +10,7 @@ import dev.joule.io.fs.SortIOException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
@@ -26,8 +27,10 @@ import java.security.SecureRandom;
  * <p>Choices: an output path that is a symbolic link is written through, i.e. its target is
  * replaced (GNU sort's behaviour). The published file's mode is that of the file it replaces, or for
  * a new file the OS default for creation, {@code 0666 & ~umask} (GNU's {@code MODE_RW_UGO}). A failed
- * fsync is never retried (fsyncgate, see {@link BlockFile#force()}). If the rename succeeded but the
- * directory fsync fails, the new output is in place and the error is still thrown.
+ * fsync is never retried (fsyncgate, see {@link BlockFile#force()}). A previous output is hard-linked
+ * as {@code .<name>.<random>.old.tmp} before the rename; if the directory fsync after the rename
+ * fails, that link is renamed back (a new output is deleted), so the failure still leaves the final
+ * name as it was (RELIABILITY.md CFC 3). Without hard links the new output stays in place then.
  *
  * <p>Memory: the {@link BlockWriter}'s pool buffers. Not thread-safe: one owner thread.
  */
@@ -153,6 +156,7 @@ public final class AtomicOutput implements AutoCloseable {
     if (committed || closed) {
       throw new IllegalStateException("output " + target + " already committed or closed");
     }
+    Path backup = null;
     try {
       if (regionsLength < 0) {
         writer.finish(true);
@@ -163,6 +167,7 @@ public final class AtomicOutput implements AutoCloseable {
         file.force();
       }
       file.close();
+      backup = linkPrevious();
       try {
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (IOException e) {
@@ -177,10 +182,68 @@ public final class AtomicOutput implements AutoCloseable {
         e.addSuppressed(suppressed);
       }
       abort(file, temp, e);
+      deleteQuietly(backup, e);
       throw e;
     }
     closed = true;
-    Durability.forceDirectory(target.toAbsolutePath().getParent());
+    try {
+      Durability.forceDirectory(target.toAbsolutePath().getParent());
+      if (backup != null) {
+        try {
+          Files.delete(backup);
+        } catch (IOException e) {
+          throw new SortIOException("delete", backup, SortIOException.reasonOf(e), e);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      rollBack(backup, e);
+      throw e;
+    }
+  }
+
+  /**
+   * A hard link {@code .<name>.<random>.old.tmp} to the output being replaced, so that a failure
+   * after the rename (the directory fsync) can put the previous version back; null if there is no
+   * previous version or the file system has no hard links (then such a failure leaves the new,
+   * complete output in place).
+   */
+  private Path linkPrevious() throws SortIOException {
+    if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+      return null;
+    }
+    Path link = temp.resolveSibling(temp.getFileName().toString().replaceFirst("\\.tmp$", ".old.tmp"));
+    try {
+      Files.createLink(link, target);
+      return link;
+    } catch (UnsupportedOperationException e) {
+      return null;
+    } catch (IOException e) {
+      throw new SortIOException("link", link, SortIOException.reasonOf(e) + " (to " + target + ")", e);
+    }
+  }
+
+  /** After a failure past the rename: the previous version back (or the new output removed). */
+  private void rollBack(Path backup, Throwable primary) {
+    try {
+      if (backup != null) {
+        Files.move(backup, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } else {
+        Files.deleteIfExists(target);
+      }
+    } catch (IOException e) {
+      primary.addSuppressed(new SortIOException("roll back", target, SortIOException.reasonOf(e), e));
+    }
+  }
+
+  private static void deleteQuietly(Path p, Throwable primary) {
+    if (p == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      primary.addSuppressed(new SortIOException("delete", p, SortIOException.reasonOf(e), e));
+    }
   }
 
   private static void abort(BlockFile file, Path temp, Throwable primary) {
