@@ -75,7 +75,7 @@ public final class SortPlan {
     // a few KiB of input instead of more than the budget's one-pass capacity.
     this.onePass = records <= onePassCapacity
         && (c.runRecordsLimit() == 0 || records <= Math.max(alignQuantum(recordSize), c.runRecordsLimit()));
-    int limit = MergePlanLimits.maxFanIn(budget, tempTransfer, openFileLimit, MergePlanLimits.DEFAULT_RESERVE);
+    int limit = MergePlanLimits.maxFanIn(budget, tempTransfer, openFileLimit, MergePlanLimits.reserve(openFileLimit));
     int f = limit;
     if (c.fanIn() > 0) {
       f = Math.min(c.fanIn(), limit);
