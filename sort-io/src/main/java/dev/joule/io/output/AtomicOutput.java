@@ -46,7 +46,16 @@ public final class AtomicOutput implements AutoCloseable {
   private boolean committed;
   private boolean closed;
 
+  /**
+   * Deletes the temporary (and a previous version's link) if the JVM is shut down by a signal before
+   * the commit: registered at creation, removed by the commit or close (RELIABILITY.md P1).
+   */
+  private final Thread hook;
+  private volatile Path backupLink;
+
   private AtomicOutput(Path target, Path temp, BlockFile file, BlockWriter writer) {
+    this.hook = new Thread(this::deleteOnShutdown, "joule-output-cleanup");
+    Runtime.getRuntime().addShutdownHook(hook);
     this.target = target;
     this.temp = temp;
     this.file = file;
@@ -168,6 +177,7 @@ public final class AtomicOutput implements AutoCloseable {
       }
       file.close();
       backup = linkPrevious();
+      backupLink = backup;
       try {
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (IOException e) {
@@ -183,6 +193,7 @@ public final class AtomicOutput implements AutoCloseable {
       }
       abort(file, temp, e);
       deleteQuietly(backup, e);
+      unhook();
       throw e;
     }
     closed = true;
@@ -198,6 +209,28 @@ public final class AtomicOutput implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       rollBack(backup, e);
       throw e;
+    } finally {
+      unhook();
+    }
+  }
+
+  private void deleteOnShutdown() {
+    try {
+      Files.deleteIfExists(temp);
+      Path b = backupLink;
+      if (b != null) {
+        Files.deleteIfExists(b);
+      }
+    } catch (IOException e) {
+      // the JVM is going down: nobody left to report to
+    }
+  }
+
+  private void unhook() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // shutting down: the hook is running or has run
     }
   }
 
@@ -269,6 +302,7 @@ public final class AtomicOutput implements AutoCloseable {
       return;
     }
     closed = true;
+    unhook();
     IOException primary = null;
     try {
       writer.close();
