@@ -65,9 +65,17 @@ public final class TempSpace implements AutoCloseable {
       StaleDirSweeper.sweep(d, notices);
     }
     List<Stripe> stripes = new ArrayList<>();
-    Thread hook = new Thread(() -> cleanupQuietly(stripes), "joule-temp-cleanup-" + HOOKS.incrementAndGet());
-    Runtime.getRuntime().addShutdownHook(hook);
+    TempSpace[] self = new TempSpace[1];
+    Thread hook = new Thread(() -> {
+      TempSpace sp = self[0];
+      if (sp != null) {
+        sp.refuseNewFiles(); // the sort's threads keep running during shutdown: no file may appear after the sweep
+      }
+      cleanupQuietly(stripes);
+    }, "joule-temp-cleanup-" + HOOKS.incrementAndGet());
     TempSpace space = new TempSpace(stripes, allocator, notices, hook);
+    self[0] = space;
+    Runtime.getRuntime().addShutdownHook(hook);
     String uuid = UUID.randomUUID().toString();
     try {
       for (Path d : stripeDirs) {
@@ -116,18 +124,24 @@ public final class TempSpace implements AutoCloseable {
     if (!kind.matches("[a-z]{1,16}")) {
       throw new IllegalArgumentException("bad temp file kind: " + kind);
     }
-    Stripe s;
+    // Check, create and track under the lock that refuseNewFiles() takes, so that a shutdown hook
+    // sweeping the private dirs cannot race with a file being created (a signal left a run file and
+    // its private dir behind).
     synchronized (this) {
       if (closed) {
         throw new IllegalStateException("temp space is closed");
       }
-      s = stripes.get(allocator.next(stripes.size(), expectedBytes));
+      Stripe s = stripes.get(allocator.next(stripes.size(), expectedBytes));
+      s.checkUsable(expectedBytes);
+      Path file = s.privateDir().resolve(String.format("%s-%06d", kind, fileCounter.incrementAndGet()));
+      BlockFile f = BlockFile.createNew(file, policy, notices, Stripe.FILE_0600);
+      tracker.track(file);
+      return f;
     }
-    s.checkUsable(expectedBytes);
-    Path file = s.privateDir().resolve(String.format("%s-%06d", kind, fileCounter.incrementAndGet()));
-    BlockFile f = BlockFile.createNew(file, policy, notices, Stripe.FILE_0600);
-    tracker.track(file);
-    return f;
+  }
+
+  private synchronized void refuseNewFiles() {
+    closed = true;
   }
 
   /** Deletes one temp file early (for example a run consumed by an intermediate merge). */
