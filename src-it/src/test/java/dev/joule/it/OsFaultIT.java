@@ -177,6 +177,27 @@ class OsFaultIT {
     before.assertCleanFailure(r, code, null, Long.MAX_VALUE, "SIG" + sig + " during " + phase + " (" + ms + " ms)");
   }
 
+  /**
+   * Regression: the TempSpace shutdown hook raced with the creation of the next run file (the sort's
+   * threads keep running during JVM shutdown), leaving {@code joule-<uuid>/run-00000N} behind in
+   * about 1 of 5 SIGTERMs in run formation. Eight SIGTERMs at 0..90 ms after the first run file.
+   */
+  @ParameterizedTest(name = "SIGTERM {0} ms after the first run")
+  @CsvSource({"0", "7", "15", "25", "40", "55", "70", "90"})
+  void sigtermDuringRunFormationNeverLeavesARunFile(int delayMs) throws Exception {
+    Path s1 = dir("s1");
+    Path s2 = dir("s2");
+    Path out = lab.resolve("out.dat");
+    Snapshot before = CliContract.before(out, s1, s2);
+    long t0 = System.nanoTime();
+    Process p = startAndWaitFor("run", out, s1, s2, new Random(delayMs), List.of());
+    Thread.sleep(delayMs);
+    assertEquals(0, CliContract.sh("kill", "-TERM", Long.toString(p.pid())));
+    assertTrue(p.waitFor(2, TimeUnit.SECONDS), "still running 2 s after SIGTERM");
+    Run r = CliContract.finish(lab, p, t0);
+    before.assertCleanFailure(r, 143, null, Long.MAX_VALUE, "SIGTERM " + delayMs + " ms into run formation");
+  }
+
   @Test
   void sigkillLeavesOnlyThePrivateDirAndTheNextSortSweepsIt() throws Exception {
     Path s1 = dir("s1");
