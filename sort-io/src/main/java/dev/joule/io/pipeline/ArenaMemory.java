@@ -28,6 +28,15 @@ final class ArenaMemory {
     this.arenas = arenas.clone();
   }
 
+  /** Bytes the arenas can lend (their total capacity). */
+  long capacity() {
+    long c = 0;
+    for (RecordArena a : arenas) {
+      c += a.capacity();
+    }
+    return c;
+  }
+
   /** A pool of {@code count} buffers of {@code size} bytes carved from the arenas, or null. */
   synchronized BlockPool pool(int count, int size) {
     int a = arena;

@@ -13,7 +13,6 @@ import dev.joule.io.prefetch.FileRunCursor;
 import dev.joule.io.prefetch.PrefetchSchedule;
 import dev.joule.io.prefetch.RunFileView;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.run.RunReader;
 import dev.joule.io.run.RunWriter;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
@@ -63,62 +62,18 @@ final class MergePhase {
     return p != null ? res.add(p) : res.pool(count, size);
   }
 
+  /**
+   * Memory the merge may use: the budget, or when it borrows run formation's arenas (which stay
+   * allocated) only what they hold, so that borrowing never adds fresh memory on top of them.
+   */
+  private long mergeBudget() {
+    long b = c.memoryBudget().bytes();
+    return lent == null ? b : Math.min(b, lent.capacity());
+  }
+
   private void resetLent() {
     if (lent != null) {
       lent.reset();
-    }
-  }
-
-  /** Opened run files of one merge. */
-  static final class Inputs implements AutoCloseable {
-    final RunDescriptor[] descriptors;
-    final BlockFile[] files;
-    final RunReader[] readers;
-
-    Inputs(List<RunDescriptor> runs, SortConfig c) throws IOException {
-      int k = runs.size();
-      descriptors = new RunDescriptor[k];
-      files = new BlockFile[k];
-      readers = new RunReader[k];
-      try {
-        for (int i = 0; i < k; i++) {
-          files[i] = BlockFile.openRead(runs.get(i).path(), c.directIo(), c.notices());
-          readers[i] = RunReader.open(files[i], c.format());
-          descriptors[i] = readers[i].descriptor();
-        }
-      } catch (IOException | RuntimeException e) {
-        closeAfter(e);
-        throw e;
-      }
-    }
-
-    void closeAfter(Throwable e) {
-      try {
-        close();
-      } catch (IOException x) {
-        e.addSuppressed(x);
-      }
-    }
-
-    @Override
-    public void close() throws IOException {
-      IOException first = null;
-      for (BlockFile f : files) {
-        try {
-          if (f != null) {
-            f.close();
-          }
-        } catch (IOException e) {
-          if (first == null) {
-            first = e;
-          } else {
-            first.addSuppressed(e);
-          }
-        }
-      }
-      if (first != null) {
-        throw first;
-      }
     }
   }
 
@@ -138,7 +93,7 @@ final class MergePhase {
     for (RunDescriptor d : runs) {
       records += d.recordCount();
     }
-    try (Resources res = new Resources(meter); Inputs in = new Inputs(runs, c)) {
+    try (Resources res = new Resources(meter); MergeInputs in = new MergeInputs(runs, c)) {
       BlockPool writePool = newPool(res, SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
       BlockFile f = res.add(temp.createFile("merge", records * rs + 2L * plan.tempTransfer(), c.directIo()));
       RunWriter w = res.add(new RunWriter(f, c.format(), plan.tempTransfer(), writePool, 1));
@@ -165,7 +120,7 @@ final class MergePhase {
       for (int i = 0; i < to.length; i++) {
         to[i] = in.descriptors[i].recordCount();
       }
-      mergeRange(in, from, to, pool(res, runs.size(), plan.mergeMemory()), sink);
+      mergeRange(in, from, to, pool(res, runs.size(), Math.min(plan.mergeMemory(), mergeBudget())), sink);
       return w.finish();
     } catch (IOException | RuntimeException | Error e) {
       throw e;
@@ -184,7 +139,7 @@ final class MergePhase {
 
   /** How many parts the final merge of {@code k} runs can use within the budget and thread count. */
   int parts(int k, long records) {
-    long budget = c.memoryBudget().bytes();
+    long budget = mergeBudget();
     long perPart = (long) (k + 1) * plan.tempTransfer() + (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer();
     long byMemory = Math.max(1, budget / perPart);
     long byRecords = Math.max(1, records / (SortPlan.alignQuantum(c.format().recordSize()) * 16));
@@ -195,7 +150,7 @@ final class MergePhase {
   OutputValidator mergeToOutput(List<RunDescriptor> runs, AtomicOutput out, int parts) throws IOException {
     int rs = c.format().recordSize();
     int k = runs.size();
-    try (Inputs in = new Inputs(runs, c)) {
+    try (MergeInputs in = new MergeInputs(runs, c)) {
       long total = 0;
       for (RunDescriptor d : in.descriptors) {
         total += d.recordCount();
@@ -204,7 +159,7 @@ final class MergePhase {
       OutputValidator[] validators = new OutputValidator[parts];
       Throwable[] failures = new Throwable[parts];
       Thread[] threads = new Thread[parts];
-      long budget = c.memoryBudget().bytes() / parts;
+      long budget = mergeBudget() / parts;
       for (int j = 0; j < parts; j++) {
         int part = j;
         validators[j] = new OutputValidator(c.format());
@@ -289,7 +244,7 @@ final class MergePhase {
     }
   }
 
-  private long[][] cuts(Inputs in, long total, int parts) throws IOException {
+  private long[][] cuts(MergeInputs in, long total, int parts) throws IOException {
     int k = in.descriptors.length;
     long[][] cuts = new long[parts + 1][];
     cuts[0] = new long[k];
@@ -348,7 +303,7 @@ final class MergePhase {
   }
 
   /** Merges records {@code [from[i], to[i])} of every input into {@code sink}, on this thread. */
-  private void mergeRange(Inputs in, long[] from, long[] to, BlockPool pool, Sink sink) throws IOException {
+  private void mergeRange(MergeInputs in, long[] from, long[] to, BlockPool pool, Sink sink) throws IOException {
     int k = in.descriptors.length;
     int[] fromBlock = new int[k];
     int[] toBlock = new int[k];

@@ -16,17 +16,25 @@ import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Stages 1–4 of a two-pass sort: cuts the input into runs of {@link SortPlan#recordsPerRun()}
  * records, sorts each in memory and writes it as a run file on the next stripe.
  *
- * <p><b>Overlap</b> (the EcoSort / Nsort pipeline) with two arenas: before chunk i is sorted, all
- * windows of chunk i+1 are submitted to the {@link BlockReader}, whose {@code joule-read-N} thread
- * fills the other arena while this thread checksums, indexes, radix-sorts (on the {@code
- * joule-radix-N} ForkJoin workers) and gathers chunk i into the {@link RunWriter}'s blocks, which
- * its {@code joule-write-N} thread writes behind. The queues are bounded: the reader holds at most
- * one arena's windows, the writer {@link SortPlan#RUN_WRITE_BUFFERS} blocks.
+ * <p><b>Overlap</b> (the EcoSort / Nsort pipeline) with three arenas and two indexes: while this
+ * thread checksums, indexes and radix-sorts chunk i (on the {@code joule-radix-N} ForkJoin
+ * workers), the {@link BlockReader}'s {@code joule-read-N} thread reads chunk i+1 into the next
+ * arena, and the {@code joule-runwrite-N} thread gathers run i−1 from its arena into the {@link
+ * RunWriter}'s blocks, which {@code joule-write-N} writes behind. Before chunk i+1 is read into
+ * the arena of run i−2, that run's write is awaited. The queues are bounded: the reader holds at
+ * most one arena's windows, the writer {@link SortPlan#RUN_WRITE_BUFFERS} blocks, and at most two
+ * run writes are pending.
  *
  * <p>The input's record count and valsort checksum are taken here, per chunk in parallel, before
  * sorting (so they describe the input, not the sorter's output). The input is checked unchanged
@@ -36,16 +44,25 @@ import java.util.List;
  * <p>Memory: {@link SortPlan#sortMemory()}, registered with the caller's {@link Resources}.
  */
 final class RunFormationPhase {
+  /** Arenas in flight: one being read, one being sorted, one being written. */
+  static final int ARENAS = 3;
+
+  private static final AtomicInteger WRITERS = new AtomicInteger();
+
   private RunFormationPhase() {}
 
   record Result(List<RunDescriptor> runs, long records, RecordChecksum inputChecksum, long bytesRead, long bytesWritten) {}
 
-  /** The two arenas of run formation; the caller owns them (the merge borrows them afterwards). */
+  /** The arenas of run formation; the caller owns them (the merge borrows them afterwards). */
   static RecordArena[] allocateArenas(SortPlan plan, SortConfig c, Resources res) {
     int rs = c.format().recordSize();
     long runBytes = plan.recordsPerRun() * rs;
     int slab = ArenaFiller.slabBytes(runBytes, rs);
-    return new RecordArena[] {res.arena(runBytes, slab), res.arena(runBytes, slab)};
+    RecordArena[] arenas = new RecordArena[ARENAS];
+    for (int i = 0; i < ARENAS; i++) {
+      arenas[i] = res.arena(runBytes, slab);
+    }
+    return arenas;
   }
 
   /**
@@ -71,11 +88,15 @@ final class RunFormationPhase {
     int rs = format.recordSize();
     long runBytes = plan.recordsPerRun() * rs;
     long size = in.size();
-    RecordIndex index = RecordIndex.forArena(arenas[0], format);
+    RecordIndex[] indexes = {RecordIndex.forArena(arenas[0], format), RecordIndex.forArena(arenas[0], format)};
     BlockPool writePool = res.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
     int maxWindows = ArenaFiller.windows(arenas[0], runBytes, plan.inputTransfer()).size();
     BlockReader reader = res.add(in.reader(plan.inputTransfer(), maxWindows));
-    RecordGatherer gatherer = new RecordGatherer(sorter.pool());
+    ExecutorService writer = Executors.newSingleThreadExecutor(
+        r -> daemon(new Thread(r, "joule-runwrite-" + WRITERS.incrementAndGet())));
+    List<Future<RunDescriptor>> writes = new ArrayList<>();
+    res.add(() -> stop(writer, writes)); // closed before the arenas: a write in progress reads one
+    RecordGatherer gatherer = new RecordGatherer(null); // the writer thread's copy; the cores sort
     RecordChecksum sum = new RecordChecksum();
     List<RunDescriptor> runs = new ArrayList<>();
     int chunks = plan.runs();
@@ -85,14 +106,18 @@ final class RunFormationPhase {
     List<ArenaFiller.Window> pending = ArenaFiller.windows(arenas[0], Math.min(runBytes, size), plan.inputTransfer());
     ArenaFiller.submit(reader, pending);
     for (int i = 0; i < chunks; i++) {
-      RecordArena arena = arenas[i & 1];
+      RecordArena arena = arenas[i % ARENAS];
+      RecordIndex index = indexes[i & 1];
       read += ArenaFiller.take(reader, arena, pending);
+      if (i >= 2) {
+        written += await(writes.get(i - 2), runs); // frees arena (i+1) % 3 and index i % 2
+      }
       if (i + 1 < chunks) {
-        RecordArena other = arenas[(i + 1) & 1];
-        other.clear();
-        long next = Math.min(runBytes, size - (long) (i + 1) * runBytes);
-        pending = ArenaFiller.windows(other, next, plan.inputTransfer());
-        ArenaFiller.submit(reader, pending); // read chunk i+1 while chunk i is sorted and written
+        RecordArena next = arenas[(i + 1) % ARENAS];
+        next.clear();
+        long bytes = Math.min(runBytes, size - (long) (i + 1) * runBytes);
+        pending = ArenaFiller.windows(next, bytes, plan.inputTransfer());
+        ArenaFiller.submit(reader, pending); // read chunk i+1 while chunk i is sorted
       } else {
         in.checkUnchanged(read);
       }
@@ -103,12 +128,56 @@ final class RunFormationPhase {
       records += n;
       sorter.sort(index);
       ExternalSorter.checkCancelled();
-      RunDescriptor d = writeRun(index, n, format, plan, c, temp, writePool, gatherer, chunkSum);
-      runs.add(d);
-      written += d.fileSize();
+      writes.add(writer.submit(() -> writeRun(index, n, format, plan, c, temp, writePool, gatherer, chunkSum)));
       c.progress().update("run formation", read, size);
     }
+    for (int i = Math.max(0, chunks - 2); i < chunks; i++) {
+      written += await(writes.get(i), runs);
+    }
     return new Result(runs, records, sum, read, written);
+  }
+
+  private static Thread daemon(Thread t) {
+    t.setDaemon(true);
+    return t;
+  }
+
+  /** Waits for one run write (in submission order) and records its descriptor. */
+  private static long await(Future<RunDescriptor> f, List<RunDescriptor> runs) throws IOException {
+    try {
+      RunDescriptor d = f.get();
+      runs.add(d);
+      return d.fileSize();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SortCancelledException("sort cancelled while writing a run");
+    } catch (ExecutionException e) {
+      throw ExternalSorter.translate(e.getCause());
+    }
+  }
+
+  /**
+   * Stops the run writer thread: writes not started are cancelled, a write in progress (it reads an
+   * arena) is left to finish — not interrupted, so that its RunWriter closes cleanly — and awaited.
+   */
+  private static void stop(ExecutorService writer, List<Future<RunDescriptor>> writes) {
+    for (Future<RunDescriptor> f : writes) {
+      f.cancel(false);
+    }
+    writer.shutdown();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        if (writer.awaitTermination(1, TimeUnit.MINUTES)) {
+          break;
+        }
+      } catch (InterruptedException e) {
+        interrupted = true; // keep waiting: the arenas must not be closed under a running write
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static RunDescriptor writeRun(RecordIndex index, int n, FixedLengthFormat format, SortPlan plan,

@@ -19,9 +19,9 @@ import java.util.Locale;
  * <p><b>Memory model</b> (budget B, record size r, index {@value RecordIndex#BYTES_PER_ENTRY}
  * bytes per record). One pass holds every record once plus its index entry plus the output's
  * write-behind ({@link #OUTPUT_BUFFERS} transfer buffers): it is chosen when {@code n (r + 32) +
- * 3 T_out + slack <= B}. Otherwise run formation holds <em>two</em> arenas (chunk i+1 is read
- * while chunk i is sorted and written) and one index, so a run has {@code (B - io) / (2r + 32)}
- * records, rounded down so that every run starts at a 4096-aligned input offset (DIRECT reads). The
+ * 3 T_out + slack <= B}. Otherwise run formation holds <em>three</em> arenas (chunk i+1 is read
+ * while chunk i is sorted and run i−1 written) and two indexes, so a run has {@code (B - io) / (3r
+ * + 64)} records, rounded down so that every run starts at a 4096-aligned input offset (DIRECT reads). The
  * merge gives every input two temp-block buffers ({@link MergePlanLimits}); the fan-in is the
  * smaller of that and the open-file limit, or {@code config.fanIn()} clamped to it.
  *
@@ -92,15 +92,15 @@ public final class SortPlan {
       this.mergePlan = MergePlan.of(new long[runs], 2);
       return;
     }
-    long io = (long) RUN_WRITE_BUFFERS * tempTransfer + 2 * ARENA_SLACK;
-    long perRun = (budget - io) / (2 * rs + RecordIndex.BYTES_PER_ENTRY);
+    long io = (long) RUN_WRITE_BUFFERS * tempTransfer + RunFormationPhase.ARENAS * ARENA_SLACK;
+    long perRun = (budget - io) / (RunFormationPhase.ARENAS * rs + 2L * RecordIndex.BYTES_PER_ENTRY);
     long q = alignQuantum(recordSize);
     if (c.runRecordsLimit() > 0) {
       perRun = Math.min(perRun, Math.max(q, c.runRecordsLimit()));
     }
     perRun = perRun / q * q;
     if (perRun < q) {
-      throw new IllegalArgumentException("memory budget " + c.memoryBudget() + " cannot hold two runs of "
+      throw new IllegalArgumentException("memory budget " + c.memoryBudget() + " cannot hold three runs of "
           + q + " records of " + recordSize + " bytes (needed for 4096-aligned runs)");
     }
     this.recordsPerRun = perRun;
@@ -207,8 +207,8 @@ public final class SortPlan {
     if (onePass) {
       return records * (rs + RecordIndex.BYTES_PER_ENTRY) + (long) OUTPUT_BUFFERS * outTransfer + ARENA_SLACK;
     }
-    return recordsPerRun * (2 * rs + RecordIndex.BYTES_PER_ENTRY) + (long) RUN_WRITE_BUFFERS * tempTransfer
-        + 2 * ARENA_SLACK;
+    return recordsPerRun * (RunFormationPhase.ARENAS * rs + 2L * RecordIndex.BYTES_PER_ENTRY)
+        + (long) RUN_WRITE_BUFFERS * tempTransfer + RunFormationPhase.ARENAS * ARENA_SLACK;
   }
 
   /** Buffer memory of the widest merge: two blocks per input plus the output's buffers. */
@@ -269,7 +269,7 @@ public final class SortPlan {
       sb.append(String.format(Locale.ROOT,
           "plan: two-pass external sort: %d runs of up to %d records, %d merge pass(es), fan-in %d, threads %d%n",
           runs, recordsPerRun, mergePasses(), fanIn, threads));
-      sb.append(String.format(Locale.ROOT, "memory: run formation %d bytes (two arenas + index + write-behind), merge %d bytes%n",
+      sb.append(String.format(Locale.ROOT, "memory: run formation %d bytes (three arenas + two indexes + write-behind), merge %d bytes%n",
           sortMemory(), mergeMemory()));
       long[] usable = usableBytesPerStripe();
       for (int i = 0; i < stripes.size(); i++) {

@@ -257,14 +257,14 @@ public final class SortSession implements AutoCloseable {
 
   /** A streaming merge of run files. */
   private final class MergeCursor implements RecordCursor {
-    private final MergePhase.Inputs in;
+    private final MergeInputs in;
     private final BlockPrefetcher prefetcher;
     private final FileRunCursor[] cursors;
     private final TournamentTree tree;
     private ByteBuffer current;
 
     MergeCursor(List<RunDescriptor> runs) throws IOException {
-      in = res.add(new MergePhase.Inputs(runs, config));
+      in = res.add(new MergeInputs(runs, config));
       int k = runs.size();
       int[] from = new int[k];
       int[] to = new int[k];

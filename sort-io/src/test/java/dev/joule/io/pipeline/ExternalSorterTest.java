@@ -82,6 +82,7 @@ class ExternalSorterTest {
     assertEquals(n, r.records());
     assertEquals(r.input().checksum(), r.output().checksum());
     assertTrue(r.output().ordered());
+    assertTrue(r.peakMemoryBytes() <= c.memoryBudget().bytes(), "peak " + r.peakMemoryBytes() + " over budget");
     if (c.format().equals(GENSORT) && n > 0) {
       // valsort's own logic (sort-core) agrees with the report
       StreamingValidator v = new StreamingValidator();
