@@ -10,6 +10,7 @@ import dev.joule.io.fs.SortIOException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
@@ -26,8 +27,10 @@ import java.security.SecureRandom;
  * <p>Choices: an output path that is a symbolic link is written through, i.e. its target is
  * replaced (GNU sort's behaviour). The published file's mode is that of the file it replaces, or for
  * a new file the OS default for creation, {@code 0666 & ~umask} (GNU's {@code MODE_RW_UGO}). A failed
- * fsync is never retried (fsyncgate, see {@link BlockFile#force()}). If the rename succeeded but the
- * directory fsync fails, the new output is in place and the error is still thrown.
+ * fsync is never retried (fsyncgate, see {@link BlockFile#force()}). A previous output is hard-linked
+ * as {@code .<name>.<random>.old.tmp} before the rename; if the directory fsync after the rename
+ * fails, that link is renamed back (a new output is deleted), so the failure still leaves the final
+ * name as it was (RELIABILITY.md CFC 3). Without hard links the new output stays in place then.
  *
  * <p>Memory: the {@link BlockWriter}'s pool buffers. Not thread-safe: one owner thread.
  */
@@ -43,7 +46,16 @@ public final class AtomicOutput implements AutoCloseable {
   private boolean committed;
   private boolean closed;
 
+  /**
+   * Deletes the temporary (and a previous version's link) if the JVM is shut down by a signal before
+   * the commit: registered at creation, removed by the commit or close (RELIABILITY.md P1).
+   */
+  private final Thread hook;
+  private volatile Path backupLink;
+
   private AtomicOutput(Path target, Path temp, BlockFile file, BlockWriter writer) {
+    this.hook = new Thread(this::deleteOnShutdown, "joule-output-cleanup");
+    Runtime.getRuntime().addShutdownHook(hook);
     this.target = target;
     this.temp = temp;
     this.file = file;
@@ -153,6 +165,7 @@ public final class AtomicOutput implements AutoCloseable {
     if (committed || closed) {
       throw new IllegalStateException("output " + target + " already committed or closed");
     }
+    Path backup = null;
     try {
       if (regionsLength < 0) {
         writer.finish(true);
@@ -163,6 +176,8 @@ public final class AtomicOutput implements AutoCloseable {
         file.force();
       }
       file.close();
+      backup = linkPrevious();
+      backupLink = backup;
       try {
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (IOException e) {
@@ -177,10 +192,91 @@ public final class AtomicOutput implements AutoCloseable {
         e.addSuppressed(suppressed);
       }
       abort(file, temp, e);
+      deleteQuietly(backup, e);
+      unhook();
       throw e;
     }
     closed = true;
-    Durability.forceDirectory(target.toAbsolutePath().getParent());
+    try {
+      Durability.forceDirectory(target.toAbsolutePath().getParent());
+      if (backup != null) {
+        try {
+          Files.delete(backup);
+        } catch (IOException e) {
+          throw new SortIOException("delete", backup, SortIOException.reasonOf(e), e);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      rollBack(backup, e);
+      throw e;
+    } finally {
+      unhook();
+    }
+  }
+
+  private void deleteOnShutdown() {
+    try {
+      Files.deleteIfExists(temp);
+      Path b = backupLink;
+      if (b != null) {
+        Files.deleteIfExists(b);
+      }
+    } catch (IOException e) {
+      // the JVM is going down: nobody left to report to
+    }
+  }
+
+  private void unhook() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // shutting down: the hook is running or has run
+    }
+  }
+
+  /**
+   * A hard link {@code .<name>.<random>.old.tmp} to the output being replaced, so that a failure
+   * after the rename (the directory fsync) can put the previous version back; null if there is no
+   * previous version or the file system has no hard links (then such a failure leaves the new,
+   * complete output in place).
+   */
+  private Path linkPrevious() throws SortIOException {
+    if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+      return null;
+    }
+    Path link = temp.resolveSibling(temp.getFileName().toString().replaceFirst("\\.tmp$", ".old.tmp"));
+    try {
+      Files.createLink(link, target);
+      return link;
+    } catch (UnsupportedOperationException e) {
+      return null;
+    } catch (IOException e) {
+      throw new SortIOException("link", link, SortIOException.reasonOf(e) + " (to " + target + ")", e);
+    }
+  }
+
+  /** After a failure past the rename: the previous version back (or the new output removed). */
+  private void rollBack(Path backup, Throwable primary) {
+    try {
+      if (backup != null) {
+        Files.move(backup, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } else {
+        Files.deleteIfExists(target);
+      }
+    } catch (IOException e) {
+      primary.addSuppressed(new SortIOException("roll back", target, SortIOException.reasonOf(e), e));
+    }
+  }
+
+  private static void deleteQuietly(Path p, Throwable primary) {
+    if (p == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      primary.addSuppressed(new SortIOException("delete", p, SortIOException.reasonOf(e), e));
+    }
   }
 
   private static void abort(BlockFile file, Path temp, Throwable primary) {
@@ -206,6 +302,7 @@ public final class AtomicOutput implements AutoCloseable {
       return;
     }
     closed = true;
+    unhook();
     IOException primary = null;
     try {
       writer.close();

@@ -85,6 +85,11 @@ public final class ExternalSorter {
         RunFormationPhase.Result rf = RunFormationPhase.run(in, plan, config, temp, sorter, arenas, meter);
         phases.add(new PhaseReport("run formation", System.nanoTime() - t0, CpuClock.processCpuNanos() - c0,
             rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+        List<Path> runFiles = new ArrayList<>();
+        for (RunDescriptor d : rf.runs()) {
+          runFiles.add(d.path());
+        }
+        config.afterRunFormation().accept(List.copyOf(runFiles)); // test hook, no-op by default
         MergePhase merge = new MergePhase(config, plan, meter, new ArenaMemory(arenas));
         MergePlan mp = MergePlan.of(sizes(rf.runs()), plan.fanIn());
         List<RunDescriptor> segments = intermediatePasses(mp, rf.runs(), merge, temp, phases);
@@ -100,6 +105,10 @@ public final class ExternalSorter {
         long c1 = CpuClock.processCpuNanos();
         OutputValidator v = merge.mergeToOutput(finalInputs, out, parts);
         DataSummary inSum = validate(rf.records(), rf.inputChecksum(), v, output);
+        // Delete the temps before publishing: a cleanup error then fails the sort while the previous
+        // output is still in place (CFC 3), instead of failing after the output was replaced.
+        temp.close();
+        temp = null;
         out.commitRegions(rf.records() * rs);
         long readBytes = 0;
         for (RunDescriptor d : finalInputs) {
@@ -107,8 +116,6 @@ public final class ExternalSorter {
         }
         phases.add(new PhaseReport("merge pass " + mp.passes().size() + " (final, " + parts + (parts == 1 ? " part)" : " parts)"), System.nanoTime() - t1,
             CpuClock.processCpuNanos() - c1, readBytes, rf.records() * rs, finalInputs.size(), 1, finalInputs.size()));
-        res.add(temp); // closes (deletes) after the phases' resources
-        temp = null;
         report = new SortReport(rf.records(), in.size(), config.threads(), config.tempDirs().size(), in.file().isDirect(),
             rf.runs().size(), mp.passes().size(), mp.fanIn(), meter.peak(), phases, inSum, v.summary());
       }

@@ -1,6 +1,7 @@
 package dev.joule.io.pipeline;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,29 @@ public final class MergePlanLimits {
    * the rest is headroom for the embedder.
    */
   public static final int DEFAULT_RESERVE = 64;
+
+  /** Headroom over the descriptors open at planning time when the limit is small ({@link #reserve}). */
+  static final int SMALL_LIMIT_HEADROOM = 16;
+
+  /**
+   * The reserve for this process under {@code openFileLimit}: {@link #DEFAULT_RESERVE}, except under
+   * a small limit ({@code ulimit -n 32}, below 4 x the default), where a fixed 64 would leave no
+   * inputs at all: there it is the descriptors open now plus {@link #SMALL_LIMIT_HEADROOM} (stripe
+   * locks, a directory fsync, the stale-dir sweep), at most the default. A smaller fan-in then adds
+   * merge passes instead of failing (RELIABILITY.md I9, GNU sort-merge-fdlimit).
+   */
+  public static int reserve(long openFileLimit) {
+    if (openFileLimit >= 4L * DEFAULT_RESERVE) {
+      return DEFAULT_RESERVE;
+    }
+    long open;
+    try (java.util.stream.Stream<Path> fds = Files.list(Paths.get("/proc/self/fd"))) {
+      open = fds.count();
+    } catch (IOException | UncheckedIOException | SecurityException e) {
+      return DEFAULT_RESERVE;
+    }
+    return (int) Math.min(DEFAULT_RESERVE, open + SMALL_LIMIT_HEADROOM);
+  }
 
   private static final Path PROC_LIMITS = Paths.get("/proc/self/limits");
   private static final String OPEN_FILES_ROW = "Max open files";

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Everything a sort needs to know besides its input and output: the record format, the memory
@@ -40,9 +41,11 @@ public final class SortConfig {
   private final NoticeSink notices;
   private final ProgressListener progress;
   private final long runRecordsLimit;
+  private final Consumer<List<Path>> afterRunFormation;
 
   private SortConfig(Builder b) {
     this.runRecordsLimit = b.runRecordsLimit;
+    this.afterRunFormation = b.afterRunFormation;
     this.format = b.format;
     this.memoryBudget = b.memoryBudget;
     this.threads = b.threads;
@@ -72,6 +75,7 @@ public final class SortConfig {
     b.notices = notices;
     b.progress = progress;
     b.runRecordsLimit = runRecordsLimit;
+    b.afterRunFormation = afterRunFormation;
     return b;
   }
 
@@ -126,6 +130,11 @@ public final class SortConfig {
     return runRecordsLimit;
   }
 
+  /** Test hook: sees the run files between run formation and the merge. Package-private on purpose. */
+  Consumer<List<Path>> afterRunFormation() {
+    return afterRunFormation;
+  }
+
   @Override
   public String toString() {
     return "SortConfig{format="
@@ -157,8 +166,21 @@ public final class SortConfig {
     private NoticeSink notices = NoticeSink.IGNORE;
     private ProgressListener progress = ProgressListener.NONE;
     private long runRecordsLimit;
+    private Consumer<List<Path>> afterRunFormation = runs -> {};
 
     private Builder() {}
+
+    /**
+     * Test hook (package-private): called on the sorting thread with the run files, in run order,
+     * after run formation has written and closed all of them and before the first merge opens one;
+     * not called for a one-pass sort. The reliability tests damage or delete run files here
+     * (RELIABILITY.md F5, "pause-after-phase") and note the phase change; an exception thrown by the
+     * hook fails the sort like any other (everything is cleaned up).
+     */
+    Builder afterRunFormation(Consumer<List<Path>> hook) {
+      this.afterRunFormation = Objects.requireNonNull(hook, "afterRunFormation");
+      return this;
+    }
 
     /**
      * Test hook (package-private): caps the records per run so that tests reach hundreds of runs

@@ -71,8 +71,11 @@ public final class SortPlan {
     long rs = recordSize;
     this.onePassCapacity =
         Math.max(0, (budget - (long) OUTPUT_BUFFERS * outTransfer - ARENA_SLACK) / (rs + RecordIndex.BYTES_PER_ENTRY));
-    this.onePass = records <= onePassCapacity;
-    int limit = MergePlanLimits.maxFanIn(budget, tempTransfer, openFileLimit, MergePlanLimits.DEFAULT_RESERVE);
+    // The runRecordsLimit test hook also applies here, so tests reach run formation and merges with
+    // a few KiB of input instead of more than the budget's one-pass capacity.
+    this.onePass = records <= onePassCapacity
+        && (c.runRecordsLimit() == 0 || records <= Math.max(alignQuantum(recordSize), c.runRecordsLimit()));
+    int limit = MergePlanLimits.maxFanIn(budget, tempTransfer, openFileLimit, MergePlanLimits.reserve(openFileLimit));
     int f = limit;
     if (c.fanIn() > 0) {
       f = Math.min(c.fanIn(), limit);

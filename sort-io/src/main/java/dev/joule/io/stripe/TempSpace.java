@@ -34,6 +34,7 @@ public final class TempSpace implements AutoCloseable {
   private final AtomicInteger fileCounter = new AtomicInteger();
   private final Thread hook;
   private boolean closed;
+  private boolean cleanedUp;
 
   private TempSpace(List<Stripe> stripes, StripeAllocator allocator, NoticeSink notices, Thread hook) {
     this.stripes = stripes;
@@ -64,9 +65,17 @@ public final class TempSpace implements AutoCloseable {
       StaleDirSweeper.sweep(d, notices);
     }
     List<Stripe> stripes = new ArrayList<>();
-    Thread hook = new Thread(() -> cleanupQuietly(stripes), "joule-temp-cleanup-" + HOOKS.incrementAndGet());
-    Runtime.getRuntime().addShutdownHook(hook);
+    TempSpace[] self = new TempSpace[1];
+    Thread hook = new Thread(() -> {
+      TempSpace sp = self[0];
+      if (sp != null) {
+        sp.refuseNewFiles(); // the sort's threads keep running during shutdown: no file may appear after the sweep
+      }
+      cleanupQuietly(stripes);
+    }, "joule-temp-cleanup-" + HOOKS.incrementAndGet());
     TempSpace space = new TempSpace(stripes, allocator, notices, hook);
+    self[0] = space;
+    Runtime.getRuntime().addShutdownHook(hook);
     String uuid = UUID.randomUUID().toString();
     try {
       for (Path d : stripeDirs) {
@@ -115,18 +124,24 @@ public final class TempSpace implements AutoCloseable {
     if (!kind.matches("[a-z]{1,16}")) {
       throw new IllegalArgumentException("bad temp file kind: " + kind);
     }
-    Stripe s;
+    // Check, create and track under the lock that refuseNewFiles() takes, so that a shutdown hook
+    // sweeping the private dirs cannot race with a file being created (a signal left a run file and
+    // its private dir behind).
     synchronized (this) {
       if (closed) {
         throw new IllegalStateException("temp space is closed");
       }
-      s = stripes.get(allocator.next(stripes.size(), expectedBytes));
+      Stripe s = stripes.get(allocator.next(stripes.size(), expectedBytes));
+      s.checkUsable(expectedBytes);
+      Path file = s.privateDir().resolve(String.format("%s-%06d", kind, fileCounter.incrementAndGet()));
+      BlockFile f = BlockFile.createNew(file, policy, notices, Stripe.FILE_0600);
+      tracker.track(file);
+      return f;
     }
-    s.checkUsable(expectedBytes);
-    Path file = s.privateDir().resolve(String.format("%s-%06d", kind, fileCounter.incrementAndGet()));
-    BlockFile f = BlockFile.createNew(file, policy, notices, Stripe.FILE_0600);
-    tracker.track(file);
-    return f;
+  }
+
+  private synchronized void refuseNewFiles() {
+    closed = true;
   }
 
   /** Deletes one temp file early (for example a run consumed by an intermediate merge). */
@@ -136,17 +151,18 @@ public final class TempSpace implements AutoCloseable {
 
   /**
    * Deletes every temp file and private directory, releases the locks and deregisters the shutdown
-   * hook. Idempotent.
+   * hook. Idempotent once it has succeeded; after a failure, calling it again (or {@link
+   * #closeAfterFailure}) retries whatever is left.
    *
    * @throws SortIOException the first deletion error, later ones suppressed
    */
   @Override
   public void close() throws SortIOException {
     synchronized (this) {
-      if (closed) {
+      if (cleanedUp) {
         return;
       }
-      closed = true;
+      closed = true; // a failed cleanup is retried by the next close() or closeAfterFailure()
     }
     SortIOException first = null;
     try {
@@ -170,6 +186,9 @@ public final class TempSpace implements AutoCloseable {
     }
     if (first != null) {
       throw first;
+    }
+    synchronized (this) {
+      cleanedUp = true;
     }
   }
 

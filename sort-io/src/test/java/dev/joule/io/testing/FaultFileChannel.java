@@ -66,6 +66,7 @@ public final class FaultFileChannel extends FileChannel {
       faults.wrote(written);
     }
     if (full) {
+      faults.markFault();
       throw new IOException(FaultFileSystemProvider.ENOSPC);
     }
     return written;

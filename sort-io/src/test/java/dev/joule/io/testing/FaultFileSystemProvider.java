@@ -62,6 +62,7 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
   private volatile boolean refuseDirect;
   private long diskFullAfter = Long.MAX_VALUE;
   private long bytesWritten;
+  private volatile int faultIndex = -1;
 
   private FaultFileSystemProvider(long seed) {
     this.random = new Random(seed);
@@ -110,6 +111,11 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
     return this;
   }
 
+  /** Bytes written so far through this layer, in total. */
+  public synchronized long bytesWritten() {
+    return bytesWritten;
+  }
+
   /** Operations counted so far, per kind. */
   public synchronized long count(FaultOp op) {
     return counts.getOrDefault(op, 0L);
@@ -148,7 +154,24 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
     }
     log.add(op + " " + path);
     if (fail) {
+      markFault();
       throw new FileSystemException(path.toString(), null, EIO);
+    }
+  }
+
+  /**
+   * Index in {@link #log()} of the operation at which the first fault fired (an armed failure or
+   * the disk becoming full), or -1 if none has.
+   */
+  public int faultIndex() {
+    return faultIndex;
+  }
+
+  void markFault() {
+    synchronized (log) {
+      if (faultIndex < 0) {
+        faultIndex = log.size() - 1;
+      }
     }
   }
 
@@ -281,6 +304,12 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
   @Override
   public void createSymbolicLink(Path link, Path target, FileAttribute<?>... attrs) throws IOException {
     delegate.createSymbolicLink(FaultPath.unwrap(link), target instanceof FaultPath ? FaultPath.unwrap(target) : target, attrs);
+  }
+
+  @Override
+  public void createLink(Path link, Path existing) throws IOException {
+    op(FaultOp.OPEN, FaultPath.unwrap(link));
+    delegate.createLink(FaultPath.unwrap(link), FaultPath.unwrap(existing));
   }
 
   @Override
