@@ -29,18 +29,21 @@ final class RadixTasks {
     }
   }
 
-  /** One bucket {@code [from, to)} whose entries agree on the key bytes before {@code b}. */
-  static final class Bucket extends Task {
-    private final RadixJob job;
-    private final long[] k;
-    private final long[] r;
-    private final long[] ok;
-    private final long[] or;
-    private final int from;
-    private final int to;
-    private final int b;
+  /**
+   * A range {@code [from, to)} of bank (k, r), with (ok, or) the other bank, whose entries agree on
+   * the key bytes before {@code b}; the subclasses differ only in what they run on it.
+   */
+  abstract static class Range extends Task {
+    final RadixJob job;
+    final long[] k;
+    final long[] r;
+    final long[] ok;
+    final long[] or;
+    final int from;
+    final int to;
+    final int b;
 
-    Bucket(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b) {
+    Range(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b) {
       this.job = job;
       this.k = k;
       this.r = r;
@@ -52,47 +55,40 @@ final class RadixTasks {
     }
 
     @Override
-    protected void compute() {
+    protected final void compute() {
       RadixScratch s = job.sorter.acquire();
       try {
-        job.process(s, this, k, r, ok, or, from, to, b, 0);
+        run(s);
       } finally {
-        job.sorter.release(s);
+        job.sorter.release(s); // before joining: see the class comment
       }
       joinPending();
     }
+
+    abstract void run(RadixScratch s);
   }
 
-  /** Neighbouring small buckets {@code [from, to)}, already partitioned on byte {@code b}. */
-  static final class Group extends Task {
-    private final RadixJob job;
-    private final long[] k;
-    private final long[] r;
-    private final long[] ok;
-    private final long[] or;
-    private final int from;
-    private final int to;
-    private final int b;
-
-    Group(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b) {
-      this.job = job;
-      this.k = k;
-      this.r = r;
-      this.ok = ok;
-      this.or = or;
-      this.from = from;
-      this.to = to;
-      this.b = b;
+  /** One bucket whose entries agree on the key bytes before {@code b}: sorted from byte b on. */
+  static final class Bucket extends Range {
+    Bucket(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b) {
+      super(job, k, r, ok, or, from, to, b);
     }
 
     @Override
-    protected void compute() {
-      RadixScratch s = job.sorter.acquire();
-      try {
-        job.processPartitioned(s, k, r, ok, or, from, to, b, 0);
-      } finally {
-        job.sorter.release(s);
-      }
+    void run(RadixScratch s) {
+      job.process(s, this, k, r, ok, or, from, to, b, 0);
+    }
+  }
+
+  /** Neighbouring small buckets, already partitioned on byte {@code b}; inline, forks nothing. */
+  static final class Group extends Range {
+    Group(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b) {
+      super(job, k, r, ok, or, from, to, b);
+    }
+
+    @Override
+    void run(RadixScratch s) {
+      job.processPartitioned(s, k, r, ok, or, from, to, b, 0);
     }
   }
 
