@@ -116,7 +116,7 @@ public final class SortPlan {
    * Records per run with the smallest arenas that still let the final merge run in one pass, split
    * into {@code threads} parts each with two temp blocks per run (the merge borrows the three
    * arenas for its buffers, {@link ArenaMemory}): the largest run count k up to the fan-in with
-   * {@code 3 ceil(n/k) r >= threads (2k T_temp + 3 T_out)}. Never larger than the budget allows
+   * {@code 3 ceil(n/k) r >= threads (2k T_temp + 3 T_out) + 3 T_temp + 4096 k}. Never larger than the budget allows
    * ({@code budgetPerRun}). Why: every freshly touched page costs 3–7 µs of kernel time here
    * (DESIGN.md), and arenas and indexes sized to the whole budget touch it all even when the input
    * is only a few budgets long. 4 GB at 1 GiB (2 threads, 4 MiB transfers), pipeline.md: 14 runs
@@ -132,7 +132,10 @@ public final class SortPlan {
     for (long k = (records + budgetPerRun - 1) / budgetPerRun + 1; k <= fanIn; k++) {
       long per = ((records + k - 1) / k + q - 1) / q * q;
       long lent = RunFormationPhase.ARENAS * per * recordSize;
-      long need = (long) threads * (2L * k * tempTransfer + (long) OUTPUT_BUFFERS * outTransfer);
+      // Plus what carving the arenas into blocks can lose: up to one block per arena, and the
+      // splitter's one page per run. Short of that the merge would allocate fresh pools after all.
+      long need = (long) threads * (2L * k * tempTransfer + (long) OUTPUT_BUFFERS * outTransfer)
+          + (long) RunFormationPhase.ARENAS * tempTransfer + k * BlockFile.ALIGNMENT;
       if (lent < need) {
         break;
       }
