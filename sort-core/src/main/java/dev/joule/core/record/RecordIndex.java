@@ -110,13 +110,32 @@ public final class RecordIndex {
   /**
    * Indexes the whole records of {@code arena} in input order (slab by slab; a partial record at
    * the end of a slab's filled bytes is ignored) and returns their number. Replaces any previous
-   * content.
+   * content. Serial: {@link #prepare} plus {@link #fill} over every slab.
    *
    * @throws IllegalArgumentException if the records do not fit the index's capacity
    */
   public int build(ArenaView arena, FixedLengthFormat format) {
+    int total = prepare(arena, format);
+    int at = 0;
+    for (int s = 0; s < arena.slabCount(); s++) {
+      int n = arena.filled(s) / recordSize;
+      fill(s, 0, n, at);
+      at += n;
+    }
+    return total;
+  }
+
+  /**
+   * First half of a parallel {@link #build}: binds the index to {@code arena} and sets its size to
+   * the number of whole records, which it returns. The entries are undefined until {@link #fill}
+   * has covered them all: entry {@code i} belongs to the {@code i}-th record in slab order, so
+   * callers can fill disjoint ranges from several threads (and must publish them, e.g. by joining
+   * the tasks, before sorting).
+   *
+   * @throws IllegalArgumentException if the records do not fit the index's capacity
+   */
+  public int prepare(ArenaView arena, FixedLengthFormat format) {
     int rs = format.recordSize();
-    int ko = format.key().offset();
     int kl = format.key().length();
     int total = 0;
     for (int s = 0; s < arena.slabCount(); s++) {
@@ -127,31 +146,44 @@ public final class RecordIndex {
           total + " records exceed the index capacity " + keys.length);
     }
     this.view = arena;
-    this.keyOffset = ko;
+    this.keyOffset = format.key().offset();
     this.keyLength = kl;
     this.recordSize = rs;
     this.tieMask = kl > 8 ? TIE_MASK_FIXED : 0;
-    int i = 0;
     for (int s = 0; s < arena.slabCount(); s++) {
-      ByteBuffer b = arena.slab(s);
-      slabs[s] = b;
-      int n = arena.filled(s) / rs;
-      long slabBits = (long) s << OFFSET_BITS;
-      for (int r = 0, off = 0; r < n; r++, off += rs) {
-        int k = off + ko;
-        keys[i] = KeyPrefix.of(b, k, kl);
-        long extra = 0;
-        if (kl > 8) {
-          extra = (b.get(k + 8) & 0xFFL) << 56;
-          if (kl > 9) {
-            extra |= (b.get(k + 9) & 0xFFL) << 48;
-          }
-        }
-        refs[i++] = extra | slabBits | off;
-      }
+      slabs[s] = arena.slab(s);
     }
     this.size = total;
     return total;
+  }
+
+  /**
+   * Second half of a parallel {@link #build}: writes entries {@code [at, at + count)} for records
+   * {@code [fromRecord, fromRecord + count)} of slab {@code slab}. Touches only those entries, so
+   * disjoint ranges may be filled concurrently after {@link #prepare}.
+   */
+  public void fill(int slab, int fromRecord, int count, int at) {
+    assert at >= 0 && at + count <= size : at + "+" + count + " > " + size;
+    ByteBuffer b = slabs[slab];
+    int rs = recordSize;
+    int ko = keyOffset;
+    int kl = keyLength;
+    long slabBits = (long) slab << OFFSET_BITS;
+    final long[] keys = this.keys;
+    final long[] refs = this.refs;
+    int off = fromRecord * rs;
+    for (int i = at, end = at + count; i < end; i++, off += rs) {
+      int k = off + ko;
+      keys[i] = KeyPrefix.of(b, k, kl);
+      long extra = 0;
+      if (kl > 8) {
+        extra = (b.get(k + 8) & 0xFFL) << 56;
+        if (kl > 9) {
+          extra |= (b.get(k + 9) & 0xFFL) << 48;
+        }
+      }
+      refs[i] = extra | slabBits | off;
+    }
   }
 
   /** Makes this index an exact copy of {@code src} (same arena); for benchmarks and tests. */

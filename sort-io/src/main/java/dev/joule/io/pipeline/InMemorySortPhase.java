@@ -46,9 +46,9 @@ final class InMemorySortPhase {
     read = ArenaFiller.take(reader, arena, windows);
     in.checkUnchanged(read);
     ExternalSorter.checkCancelled();
-    RecordChecksum sum = ArenaFiller.checksum(arena.view(), rs, sorter.pool());
     RecordIndex index = RecordIndex.forArena(arena, format);
-    int n = index.build(arena.view(), format);
+    RecordChecksum sum = ArenaFiller.checksumAndIndex(arena.view(), index, format, sorter.pool());
+    int n = index.size();
     sorter.sort(index);
     ExternalSorter.checkCancelled();
     BatchWriter w = new BatchWriter(out.writer(), validator, rs, plan.outputTransfer());

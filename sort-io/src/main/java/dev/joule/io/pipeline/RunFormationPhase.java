@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * most one arena's windows, the writer {@link SortPlan#RUN_WRITE_BUFFERS} blocks, and at most two
  * run writes are pending.
  *
- * <p>The input's record count and valsort checksum are taken here, per chunk in parallel, before
+ * <p>The input's record count and valsort checksum are taken here, per chunk in parallel and in
+ * the same pass that builds the chunk's index ({@link ArenaFiller#checksumAndIndex}), before
  * sorting (so they describe the input, not the sorter's output). The input is checked unchanged
  * once fully read. EcoSort's smaller first run (which starts sorting sooner) was not tried: with
  * reads overlapped, the only gain is the first chunk's read time.
@@ -122,9 +123,9 @@ final class RunFormationPhase {
         in.checkUnchanged(read);
       }
       ExternalSorter.checkCancelled();
-      RecordChecksum chunkSum = ArenaFiller.checksum(arena.view(), rs, sorter.pool());
+      RecordChecksum chunkSum = ArenaFiller.checksumAndIndex(arena.view(), index, format, sorter.pool());
       sum.add(chunkSum);
-      int n = index.build(arena.view(), format);
+      int n = index.size();
       records += n;
       sorter.sort(index);
       ExternalSorter.checkCancelled();

@@ -21,7 +21,8 @@ import java.util.Locale;
  * write-behind ({@link #OUTPUT_BUFFERS} transfer buffers): it is chosen when {@code n (r + 32) +
  * 3 T_out + slack <= B}. Otherwise run formation holds <em>three</em> arenas (chunk i+1 is read
  * while chunk i is sorted and run i−1 written) and two indexes, so a run has {@code (B - io) / (3r
- * + 64)} records, rounded down so that every run starts at a 4096-aligned input offset (DIRECT reads). The
+ * + 64)} records at most, fewer when the input is only a few budgets long ({@link
+ * #fewestPagesPerRun}), rounded down so that every run starts at a 4096-aligned input offset (DIRECT reads). The
  * merge gives every input two temp-block buffers ({@link MergePlanLimits}); the fan-in is the
  * smaller of that and the open-file limit, or {@code config.fanIn()} clamped to it.
  *
@@ -95,6 +96,7 @@ public final class SortPlan {
     long io = (long) RUN_WRITE_BUFFERS * tempTransfer + RunFormationPhase.ARENAS * ARENA_SLACK;
     long perRun = (budget - io) / (RunFormationPhase.ARENAS * rs + 2L * RecordIndex.BYTES_PER_ENTRY);
     long q = alignQuantum(recordSize);
+    perRun = Math.min(perRun, fewestPagesPerRun(perRun, f, q));
     if (c.runRecordsLimit() > 0) {
       perRun = Math.min(perRun, Math.max(q, c.runRecordsLimit()));
     }
@@ -111,6 +113,38 @@ public final class SortPlan {
       sizes[i] = Math.min(perRun, records - i * perRun) * rs;
     }
     this.mergePlan = MergePlan.of(sizes, fanIn);
+  }
+
+  /**
+   * Records per run with the smallest arenas that still let the final merge run in one pass, split
+   * into {@code threads} parts each with two temp blocks per run (the merge borrows the three
+   * arenas for its buffers, {@link ArenaMemory}): the largest run count k up to the fan-in with
+   * {@code 3 ceil(n/k) r >= threads (2k T_temp + 3 T_out) + 3 T_temp + 4096 k}. Never larger than the budget allows
+   * ({@code budgetPerRun}). Why: every freshly touched page costs 3–7 µs of kernel time here
+   * (DESIGN.md), and arenas and indexes sized to the whole budget touch it all even when the input
+   * is only a few budgets long. 4 GB at 1 GiB (2 threads, 4 MiB transfers), pipeline.md: 14 runs
+   * of 286 MB arenas took 9.1–9.9 CPU-s (2.0–2.8 s of it kernel) and 5.3 s of run formation; 28
+   * runs took 8.5–8.6 CPU-s (1.1–1.2 s kernel) and 3.4–3.6 s, the merge's deeper tree costing
+   * ≈ 0.5 CPU-s of that gain.
+   */
+  private long fewestPagesPerRun(long budgetPerRun, int fanIn, long q) {
+    if (records == 0 || budgetPerRun <= 0) {
+      return budgetPerRun;
+    }
+    long best = budgetPerRun;
+    for (long k = (records + budgetPerRun - 1) / budgetPerRun + 1; k <= fanIn; k++) {
+      long per = ((records + k - 1) / k + q - 1) / q * q;
+      long lent = RunFormationPhase.ARENAS * per * recordSize;
+      // Plus what carving the arenas into blocks can lose: up to one block per arena, and the
+      // splitter's one page per run. Short of that the merge would allocate fresh pools after all.
+      long need = (long) threads * (2L * k * tempTransfer + (long) OUTPUT_BUFFERS * outTransfer)
+          + (long) RunFormationPhase.ARENAS * tempTransfer + k * BlockFile.ALIGNMENT;
+      if (lent < need) {
+        break;
+      }
+      best = Math.min(best, per);
+    }
+    return best;
   }
 
   private int cap(int transfer, FileKind kind) {

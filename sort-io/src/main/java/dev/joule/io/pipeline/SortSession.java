@@ -120,8 +120,8 @@ public final class SortSession implements AutoCloseable {
   }
 
   private int sortArena() {
-    inputChecksum.add(ArenaFiller.checksum(arena.view(), rs, sorter.pool()));
-    int n = index.build(arena.view(), config.format());
+    inputChecksum.add(ArenaFiller.checksumAndIndex(arena.view(), index, config.format(), sorter.pool()));
+    int n = index.size();
     records += n;
     sorter.sort(index);
     return n;

@@ -32,7 +32,8 @@ public final class FileRunCursor implements RunCursor, AutoCloseable {
   private final int endInLastBlock; // byte offset (from the buffer's position) after the range
   private int block;
   private int startInFirstBlock;
-  private ByteBuffer buffer;
+  private ByteBuffer owned; // the pool buffer, given back to the prefetcher
+  private ByteBuffer buffer; // a read-only view of it: what buffer() hands out
   private int position;
   private int end;
   private boolean done;
@@ -88,8 +89,9 @@ public final class FileRunCursor implements RunCursor, AutoCloseable {
   }
 
   private boolean nextBlock() {
-    if (buffer != null) {
-      prefetcher.release(buffer);
+    if (owned != null) {
+      prefetcher.release(owned);
+      owned = null;
       buffer = null;
     }
     if (block == lastBlock) {
@@ -103,10 +105,15 @@ public final class FileRunCursor implements RunCursor, AutoCloseable {
     }
     block++;
     try {
-      buffer = prefetcher.take(run, block);
+      owned = prefetcher.take(run, block);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    // Read-only, like the arena slabs that run formation reads: the merge's hot code (key prefix,
+    // key compare, record copy, CRC) then meets the buffer class it was compiled for in run
+    // formation, instead of deoptimizing on a class_check and being compiled again (seen with
+    // -XX:+LogCompilation). One view per block, nothing per record.
+    buffer = owned.asReadOnlyBuffer().order(owned.order());
     int start = buffer.position();
     position = start + startInFirstBlock;
     startInFirstBlock = 0;
@@ -148,8 +155,9 @@ public final class FileRunCursor implements RunCursor, AutoCloseable {
   @Override
   public void close() {
     done = true;
-    if (buffer != null) {
-      prefetcher.release(buffer);
+    if (owned != null) {
+      prefetcher.release(owned);
+      owned = null;
       buffer = null;
     }
   }

@@ -1,5 +1,6 @@
 package dev.joule.io.pipeline;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.joule.core.gather.RecordGatherer;
@@ -19,6 +20,7 @@ import dev.joule.io.run.RunWriter;
 import dev.joule.testing.ArenaLeakExtension;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,5 +54,38 @@ class RunFormationTest {
       }
     }
     ArenaLeakExtension.checkNoLeaks("gatheredRunWithKnownChecksumVerifies");
+  }
+
+  /**
+   * The fused parallel pass (checksum and index of each range together) gives exactly the serial
+   * build's entries and the separate pass's checksum, over several slabs and partly filled ones.
+   */
+  @Test
+  void fusedChecksumAndIndexEqualsSerialBuild() throws Exception {
+    FixedLengthFormat f = RecordFormat.gensort();
+    int records = 3 * ArenaFiller.CHECKSUM_GRAIN + 1234;
+    byte[] data = PipelineTestSupport.records(ExternalSorterTest.SEED, records, f, 0);
+    int slab = 409_600; // 4096 records of 100 bytes per slab: many slabs, the last partly filled
+    try (RecordArena arena = RecordArena.allocate(data.length, slab);
+        RadixRunSorter sorter = new RadixRunSorter(2)) {
+      int at = 0;
+      for (int s = 0; s < arena.slabCount() && at < data.length; s++) {
+        int len = Math.min(slab, data.length - at);
+        arena.writableWindow(s, 0, len).put(data, at, len);
+        arena.setFilled(s, len);
+        at += len;
+      }
+      RecordIndex serial = RecordIndex.forArena(arena, f);
+      int n = serial.build(arena.view(), f);
+      RecordChecksum separate = ArenaFiller.checksum(arena.view(), 100, sorter.pool());
+      RecordIndex fused = RecordIndex.forArena(arena, f);
+      RecordChecksum sum = ArenaFiller.checksumAndIndex(arena.view(), fused, f, sorter.pool());
+      assertEquals(records, n);
+      assertEquals(n, fused.size());
+      assertEquals(separate, sum);
+      assertArrayEquals(Arrays.copyOf(serial.keys(), n), Arrays.copyOf(fused.keys(), n));
+      assertArrayEquals(Arrays.copyOf(serial.refs(), n), Arrays.copyOf(fused.refs(), n));
+    }
+    ArenaLeakExtension.checkNoLeaks("fusedChecksumAndIndexEqualsSerialBuild");
   }
 }
