@@ -1,7 +1,6 @@
 package dev.joule.core.merge;
 
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeyPrefix;
 import java.nio.ByteBuffer;
 
 /**
@@ -16,13 +15,9 @@ import java.nio.ByteBuffer;
  * <p>Memory: O(1); the cursor borrows the buffer and never changes its position, limit or order.
  * The buffer must outlive the cursor. Not thread-safe; any number of cursors may share one buffer.
  */
-public final class ByteBufferRunCursor implements RunCursor {
-  private final ByteBuffer buffer;
+public final class ByteBufferRunCursor extends AbstractRunCursor {
   private final int recordLength;
-  private final int keyOffset;
-  private final int keyLength;
   private final int end;
-  private int position;
 
   /** A cursor over every record in {@code [buffer.position(), buffer.limit())}. */
   public ByteBufferRunCursor(ByteBuffer buffer, FixedLengthFormat format) {
@@ -37,6 +32,7 @@ public final class ByteBufferRunCursor implements RunCursor {
    */
   public ByteBufferRunCursor(
       ByteBuffer buffer, FixedLengthFormat format, int fromRecord, int toRecord) {
+    super(format);
     int size = format.recordSize();
     int count = recordCount(buffer, format);
     if (fromRecord < 0 || fromRecord > toRecord || toRecord > count) {
@@ -45,8 +41,6 @@ public final class ByteBufferRunCursor implements RunCursor {
     }
     this.buffer = buffer;
     this.recordLength = size;
-    this.keyOffset = format.key().offset();
-    this.keyLength = format.key().length();
     int base = buffer.position();
     this.end = base + toRecord * size;
     // One record before the first, so that advance() is a single add and compare.
@@ -74,33 +68,9 @@ public final class ByteBufferRunCursor implements RunCursor {
     return true;
   }
 
-  @Override
-  public long prefix() {
-    return KeyPrefix.of(buffer, position + keyOffset, keyLength);
-  }
 
-  @Override
-  public ByteBuffer buffer() {
-    return buffer;
-  }
 
-  @Override
-  public int position() {
-    return position;
-  }
 
-  @Override
-  public int recordLength() {
-    return recordLength;
-  }
 
-  @Override
-  public int keyOffset() {
-    return keyOffset;
-  }
 
-  @Override
-  public int keyLength() {
-    return keyLength;
-  }
 }

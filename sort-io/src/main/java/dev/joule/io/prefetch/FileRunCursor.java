@@ -1,7 +1,7 @@
 package dev.joule.io.prefetch;
 
+import dev.joule.core.merge.AbstractRunCursor;
 import dev.joule.core.merge.RunCursor;
-import dev.joule.core.record.KeyPrefix;
 import dev.joule.io.run.RunDescriptor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,20 +21,17 @@ import java.nio.ByteBuffer;
  * <p>Memory: at most one pool buffer at a time, given back when the cursor moves to the next
  * block or is {@link #close() closed}. Single-threaded (the merge thread).
  */
-public final class FileRunCursor implements RunCursor, AutoCloseable {
+public final class FileRunCursor extends AbstractRunCursor implements AutoCloseable {
   private final BlockPrefetcher prefetcher;
   private final int run;
   private final int recordLength;
-  private final int keyOffset;
-  private final int keyLength;
   private final int recordsPerBlock;
   private final int lastBlock; // inclusive; -1 when the range is empty
   private final int endInLastBlock; // byte offset (from the buffer's position) after the range
   private int block;
   private int startInFirstBlock;
   private ByteBuffer owned; // the pool buffer, given back to the prefetcher
-  private ByteBuffer buffer; // a read-only view of it: what buffer() hands out
-  private int position;
+  // buffer (inherited) is a read-only view of it: what buffer() hands out
   private int end;
   private boolean done;
 
@@ -44,6 +41,7 @@ public final class FileRunCursor implements RunCursor, AutoCloseable {
    */
   public FileRunCursor(
       RunDescriptor d, BlockPrefetcher prefetcher, int run, long fromRecord, long toRecord) {
+    super(d.format());
     if (fromRecord < 0 || fromRecord > toRecord || toRecord > d.recordCount()) {
       throw new IndexOutOfBoundsException(
           "records [" + fromRecord + ", " + toRecord + ") outside a run of " + d.recordCount());
@@ -51,8 +49,6 @@ public final class FileRunCursor implements RunCursor, AutoCloseable {
     this.prefetcher = prefetcher;
     this.run = run;
     this.recordLength = d.format().recordSize();
-    this.keyOffset = d.format().key().offset();
-    this.keyLength = d.format().key().length();
     this.recordsPerBlock = d.recordsPerBlock();
     if (fromRecord == toRecord) {
       this.done = true;
@@ -121,35 +117,11 @@ public final class FileRunCursor implements RunCursor, AutoCloseable {
     return true;
   }
 
-  @Override
-  public long prefix() {
-    return KeyPrefix.of(buffer, position + keyOffset, keyLength);
-  }
 
-  @Override
-  public ByteBuffer buffer() {
-    return buffer;
-  }
 
-  @Override
-  public int position() {
-    return position;
-  }
 
-  @Override
-  public int recordLength() {
-    return recordLength;
-  }
 
-  @Override
-  public int keyOffset() {
-    return keyOffset;
-  }
 
-  @Override
-  public int keyLength() {
-    return keyLength;
-  }
 
   /** Gives the current block back to the pool; idempotent. */
   @Override
