@@ -1,23 +1,15 @@
 package dev.joule.io.pipeline;
 
-import dev.joule.core.memory.RecordArena;
-import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.valsort.RecordChecksum;
-import dev.joule.io.block.BlockPool;
 import dev.joule.io.fs.NoticeSink;
 import dev.joule.io.fs.SortIOException;
 import dev.joule.io.input.InputFile;
-import dev.joule.io.output.AtomicOutput;
-import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.stripe.RoundRobinStripes;
 import dev.joule.io.stripe.Stripe;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -47,132 +39,16 @@ public final class ExternalSorter {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(config, "config");
-    NoticeSink notices = NoticeSink.distinct(config.notices());
-    MemoryMeter meter = new MemoryMeter();
-    Resources res = new Resources(meter);
-    TempSpace temp = null;
+    FileSortJob job = new FileSortJob(output, config);
     try {
       checkCancelled();
-      InputFile in = res.add(InputFile.open(input, config.directIo(), notices));
-      in.checkWholeRecords(config.format().recordSize());
-      checkOutputDir(output);
-      for (Path d : config.tempDirs()) {
-        Stripe.validate(d); // also for a one-pass sort: the same arguments fail the same way
-      }
-      SortPlan plan = SortPlan.of(in.size(), config);
-      plan.notes().forEach(notices::notice);
-      RadixRunSorter sorter = res.add(new RadixRunSorter(config.threads()));
-      List<PhaseReport> phases = new ArrayList<>();
-      int rs = config.format().recordSize();
-      SortReport report;
-      if (plan.onePass()) {
-        BlockPool outPool = InMemorySortPhase.outputPool(plan, res);
-        AtomicOutput out = res.add(AtomicOutput.create(output, config.directIo(), notices, outPool, 1));
-        long t0 = System.nanoTime();
-        long c0 = CpuClock.processCpuNanos();
-        InMemorySortPhase.Result r = InMemorySortPhase.run(in, out, plan, config, sorter, res);
-        DataSummary inSum = validate(r.records(), r.inputChecksum(), r.output(), output);
-        out.commit();
-        phases.add(new PhaseReport("in-memory sort", System.nanoTime() - t0, CpuClock.processCpuNanos() - c0,
-            in.size(), in.size(), 0, r.records() == 0 ? 0 : 1, 0));
-        report = new SortReport(r.records(), in.size(), config.threads(), config.tempDirs().size(), in.file().isDirect(),
-            0, 0, 0, meter.peak(), phases, inSum, r.output().summary());
-      } else {
-        temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
-        long t0 = System.nanoTime();
-        long c0 = CpuClock.processCpuNanos();
-        RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, config, res);
-        RunFormationPhase.Result rf = RunFormationPhase.run(in, plan, config, temp, sorter, arenas, meter);
-        phases.add(new PhaseReport("run formation", System.nanoTime() - t0, CpuClock.processCpuNanos() - c0,
-            rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
-        List<Path> runFiles = new ArrayList<>();
-        for (RunDescriptor d : rf.runs()) {
-          runFiles.add(d.path());
-        }
-        config.afterRunFormation().accept(List.copyOf(runFiles)); // test hook, no-op by default
-        MergePhase merge = new MergePhase(config, plan, meter, new ArenaMemory(arenas));
-        MergePlan mp = MergePlan.of(sizes(rf.runs()), plan.fanIn());
-        List<RunDescriptor> segments = intermediatePasses(mp, rf.runs(), merge, temp, phases);
-        MergePlan.Merge last = mp.finalMerge();
-        List<RunDescriptor> finalInputs = new ArrayList<>();
-        for (int id : last.inputs()) {
-          finalInputs.add(segments.get(id));
-        }
-        BlockPool tiny = res.pool(1, 4096);
-        AtomicOutput out = res.add(AtomicOutput.create(output, config.directIo(), notices, tiny, 1));
-        int parts = merge.parts(finalInputs.size(), rf.records());
-        long t1 = System.nanoTime();
-        long c1 = CpuClock.processCpuNanos();
-        OutputValidator v = merge.mergeToOutput(finalInputs, out, parts);
-        DataSummary inSum = validate(rf.records(), rf.inputChecksum(), v, output);
-        // Delete the temps before publishing: a cleanup error then fails the sort while the previous
-        // output is still in place (CFC 3), instead of failing after the output was replaced.
-        temp.close();
-        temp = null;
-        out.commitRegions(rf.records() * rs);
-        long readBytes = 0;
-        for (RunDescriptor d : finalInputs) {
-          readBytes += d.fileSize();
-        }
-        phases.add(new PhaseReport("merge pass " + mp.passes().size() + " (final, " + parts + (parts == 1 ? " part)" : " parts)"), System.nanoTime() - t1,
-            CpuClock.processCpuNanos() - c1, readBytes, rf.records() * rs, finalInputs.size(), 1, finalInputs.size()));
-        report = new SortReport(rf.records(), in.size(), config.threads(), config.tempDirs().size(), in.file().isDirect(),
-            rf.runs().size(), mp.passes().size(), mp.fanIn(), meter.peak(), phases, inSum, v.summary());
-      }
-      closeOrThrow(res);
+      SortReport report = job.run(input);
+      closeOrThrow(job.resources());
       return report;
     } catch (Throwable e) {
-      res.closeAfterFailure(e);
-      if (temp != null) {
-        temp.closeAfterFailure(e);
-      }
+      job.closeAfterFailure(e);
       throw translate(e);
     }
-  }
-
-  private static List<RunDescriptor> intermediatePasses(MergePlan mp, List<RunDescriptor> runs, MergePhase merge,
-      TempSpace temp, List<PhaseReport> phases) throws IOException {
-    List<RunDescriptor> segments = new ArrayList<>(runs);
-    for (int i = 0; i < mp.merges().size(); i++) {
-      segments.add(null);
-    }
-    for (MergePlan.Pass pass : mp.passes()) {
-      if (pass.isFinal()) {
-        break;
-      }
-      long t0 = System.nanoTime();
-      long c0 = CpuClock.processCpuNanos();
-      long read = 0;
-      long written = 0;
-      int width = 0;
-      for (MergePlan.Merge m : pass.merges()) {
-        List<RunDescriptor> inputs = new ArrayList<>();
-        for (int id : m.inputs()) {
-          inputs.add(segments.get(id));
-          read += segments.get(id).fileSize();
-        }
-        RunDescriptor d = merge.mergeToRun(inputs, temp);
-        written += d.fileSize();
-        width = Math.max(width, inputs.size());
-        segments.set(m.id(), d);
-        for (int id : m.inputs()) {
-          temp.delete(segments.get(id).path()); // consumed: free its space now
-          segments.set(id, null);
-        }
-        checkCancelled();
-      }
-      phases.add(new PhaseReport("merge pass " + pass.number(), System.nanoTime() - t0,
-          CpuClock.processCpuNanos() - c0, read, written, width * pass.merges().size(), pass.merges().size(), width));
-    }
-    return segments;
-  }
-
-  private static long[] sizes(List<RunDescriptor> runs) {
-    long[] s = new long[runs.size()];
-    for (int i = 0; i < s.length; i++) {
-      s[i] = runs.get(i).recordCount() * runs.get(i).format().recordSize();
-    }
-    return s;
   }
 
   /** Compares the output's validation with the input's numbers; returns the input's summary. */
@@ -226,7 +102,7 @@ public final class ExternalSorter {
     }
   }
 
-  private static void checkOutputDir(Path output) throws SortIOException {
+  static void checkOutputDir(Path output) throws SortIOException {
     Path dir = output.toAbsolutePath().getParent();
     if (dir == null || !Files.isDirectory(dir)) {
       throw new SortIOException("create", output, "No such file or directory");
