@@ -96,6 +96,9 @@ final class FileSortJob {
     }
     AtomicOutput out = res.add(AtomicOutput.create(output, config.directIo(), notices, res.pool(1, 4096), 1));
     int parts = merge.parts(finalInputs.size(), rf.records());
+    long outBytes = rf.records() * config.format().recordSize();
+    String name = "merge pass " + mp.passes().size() + " (final, " + parts + (parts == 1 ? " part)" : " parts)");
+    merge.startPass(name, outBytes);
     clock = new PhaseClock();
     OutputValidator v = merge.mergeToOutput(finalInputs, out, parts);
     DataSummary inSum = ExternalSorter.validate(rf.records(), rf.inputChecksum(), v, output);
@@ -103,9 +106,7 @@ final class FileSortJob {
     // output is still in place (CFC 3), instead of failing after the output was replaced.
     temp.close();
     temp = null;
-    long outBytes = rf.records() * config.format().recordSize();
     out.commitRegions(outBytes);
-    String name = "merge pass " + mp.passes().size() + " (final, " + parts + (parts == 1 ? " part)" : " parts)");
     phases.add(clock.phase(name, fileBytes(finalInputs), outBytes, finalInputs.size(), 1, finalInputs.size()));
     return report(in, rf.records(), rf.runs().size(), mp.passes().size(), mp.fanIn(), inSum, v.summary());
   }
@@ -121,6 +122,8 @@ final class FileSortJob {
       if (pass.isFinal()) {
         break;
       }
+      String name = "merge pass " + pass.number();
+      merge.startPass(name, pass.volumeRead());
       PhaseClock clock = new PhaseClock();
       long read = 0;
       long written = 0;
@@ -143,7 +146,7 @@ final class FileSortJob {
         }
         ExternalSorter.checkCancelled();
       }
-      phases.add(clock.phase("merge pass " + pass.number(), read, written, inputs, pass.merges().size(), width));
+      phases.add(clock.phase(name, read, written, inputs, pass.merges().size(), width));
     }
     return segments;
   }

@@ -45,6 +45,7 @@ final class InMemorySortPhase {
     ArenaFiller.submit(reader, windows);
     read = ArenaFiller.take(reader, arena, windows);
     in.checkUnchanged(read);
+    c.progress().update("in-memory sort", read, in.size());
     ExternalSorter.checkCancelled();
     RecordIndex index = RecordIndex.forArena(arena, format);
     RecordChecksum sum = ArenaFiller.checksumAndIndex(arena.view(), index, format, sorter.pool());

@@ -22,6 +22,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Stages 5–6: merges run files with a {@link TournamentTree} over {@link FileRunCursor}s fed by a
@@ -57,6 +58,18 @@ final class MergePhase {
   }
 
   /** A pool from the lent arena memory when it has room, else freshly allocated. */
+  // Progress of the current pass, summed over its merges and parts (ProgressListener).
+  private final AtomicLong progressDone = new AtomicLong();
+  private volatile String progressName = "merge";
+  private volatile long progressTotal;
+
+  /** Names the pass the following merges belong to, for progress reports out of {@code bytes}. */
+  void startPass(String name, long bytes) {
+    progressName = name;
+    progressTotal = bytes;
+    progressDone.set(0);
+  }
+
   private BlockPool newPool(Resources res, int count, int size) {
     BlockPool p = lent == null ? null : lent.pool(count, size);
     return p != null ? res.add(p) : res.pool(count, size);
@@ -339,6 +352,7 @@ final class MergePhase {
           }
           sink.commit(b);
           left -= n;
+          c.progress().update(progressName, progressDone.addAndGet((long) n * rs), progressTotal);
           if (Thread.currentThread().isInterrupted()) {
             throw new SortCancelledException("sort cancelled during the merge");
           }
