@@ -4,6 +4,8 @@
 #   sort-bench/scripts/compare-gnu-sort.sh [--records N] [--memory SIZE] [--threads T] [--skew]
 #                                          [--repeat R] [--dir DIR] [--no-drop-caches]
 #
+# DIR (default bench-out/ in the repository) receives a private work directory, removed at the end.
+#
 # Steps: generate N ASCII gensort records (an ASCII gensort file is also a file of lines, so GNU
 # sort sorts the same bytes); measure the disk's O_DIRECT read and write bandwidth with dd on a
 # file of the same size; run `LC_ALL=C sort -S MEM --parallel=T -T DIR` and `joule sort --memory MEM
@@ -22,7 +24,7 @@ while [ $# -gt 0 ]; do
     --skew) skew="-s"; shift ;;
     --dir) dir=$2; shift 2 ;;
     --no-drop-caches) drop=0; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "compare-gnu-sort: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -30,7 +32,11 @@ done
 root=$(cd "$(dirname "$0")/../.." && pwd)
 joule="$root/joule"
 [ -x "$joule" ] || { echo "compare-gnu-sort: $joule missing" >&2; exit 2; }
-if [ -z "$dir" ]; then dir=$(mktemp -d "$root/bench-out/compare.XXXXXX" 2>/dev/null || { mkdir -p "$root/bench-out"; mktemp -d "$root/bench-out/compare.XXXXXX"; }); fi
+# Work in a fresh directory inside --dir (default bench-out/), so that the exit trap removes only
+# what this script created.
+parent=${dir:-$root/bench-out}
+mkdir -p "$parent"
+dir=$(mktemp -d "$parent/compare.XXXXXX")
 mkdir -p "$dir/tmp"
 trap 'rm -rf "$dir"' EXIT
 
