@@ -2,7 +2,7 @@
 # Sequential read and write of one file through joule's block layer (BlockIoThroughput) next to dd
 # at the same transfer size, with and without O_DIRECT, dropping the page cache before every run.
 #
-#   sort-bench/scripts/io-bench.sh [DIR]        (default DIR: /work/io-bench.<pid>; needs root for drop_caches)
+#   sort-bench/scripts/io-bench.sh [DIR]        (default DIR: bench-out/io-bench.<pid> in the repository; needs root for drop_caches)
 #   SIZE_MB=2048 TRANSFERS="1 4 16" REPS=3 JAVA=java sort-bench/scripts/io-bench.sh
 #
 # Each cell is the median of REPS runs; dd and joule alternate, so load from other users of the
@@ -17,7 +17,7 @@ JAVA=${JAVA:-java}
 SIZE_MB=${SIZE_MB:-2048}
 TRANSFERS=${TRANSFERS:-"1 4 16"}
 REPS=${REPS:-3}
-DIR=${1:-/work/io-bench.$$}
+DIR=${1:-bench-out/io-bench.$$}
 [ -f "$JAR" ] || { echo "build first: mvn -B -pl sort-bench -am package -DskipTests" >&2; exit 2; }
 mkdir -p "$DIR"
 trap 'rm -f "$DIR"/dd.bin "$DIR"/joule.bin; rmdir "$DIR" 2>/dev/null || true' EXIT
