@@ -221,6 +221,16 @@ public final class BlockWriter implements AutoCloseable {
    * @throws SortIOException the first write error, or the fsync error
    */
   public long finish(boolean force) throws IOException {
+    drain();
+    file.truncate(startOffset + written);
+    if (force) {
+      file.force();
+    }
+    return written;
+  }
+
+  /** Submits the partly filled buffer, waits until every write is done, and ends the writer. */
+  private void drain() throws IOException {
     checkUsable();
     if (current != null) {
       if (current.position() == 0) {
@@ -233,11 +243,6 @@ public final class BlockWriter implements AutoCloseable {
     awaitDrained();
     rethrow();
     finished = true;
-    file.truncate(startOffset + written);
-    if (force) {
-      file.force();
-    }
-    return written;
   }
 
   /**
@@ -248,18 +253,7 @@ public final class BlockWriter implements AutoCloseable {
    * @throws SortIOException the first write error
    */
   public long finishRegion() throws IOException {
-    checkUsable();
-    if (current != null) {
-      if (current.position() == 0) {
-        pool.release(current);
-        current = null;
-      } else {
-        submitCurrent();
-      }
-    }
-    awaitDrained();
-    rethrow();
-    finished = true;
+    drain();
     return written;
   }
 
