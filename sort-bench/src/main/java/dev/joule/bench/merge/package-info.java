@@ -1,4 +1,5 @@
 /**
- * Benchmarks of stage 5, the merge ({@code core.merge}): the loser tree against a {@code PriorityQueue} of cursors, by fan-in.
+ * Benchmarks of stage 5, the merge ({@code core.merge}): the loser tree against a {@code
+ * PriorityQueue} of cursors, by fan-in.
  */
 package dev.joule.bench.merge;
