@@ -141,6 +141,54 @@ class StripeFaultIT {
     }
   }
 
+  /**
+   * F7: the output's directory is a 64 MiB sparse ext4 image stored on a 4 MiB tmpfs (thin
+   * provisioning). With {@code --direct off} the output's {@code write}s land in the page cache and
+   * "succeed"; the blocks cannot be stored, so the error is deferred to {@code fsync} (ENOSPC, then
+   * EIO as ext4 aborts its journal). The sort must exit 2 naming the output's temp on that file
+   * system, never 0; the previous output (written and synced before the fs filled) is unchanged and
+   * no temp is left in the output dir or the stripe (both checked while the sick fs is still mounted).
+   */
+  @Test
+  void deferredWritebackErrorOnTheOutputIsCaughtAtFsync() throws Exception {
+    assumeTrue(CliContract.isRoot(), "not root: cannot mount (skipped)");
+    Path s1 = dir("s1");
+    Path o = dir("outfs");
+    Path gen = lab.resolve("in25.dat");
+    Run g = CliContract.joule(lab, "gensort", "-t2", "250000", gen.toString()); // 25 MB
+    assertEquals(0, g.exit(), g::toString);
+    Tmpfs thin = new Tmpfs(lab.resolve("thin"), "4m");
+    MOUNTS.add(thin.dir);
+    try (thin) {
+      Path img = thin.dir.resolve("out.img");
+      IMAGES.add(img);
+      assumeTrue(CliContract.sh("truncate", "-s", "64M", img.toString()) == 0, "truncate failed: skipped");
+      assumeTrue(CliContract.sh("mkfs.ext4", "-q", "-F", img.toString()) == 0, "mkfs.ext4 failed: skipped");
+      MOUNTS.add(o);
+      assumeTrue(CliContract.sh("mount", "-o", "loop", img.toString(), o.toString()) == 0, "mount -o loop failed: skipped");
+      String loop = capture("findmnt", "-n", "-o", "SOURCE", o.toString()).strip();
+      try {
+        Path out = o.resolve("out.dat");
+        Files.write(out, "previous output\n".repeat(4096).getBytes(StandardCharsets.US_ASCII));
+        assertEquals(0, CliContract.sh("sync", "-f", out.toString()), "sync of the previous output");
+        Snapshot before = CliContract.before(out, s1);
+        Run r = CliContract.joule(lab, "sort", "-q", "--memory", "8m", "--direct", "off", "--temp", s1.toString(),
+            gen.toString(), out.toString());
+        assertTrue(r.exit() != 0, "exit 0 although the output's blocks could not be written (thin loop device)");
+        System.out.println("F7: exit " + r.exit() + " in " + r.millis() + " ms: " + r.lastErrLine());
+        before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, Pattern.quote(o.toString()) + "/\\S*",
+            "(No space left on device|Input/output error).*"), 15_000, "thin-provisioned output fs");
+      } finally {
+        if (CliContract.sh("umount", o.toString()) != 0) {
+          CliContract.sh("umount", "-l", o.toString());
+        }
+        if (loop.startsWith("/dev/loop") && capture("losetup", "-a").contains(img.toString())) {
+          CliContract.sh("losetup", "-d", loop);
+        }
+      }
+    }
+  }
+
   /** A {@code run-*} file in a private dir of {@code stripe}. */
   static boolean hasRunFile(Path stripe) {
     try (Stream<Path> privs = Files.list(stripe)) {
