@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ConcurrentSortsTest {
   static final long SEED = Long.getLong("joule.seed", 0xC0_4C_0001L);
   static final int SORTS = 8;
+  static final int RUN_QUANTA = 16;
 
   @TempDir Path dir;
 
@@ -46,8 +48,8 @@ class ConcurrentSortsTest {
     List<Path> ins = new ArrayList<>();
     List<Path> outs = new ArrayList<>();
     for (int i = 0; i < SORTS; i++) {
-      // 6..9 runs of q records; every other sort has many duplicate keys
-      byte[] data = PipelineTestSupport.records(SEED + i, q * (5 + i % 4) + 1 + i, f, i % 2 == 0 ? 7 : 0);
+      // 6..9 runs of 16 q records (64 KiB); every other sort has many duplicate keys
+      byte[] data = PipelineTestSupport.records(SEED + i, RUN_QUANTA * q * (5 + i % 4) + 1 + i, f, i % 2 == 0 ? 7 : 0);
       inputs.add(data);
       Path in = dir.resolve("in" + i);
       Files.write(in, data);
@@ -57,6 +59,8 @@ class ConcurrentSortsTest {
     CleanFailureContract.Snapshot before = CleanFailureContract.before(dir.resolve("out0"), stripes);
     List<Path> runFiles = Collections.synchronizedList(new ArrayList<>());
     CountDownLatch start = new CountDownLatch(1);
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger peak = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(SORTS);
     List<Future<SortReport>> results = new ArrayList<>();
     try {
@@ -70,13 +74,18 @@ class ConcurrentSortsTest {
             .transferSize(FileKind.TEMP, DataSize.ofKiB(4))
             .transferSize(FileKind.INPUT, DataSize.ofKiB(8))
             .transferSize(FileKind.OUTPUT, DataSize.ofKiB(8))
-            .runRecordsLimit(q)
+            .runRecordsLimit(RUN_QUANTA * q)
             .fanIn(3)
             .afterRunFormation(runs -> runFiles.addAll(runs))
             .build();
         results.add(pool.submit(() -> {
           start.await();
-          return ExternalSorter.sort(ins.get(k), outs.get(k), c);
+          peak.accumulateAndGet(running.incrementAndGet(), Math::max);
+          try {
+            return ExternalSorter.sort(ins.get(k), outs.get(k), c);
+          } finally {
+            running.decrementAndGet();
+          }
         }));
       }
       start.countDown();
@@ -91,6 +100,8 @@ class ConcurrentSortsTest {
       pool.shutdownNow();
       assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS));
     }
+    assertTrue(peak.get() >= 2, "the sorts never overlapped (peak " + peak.get() + ")");
+    System.out.println("P6: " + SORTS + " sorts, peak " + peak.get() + " at once, " + runFiles.size() + " run files");
     Set<Path> distinct = new HashSet<>(runFiles);
     assertEquals(runFiles.size(), distinct.size(), "a run file path was used by two sorts: " + runFiles);
     assertTrue(runFiles.size() >= SORTS * 5, "run files seen: " + runFiles.size());
