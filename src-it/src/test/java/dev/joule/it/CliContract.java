@@ -62,6 +62,13 @@ final class CliContract {
         .start();
   }
 
+  /** Generates {@code records} binary gensort records as {@code dir/in.dat} through the launcher. */
+  static Path gensortInput(Path dir, String records) throws IOException, InterruptedException {
+    Run r = joule(dir, "gensort", "-t2", records, "in.dat");
+    assertEquals(0, r.exit(), r::toString);
+    return dir.resolve("in.dat");
+  }
+
   /** Waits (at most 120 s) for a started run and collects its result. */
   static Run finish(Path cwd, Process p, long startNanos) throws IOException, InterruptedException {
     if (!p.waitFor(120, TimeUnit.SECONDS)) {

@@ -45,9 +45,7 @@ class OsFaultIT {
 
   @BeforeAll
   static void input() throws Exception {
-    Run r = CliContract.joule(shared, "gensort", "-t2", RECORDS, "in.dat");
-    assertEquals(0, r.exit(), r::toString);
-    input = shared.resolve("in.dat");
+    input = CliContract.gensortInput(shared, RECORDS);
   }
 
   @AfterAll

@@ -32,9 +32,7 @@ class SecurityIT {
 
   @BeforeAll
   static void input() throws Exception {
-    Run r = CliContract.joule(shared, "gensort", "-t2", "200000", "in.dat");
-    assertEquals(0, r.exit(), r::toString);
-    input = shared.resolve("in.dat");
+    input = CliContract.gensortInput(shared, "200000");
   }
 
   @Test
