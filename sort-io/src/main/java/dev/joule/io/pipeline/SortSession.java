@@ -246,7 +246,8 @@ public final class SortSession implements AutoCloseable {
       }
       i++;
       long ref = idx.ref(i);
-      current = idx.slabBuffer(RecordIndex.slabOf(ref)).slice(RecordIndex.offsetOf(ref), rs).asReadOnlyBuffer();
+      // The slab buffers are read-only views, and so is any slice of them: one object per record.
+      current = idx.slabBuffer(RecordIndex.slabOf(ref)).slice(RecordIndex.offsetOf(ref), rs);
       return true;
     }
 
@@ -301,7 +302,7 @@ public final class SortSession implements AutoCloseable {
         throw ExternalSorter.translate(e.getCause());
       }
       var c = tree.current();
-      current = c.buffer().slice(c.position(), rs).asReadOnlyBuffer();
+      current = c.buffer().slice(c.position(), rs); // read-only: the cursor's blocks are read-only views
       return true;
     }
 
