@@ -71,10 +71,13 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--records",
       paramLabel = "N",
       converter = RecordCountConverter.class,
-      description = "Records to generate (100 bytes each); 1e7 notation is accepted. Default: 1e7 (1 GB).")
+      description =
+          "Records to generate (100 bytes each); 1e7 notation is accepted. Default: 1e7 (1 GB).")
   long records = 10_000_000L;
 
-  @Option(names = "--ascii", description = "Printable ASCII records (gensort -a), as JouleSort's rules ask.")
+  @Option(
+      names = "--ascii",
+      description = "Printable ASCII records (gensort -a), as JouleSort's rules ask.")
   boolean ascii;
 
   @Option(names = "--skew", description = "Skewed keys (gensort -s).")
@@ -83,14 +86,20 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--dir",
       paramLabel = "DIR",
-      description = "Where the input and output go (in a private subdirectory). Default: java.io.tmpdir"
-          + " (${sys:java.io.tmpdir}).")
+      description =
+          "Where the input and output go (in a private subdirectory). Default: java.io.tmpdir"
+              + " (${sys:java.io.tmpdir}).")
   Path dir = Path.of(System.getProperty("java.io.tmpdir"));
 
-  @Option(names = "--repeat", paramLabel = "R", description = "Timed sorts. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--repeat",
+      paramLabel = "R",
+      description = "Timed sorts. Default: ${DEFAULT-VALUE}.")
   int repeat = 3;
 
-  @Option(names = "--keep", description = "Keep the input and output files (their directory is printed).")
+  @Option(
+      names = "--keep",
+      description = "Keep the input and output files (their directory is printed).")
   boolean keep;
 
   private final CliEnvironment env;
@@ -115,7 +124,8 @@ public final class BenchCommand implements Callable<Integer> {
       throw options.invalid("--repeat", "at least one run is needed");
     }
     ProgressBar bar = options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
-    SortConfig config = options.toConfig(SortCommand.notices(err, bar), bar != null ? bar : ProgressListener.NONE);
+    SortConfig config =
+        options.toConfig(SortCommand.notices(err, bar), bar != null ? bar : ProgressListener.NONE);
     Stripe.validate(dir); // the same checks as a temp dir: exists, writable, safe
     for (Path d : config.tempDirs()) {
       Stripe.validate(d);
@@ -125,9 +135,17 @@ public final class BenchCommand implements Callable<Integer> {
     try {
       Path input = work.newFile("input.dat");
       Path output = work.resolve("output.dat");
-      out.printf("joule bench: %,d %s records (%.1f GB) in %s; memory %s, %d threads, %d temp dir(s), direct I/O %s%n",
-          records, describeMode(), records * (double) RECORD / 1e9, work.path(), config.memoryBudget(),
-          config.threads(), config.tempDirs().size(), options.direct.name().toLowerCase(java.util.Locale.ROOT));
+      out.printf(
+          "joule bench: %,d %s records (%.1f GB) in %s; memory %s, %d threads, %d temp dir(s),"
+              + " direct I/O %s%n",
+          records,
+          describeMode(),
+          records * (double) RECORD / 1e9,
+          work.path(),
+          config.memoryBudget(),
+          config.threads(),
+          config.tempDirs().size(),
+          options.direct.name().toLowerCase(java.util.Locale.ROOT));
       out.flush();
       RecordChecksum expected = generate(input, config.threads());
       List<BenchRow> rows = new ArrayList<>();
@@ -158,7 +176,8 @@ public final class BenchCommand implements Callable<Integer> {
       throw options.invalid("--record-size", "bench sorts gensort records, which are 100 bytes");
     }
     if (options.keyOffset != 0 || options.keySize != 10) {
-      throw options.invalid(options.keyOffset != 0 ? "--key-offset" : "--key-size",
+      throw options.invalid(
+          options.keyOffset != 0 ? "--key-offset" : "--key-size",
           "bench sorts gensort records, whose key is bytes 0..9 (--key-offset 0 --key-size 10)");
     }
   }
@@ -167,15 +186,20 @@ public final class BenchCommand implements Callable<Integer> {
     return (ascii ? "ASCII" : "binary") + (skew ? " skewed" : "");
   }
 
-  private RecordChecksum generate(Path input, int threads) throws IOException, InterruptedException {
+  private RecordChecksum generate(Path input, int threads)
+      throws IOException, InterruptedException {
     GensortMode mode = new GensortMode(ascii ? RecordLayout.ASCII : RecordLayout.BINARY, skew);
     try (FileChannel ch = FileChannel.open(input, StandardOpenOption.WRITE)) {
-      return new ParallelGensort(mode, threads).run(Uint128.ZERO, records, (offset, block) -> {
-        int start = block.position();
-        while (block.hasRemaining()) {
-          ch.write(block, offset + block.position() - start);
-        }
-      });
+      return new ParallelGensort(mode, threads)
+          .run(
+              Uint128.ZERO,
+              records,
+              (offset, block) -> {
+                int start = block.position();
+                while (block.hasRemaining()) {
+                  ch.write(block, offset + block.position() - start);
+                }
+              });
     } catch (SortIOException e) {
       throw e;
     } catch (IOException e) {
@@ -183,8 +207,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  private BenchRow timedSort(int run, Path input, Path output, SortConfig config, RaplMeter rapl,
-      ProgressBar bar) throws IOException {
+  private BenchRow timedSort(
+      int run, Path input, Path output, SortConfig config, RaplMeter rapl, ProgressBar bar)
+      throws IOException {
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long[] e0 = rapl.available() ? rapl.read() : null;
     long cpu0 = os.getProcessCpuTime();
@@ -199,7 +224,8 @@ public final class BenchCommand implements Callable<Integer> {
     long wall = System.nanoTime() - t0;
     long cpu = os.getProcessCpuTime() - cpu0;
     double joules = e0 != null ? rapl.joulesBetween(e0, rapl.read()) : Double.NaN;
-    return new BenchRow(String.valueOf(run), records, records * (long) RECORD, wall / 1e9, cpu / 1e9, joules);
+    return new BenchRow(
+        String.valueOf(run), records, records * (long) RECORD, wall / 1e9, cpu / 1e9, joules);
   }
 
   /** valsort's checks of the output against the generator's count and checksum. */

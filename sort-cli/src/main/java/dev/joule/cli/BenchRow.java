@@ -17,7 +17,8 @@ import java.util.function.ToDoubleFunction;
  * @param cpuSeconds CPU time of the whole process (all threads, user + system) during the sort
  * @param joules energy of all CPU packages during the sort, or NaN when not measured
  */
-record BenchRow(String label, long records, long bytes, double wallSeconds, double cpuSeconds, double joules) {
+record BenchRow(
+    String label, long records, long bytes, double wallSeconds, double cpuSeconds, double joules) {
   private static final String FORMAT = "%-7s %9s %9s %9s %12s %10s %10s %11s";
 
   double megabytesPerSecond() {
@@ -39,8 +40,18 @@ record BenchRow(String label, long records, long bytes, double wallSeconds, doub
   /** The header, one line per row, and the median of every column. */
   static List<String> table(List<BenchRow> rows, boolean energy) {
     List<String> out = new ArrayList<>();
-    out.add(String.format(Locale.ROOT, FORMAT,
-        "run", "wall s", "CPU s", "MB/s", "records/s", "CPU-s/GB", "energy J", "records/J"));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            FORMAT,
+            "run",
+            "wall s",
+            "CPU s",
+            "MB/s",
+            "records/s",
+            "CPU-s/GB",
+            "energy J",
+            "records/J"));
     rows.forEach(r -> out.add(r.line(energy)));
     if (rows.size() > 1) {
       out.add(median(rows).line(energy));
@@ -51,8 +62,13 @@ record BenchRow(String label, long records, long bytes, double wallSeconds, doub
   /** A row whose every column is the median of that column over {@code rows}. */
   static BenchRow median(List<BenchRow> rows) {
     BenchRow first = rows.get(0);
-    return new BenchRow("median", first.records, first.bytes,
-        median(rows, BenchRow::wallSeconds), median(rows, BenchRow::cpuSeconds), median(rows, BenchRow::joules));
+    return new BenchRow(
+        "median",
+        first.records,
+        first.bytes,
+        median(rows, BenchRow::wallSeconds),
+        median(rows, BenchRow::cpuSeconds),
+        median(rows, BenchRow::joules));
   }
 
   static double median(List<BenchRow> rows, ToDoubleFunction<BenchRow> column) {
@@ -63,9 +79,17 @@ record BenchRow(String label, long records, long bytes, double wallSeconds, doub
 
   String line(boolean energy) {
     boolean e = energy && !Double.isNaN(joules);
-    return String.format(Locale.ROOT, FORMAT, label, f(wallSeconds, 3), f(cpuSeconds, 3), f(megabytesPerSecond(), 1),
-        String.format(Locale.ROOT, "%,.0f", recordsPerSecond()), f(cpuSecondsPerGigabyte(), 2),
-        e ? f(joules, 1) : "n/a", e ? String.format(Locale.ROOT, "%,.0f", recordsPerJoule()) : "n/a");
+    return String.format(
+        Locale.ROOT,
+        FORMAT,
+        label,
+        f(wallSeconds, 3),
+        f(cpuSeconds, 3),
+        f(megabytesPerSecond(), 1),
+        String.format(Locale.ROOT, "%,.0f", recordsPerSecond()),
+        f(cpuSecondsPerGigabyte(), 2),
+        e ? f(joules, 1) : "n/a",
+        e ? String.format(Locale.ROOT, "%,.0f", recordsPerJoule()) : "n/a");
   }
 
   private static String f(double v, int decimals) {

@@ -19,7 +19,8 @@ public final class BuildVersionProvider implements IVersionProvider {
   /** The project version of the build that produced this jar. */
   public static String buildVersion() {
     Properties p = new Properties();
-    try (InputStream in = BuildVersionProvider.class.getResourceAsStream("/joule-version.properties")) {
+    try (InputStream in =
+        BuildVersionProvider.class.getResourceAsStream("/joule-version.properties")) {
       if (in == null) {
         return "unknown (joule-version.properties missing from the classpath)";
       }

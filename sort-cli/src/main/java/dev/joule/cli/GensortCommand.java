@@ -21,9 +21,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code joule gensort}: the Sort Benchmark's input generator, with gensort 1.5's flags and
- * output. Generation runs on {@code -t} threads in blocks, each written with a positional
- * FileChannel write at its own offset, so the file is identical for any thread count.
+ * {@code joule gensort}: the Sort Benchmark's input generator, with gensort 1.5's flags and output.
+ * Generation runs on {@code -t} threads in blocks, each written with a positional FileChannel write
+ * at its own offset, so the file is identical for any thread count.
  */
 @Command(
     name = "gensort",
@@ -50,13 +50,20 @@ public final class GensortCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "-a", description = "ASCII records (printable keys, CR LF ended), for PennySort or JouleSort.")
+  @Option(
+      names = "-a",
+      description = "ASCII records (printable keys, CR LF ended), for PennySort or JouleSort.")
   boolean ascii;
 
-  @Option(names = "-s", description = "Skewed keys (gensort 1.5's alternate Daytona test); combines with -a.")
+  @Option(
+      names = "-s",
+      description = "Skewed keys (gensort 1.5's alternate Daytona test); combines with -a.")
   boolean skew;
 
-  @Option(names = "-l", description = "Legacy binary layout of gensort 1.2 and Hadoop TeraGen (same keys, different payload).")
+  @Option(
+      names = "-l",
+      description =
+          "Legacy binary layout of gensort 1.2 and Hadoop TeraGen (same keys, different payload).")
   boolean legacy;
 
   @Option(
@@ -66,19 +73,26 @@ public final class GensortCommand implements Callable<Integer> {
       description = "First record number (decimal, up to 128 bits; default 0). Takes -bN or -b N.")
   Uint128 first = Uint128.ZERO;
 
-  @Option(names = "-c", description = "Print the sum of the records' CRC-32s (hex) to standard error.")
+  @Option(
+      names = "-c",
+      description = "Print the sum of the records' CRC-32s (hex) to standard error.")
   boolean checksum;
 
   @Option(
       names = "-t",
       paramLabel = "N",
-      description = "Generator threads (default: the number of processors, like the reference's SUMP Pump build). Output does not depend on N.")
+      description =
+          "Generator threads (default: the number of processors, like the reference's SUMP Pump"
+              + " build). Output does not depend on N.")
   int threads = Runtime.getRuntime().availableProcessors();
 
   @Parameters(index = "0", paramLabel = "NUM_RECS", description = "Number of records to generate.")
   long numRecs;
 
-  @Parameters(index = "1", paramLabel = "FILE", description = "Output file; " + DEV_NULL + " skips the writes (checksum-only runs).")
+  @Parameters(
+      index = "1",
+      paramLabel = "FILE",
+      description = "Output file; " + DEV_NULL + " skips the writes (checksum-only runs).")
   String file;
 
   @Override
@@ -102,8 +116,12 @@ public final class GensortCommand implements Callable<Integer> {
     } else {
       FileChannel ch;
       try {
-        ch = FileChannel.open(Path.of(file), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING);
+        ch =
+            FileChannel.open(
+                Path.of(file),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
       } catch (IOException | RuntimeException e) {
         err.println("gensort: cannot create " + file + ": " + describe(e));
         err.flush();
@@ -126,12 +144,15 @@ public final class GensortCommand implements Callable<Integer> {
 
   private GensortMode mode() {
     if (legacy && ascii) {
-      throw new ParameterException(spec.commandLine(), "-l and -a are different layouts; choose one");
+      throw new ParameterException(
+          spec.commandLine(), "-l and -a are different layouts; choose one");
     }
     if (legacy && skew) {
-      throw new ParameterException(spec.commandLine(), "-s is not defined for the legacy layout (-l)");
+      throw new ParameterException(
+          spec.commandLine(), "-s is not defined for the legacy layout (-l)");
     }
-    RecordLayout layout = legacy ? RecordLayout.LEGACY : ascii ? RecordLayout.ASCII : RecordLayout.BINARY;
+    RecordLayout layout =
+        legacy ? RecordLayout.LEGACY : ascii ? RecordLayout.ASCII : RecordLayout.BINARY;
     return new GensortMode(layout, skew);
   }
 
@@ -143,6 +164,8 @@ public final class GensortCommand implements Callable<Integer> {
   }
 
   private static String describe(Exception e) {
-    return e instanceof IOException ? SortIOException.reasonOf((IOException) e) : String.valueOf(e.getMessage());
+    return e instanceof IOException
+        ? SortIOException.reasonOf((IOException) e)
+        : String.valueOf(e.getMessage());
   }
 }

@@ -11,7 +11,8 @@ import picocli.CommandLine.Spec;
     name = "joule",
     mixinStandardHelpOptions = true,
     versionProvider = BuildVersionProvider.class,
-    description = "An external sort for the JVM with an off-heap engine, and the Sort Benchmark's tools.",
+    description =
+        "An external sort for the JVM with an off-heap engine, and the Sort Benchmark's tools.",
     subcommands = {
       SortCommand.class,
       BenchCommand.class,

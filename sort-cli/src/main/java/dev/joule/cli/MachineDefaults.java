@@ -23,13 +23,15 @@ final class MachineDefaults {
 
   /** Bytes of physical memory (the container's limit inside a container). */
   static long physicalMemory() {
-    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getTotalMemorySize();
   }
 
   /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize, or the max heap when it is unset. */
   static long maxDirectMemory() {
     try {
-      HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      HotSpotDiagnosticMXBean hs =
+          ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
       long v = Long.parseLong(hs.getVMOption("MaxDirectMemorySize").getValue());
       if (v > 0) {
         return v;

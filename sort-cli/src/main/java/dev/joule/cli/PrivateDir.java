@@ -27,8 +27,12 @@ final class PrivateDir implements AutoCloseable {
   private final Path dir;
   private final Thread hook;
   private volatile FileChannel lockChannel;
-  /** Set once the directory exists: the hook never deletes a directory this object did not create. */
+
+  /**
+   * Set once the directory exists: the hook never deletes a directory this object did not create.
+   */
   private volatile boolean created;
+
   private boolean closed;
 
   private PrivateDir(Path dir) {
@@ -55,14 +59,16 @@ final class PrivateDir implements AutoCloseable {
 
   private void createAndLock() throws SortIOException {
     try {
-      Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      Files.createDirectory(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     } catch (IOException e) {
       throw new SortIOException("create directory", dir, SortIOException.reasonOf(e), e);
     }
     created = true;
     Path lockFile = dir.resolve("owner.lock");
     try {
-      lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      lockChannel =
+          FileChannel.open(lockFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
       FileLock lock = lockChannel.tryLock();
       if (lock == null) {
         throw new IOException("locked by another process");
@@ -85,7 +91,8 @@ final class PrivateDir implements AutoCloseable {
   Path newFile(String name) throws SortIOException {
     Path f = dir.resolve(name);
     try {
-      return Files.createFile(f, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      return Files.createFile(
+          f, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     } catch (IOException e) {
       throw new SortIOException("create", f, SortIOException.reasonOf(e), e);
     }
@@ -131,22 +138,24 @@ final class PrivateDir implements AutoCloseable {
   /** Deletes {@code root} recursively without following links; returns the first failure. */
   private static IOException deleteTree(Path root) {
     try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
-          Files.deleteIfExists(f);
-          return FileVisitResult.CONTINUE;
-        }
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
+              Files.deleteIfExists(f);
+              return FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-          if (e != null) {
-            throw e;
-          }
-          Files.deleteIfExists(d);
-          return FileVisitResult.CONTINUE;
-        }
-      });
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+              if (e != null) {
+                throw e;
+              }
+              Files.deleteIfExists(d);
+              return FileVisitResult.CONTINUE;
+            }
+          });
       return null;
     } catch (java.nio.file.NoSuchFileException e) {
       return null;

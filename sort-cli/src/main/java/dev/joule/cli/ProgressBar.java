@@ -54,8 +54,17 @@ final class ProgressBar implements ProgressListener {
     double secs = elapsedNanos / 1e9;
     double rate = secs > 0 ? done / 1e6 / secs : 0;
     String eta = rate > 0 && done < total ? formatSeconds((total - done) / 1e6 / rate) : "--:--";
-    return String.format(Locale.ROOT, "%-14s [%s%s] %3.0f%% %,.0f/%,.0f MB %6.1f MB/s ETA %s",
-        phase, "#".repeat(filled), ".".repeat(WIDTH - filled), frac * 100, done / 1e6, total / 1e6, rate, eta);
+    return String.format(
+        Locale.ROOT,
+        "%-14s [%s%s] %3.0f%% %,.0f/%,.0f MB %6.1f MB/s ETA %s",
+        phase,
+        "#".repeat(filled),
+        ".".repeat(WIDTH - filled),
+        frac * 100,
+        done / 1e6,
+        total / 1e6,
+        rate,
+        eta);
   }
 
   static String formatSeconds(double s) {

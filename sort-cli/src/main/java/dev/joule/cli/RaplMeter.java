@@ -12,8 +12,8 @@ import java.util.List;
  * Energy from the Linux RAPL counters ({@code /sys/class/powercap/intel-rapl:N/energy_uj}, one per
  * CPU package; sub-zones such as {@code intel-rapl:0:0} are parts of the package and are not added
  * again). Each counter wraps at its {@code max_energy_range_uj}; a reading lower than the previous
- * one counts as one wrap, which holds while a measured interval is shorter than a wrap period
- * (tens of minutes at full power).
+ * one counts as one wrap, which holds while a measured interval is shorter than a wrap period (tens
+ * of minutes at full power).
  *
  * <p>Most virtual machines expose no RAPL zones, and since Linux 5.10 the counters are readable by
  * root only; {@link #open} then says why in {@link #unavailableReason}. Not thread-safe.
@@ -44,8 +44,12 @@ final class RaplMeter {
       // no powercap directory at all
     }
     if (zones.isEmpty()) {
-      return new RaplMeter(List.of(), new long[0], "this host exposes no RAPL energy counters ("
-          + powercap + "/intel-rapl:* is absent, as on most virtual machines)");
+      return new RaplMeter(
+          List.of(),
+          new long[0],
+          "this host exposes no RAPL energy counters ("
+              + powercap
+              + "/intel-rapl:* is absent, as on most virtual machines)");
     }
     zones.sort(null);
     long[] ranges = new long[zones.size()];
@@ -55,8 +59,14 @@ final class RaplMeter {
         readLong(zones.get(i).resolve("energy_uj"));
       }
     } catch (IOException | NumberFormatException e) {
-      return new RaplMeter(List.of(), new long[0], "the RAPL energy counters under " + powercap
-          + " are not readable (" + e.getMessage() + "; since Linux 5.10 they need root)");
+      return new RaplMeter(
+          List.of(),
+          new long[0],
+          "the RAPL energy counters under "
+              + powercap
+              + " are not readable ("
+              + e.getMessage()
+              + "; since Linux 5.10 they need root)");
     }
     return new RaplMeter(List.copyOf(zones), ranges, null);
   }

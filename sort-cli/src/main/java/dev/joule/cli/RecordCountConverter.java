@@ -4,7 +4,9 @@ import java.math.BigDecimal;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Parses a record count written as {@code 10000000} or {@code 1e7} (a whole, non-negative number). */
+/**
+ * Parses a record count written as {@code 10000000} or {@code 1e7} (a whole, non-negative number).
+ */
 final class RecordCountConverter implements ITypeConverter<Long> {
   @Override
   public Long convert(String value) {

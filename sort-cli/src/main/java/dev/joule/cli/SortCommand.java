@@ -23,10 +23,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code joule sort}: sorts fixed-length records with {@code ExternalSorter}. Checks every argument,
- * the input, the temp dirs and the output directory before reading a byte or touching the output;
- * {@code -} spools standard input into, and stages standard output in, a private 0700 directory in
- * the first temp dir, deleted afterwards (also on SIGINT/SIGTERM/SIGHUP, by a shutdown hook).
+ * {@code joule sort}: sorts fixed-length records with {@code ExternalSorter}. Checks every
+ * argument, the input, the temp dirs and the output directory before reading a byte or touching the
+ * output; {@code -} spools standard input into, and stages standard output in, a private 0700
+ * directory in the first temp dir, deleted afterwards (also on SIGINT/SIGTERM/SIGHUP, by a shutdown
+ * hook).
  */
 @Command(
     name = "sort",
@@ -65,24 +66,33 @@ public final class SortCommand implements Callable<Integer> {
   @Option(
       names = "--report-json",
       paramLabel = "FILE",
-      description = "Write the sort's report (phases, times, runs, valsort numbers) as JSON to FILE.")
+      description =
+          "Write the sort's report (phases, times, runs, valsort numbers) as JSON to FILE.")
   Path reportJson;
 
   @Option(
       names = "--stats",
-      description = "Print a table of the phases (time, MB/s, CPU %%, runs, passes) to stderr at the end.")
+      description =
+          "Print a table of the phases (time, MB/s, CPU %%, runs, passes) to stderr at the end.")
   boolean stats;
 
   @Option(
       names = "--explain",
-      description = "Print the plan (runs, merge passes, memory split) and exit without sorting or"
-          + " writing anything. INPUT must be a file.")
+      description =
+          "Print the plan (runs, merge passes, memory split) and exit without sorting or"
+              + " writing anything. INPUT must be a file.")
   boolean explain;
 
-  @Parameters(index = "0", paramLabel = "INPUT", description = "The file to sort, or '-' for standard input.")
+  @Parameters(
+      index = "0",
+      paramLabel = "INPUT",
+      description = "The file to sort, or '-' for standard input.")
   String input;
 
-  @Parameters(index = "1", paramLabel = "OUTPUT", description = "The sorted file, or '-' for standard output.")
+  @Parameters(
+      index = "1",
+      paramLabel = "OUTPUT",
+      description = "The sorted file, or '-' for standard output.")
   String output;
 
   private final CliEnvironment env;
@@ -99,22 +109,26 @@ public final class SortCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
     if (explain && streamedInput()) {
-      throw new ParameterException(spec.commandLine(),
+      throw new ParameterException(
+          spec.commandLine(),
           "--explain needs an input file: the size of standard input or a pipe is not known before"
               + " reading it");
     }
     ProgressBar bar = options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
-    SortConfig config = options.toConfig(notices(err, bar), bar != null ? bar : ProgressListener.NONE);
+    SortConfig config =
+        options.toConfig(notices(err, bar), bar != null ? bar : ProgressListener.NONE);
     checkBeforeWork(config);
     if (explain) {
-      Path out = STDIO.equals(output) ? config.tempDirs().get(0).resolve("joule-stdout") : Path.of(output);
+      Path out =
+          STDIO.equals(output) ? config.tempDirs().get(0).resolve("joule-stdout") : Path.of(output);
       PrintWriter stdout = spec.commandLine().getOut();
       stdout.println(env.engine().explain(Path.of(input), out, config).stripTrailing());
       stdout.flush();
       return ExitCodes.OK;
     }
     SortReport report;
-    try (PrivateDir spool = needsSpool() ? PrivateDir.create(config.tempDirs().get(0), "stdio") : null) {
+    try (PrivateDir spool =
+        needsSpool() ? PrivateDir.create(config.tempDirs().get(0), "stdio") : null) {
       Path in = streamedInput() ? spoolInput(spool) : Path.of(input);
       Path out = STDIO.equals(output) ? spool.resolve("output") : Path.of(output);
       try {

@@ -48,7 +48,9 @@ public final class SortOptions {
   @Option(
       names = "--threads",
       paramLabel = "N",
-      description = "Worker threads for sorting and merging, 1..256. Default: the processors (${DEFAULT-VALUE}).")
+      description =
+          "Worker threads for sorting and merging, 1..256. Default: the processors"
+              + " (${DEFAULT-VALUE}).")
   int threads = MachineDefaults.threads();
 
   @Option(
@@ -76,7 +78,8 @@ public final class SortOptions {
   @Option(
       names = "--key-size",
       paramLabel = "BYTES",
-      description = "Key length; keys compare as unsigned bytes (memcmp). Default: ${DEFAULT-VALUE}.")
+      description =
+          "Key length; keys compare as unsigned bytes (memcmp). Default: ${DEFAULT-VALUE}.")
   int keySize = 10;
 
   @Option(
@@ -113,18 +116,22 @@ public final class SortOptions {
   @Option(
       names = "--fan-in",
       paramLabel = "N",
-      description = "Most runs merged at once, at least 2. Default: derived from the memory budget"
-          + " and the open-file limit.")
+      description =
+          "Most runs merged at once, at least 2. Default: derived from the memory budget"
+              + " and the open-file limit.")
   Integer fanIn;
 
   @Option(
       names = "--progress",
       paramLabel = "auto|always|never",
-      description = "Progress bar on stderr (phase, bytes, rate, ETA): auto draws it when a"
-          + " terminal is attached to stderr. Default: auto.")
+      description =
+          "Progress bar on stderr (phase, bytes, rate, ETA): auto draws it when a"
+              + " terminal is attached to stderr. Default: auto.")
   ProgressMode progress = ProgressMode.AUTO;
 
-  @Option(names = {"-q", "--quiet"}, description = "No notices and no progress bar; errors still print.")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No notices and no progress bar; errors still print.")
   boolean quiet;
 
   @Option(names = "--debug", description = "Print the stack trace of an error.")
@@ -151,9 +158,9 @@ public final class SortOptions {
   }
 
   /**
-   * Whether standard error is a terminal: on Linux, where {@code /proc/self/fd/2} points (a
-   * {@code /dev/pts/N} or {@code /dev/ttyN}); elsewhere {@code System.console() != null}, which
-   * looks at stdin and stdout, and since JDK 22 is non-null even when they are redirected.
+   * Whether standard error is a terminal: on Linux, where {@code /proc/self/fd/2} points (a {@code
+   * /dev/pts/N} or {@code /dev/ttyN}); elsewhere {@code System.console() != null}, which looks at
+   * stdin and stdout, and since JDK 22 is non-null even when they are redirected.
    */
   static boolean stderrIsTerminal() {
     Path fd2 = Path.of("/proc/self/fd/2");
@@ -166,8 +173,8 @@ public final class SortOptions {
   }
 
   /**
-   * The configuration these options describe. Throws a {@link ParameterException} naming the
-   * option for any value the engine refuses; touches no file.
+   * The configuration these options describe. Throws a {@link ParameterException} naming the option
+   * for any value the engine refuses; touches no file.
    */
   SortConfig toConfig(NoticeSink notices, ProgressListener listener) {
     SortConfig.Builder b = SortConfig.builder();
@@ -180,9 +187,11 @@ public final class SortOptions {
     DataSize budget = memoryBudget();
     check("--memory", () -> b.memoryBudget(budget));
     if (budget.bytes() > MachineDefaults.maxDirectMemory()) {
-      throw invalid("--memory", "above the JVM's direct-memory limit "
-          + DataSize.ofBytes(MachineDefaults.maxDirectMemory())
-          + " (raise it with JOULE_JAVA_OPTS=-XX:MaxDirectMemorySize=...)");
+      throw invalid(
+          "--memory",
+          "above the JVM's direct-memory limit "
+              + DataSize.ofBytes(MachineDefaults.maxDirectMemory())
+              + " (raise it with JOULE_JAVA_OPTS=-XX:MaxDirectMemorySize=...)");
     }
     check("--threads", () -> b.threads(threads));
     b.tempDirs(tempDirs);
@@ -207,8 +216,13 @@ public final class SortOptions {
     }
     if (key.end() > recordSize) {
       throw new IllegalArgumentException(
-          "the key (--key-offset " + keyOffset + ", --key-size " + keySize
-              + ") does not fit in a record of " + recordSize + " bytes");
+          "the key (--key-offset "
+              + keyOffset
+              + ", --key-size "
+              + keySize
+              + ") does not fit in a record of "
+              + recordSize
+              + " bytes");
     }
     return RecordFormat.fixed(recordSize, key);
   }

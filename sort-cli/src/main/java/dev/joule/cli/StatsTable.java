@@ -9,8 +9,8 @@ import java.util.Locale;
 
 /**
  * {@code joule sort --stats}: the report as an Nsort-style table, one row per phase and a total:
- * wall and CPU time, CPU % of one core, MB read and written, MB/s, runs in and out and fan-in;
- * then one summary line. MB are 10^6 bytes, as disk rates are quoted. Stateless.
+ * wall and CPU time, CPU % of one core, MB read and written, MB/s, runs in and out and fan-in; then
+ * one summary line. MB are 10^6 bytes, as disk rates are quoted. Stateless.
  */
 final class StatsTable {
   private static final String ROW = "%-Ns %8s %8s %6s %10s %10s %8s %7s %8s %6s";
@@ -24,32 +24,80 @@ final class StatsTable {
     }
     String row = ROW.replace("N", Integer.toString(width));
     List<String> out = new ArrayList<>();
-    out.add(String.format(Locale.ROOT, row,
-        "phase", "wall s", "CPU s", "CPU %", "read MB", "written MB", "MB/s", "runs in", "runs out", "fan-in"));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            row,
+            "phase",
+            "wall s",
+            "CPU s",
+            "CPU %",
+            "read MB",
+            "written MB",
+            "MB/s",
+            "runs in",
+            "runs out",
+            "fan-in"));
     long read = 0;
     long written = 0;
     for (PhaseReport p : r.phases()) {
-      out.add(row(row, p.name(), p.wallNanos(), p.cpuNanos(), p.bytesRead(), p.bytesWritten(),
-          String.valueOf(p.runsIn()), String.valueOf(p.runsOut()), String.valueOf(p.fanIn())));
+      out.add(
+          row(
+              row,
+              p.name(),
+              p.wallNanos(),
+              p.cpuNanos(),
+              p.bytesRead(),
+              p.bytesWritten(),
+              String.valueOf(p.runsIn()),
+              String.valueOf(p.runsOut()),
+              String.valueOf(p.fanIn())));
       read += p.bytesRead();
       written += p.bytesWritten();
     }
     out.add(row(row, "total", r.wallNanos(), r.cpuNanos(), read, written, "", "", ""));
-    out.add(String.format(Locale.ROOT,
-        "%,d records, %.1f MB, %.1f MB/s end to end; runs %d, merge passes %d, fan-in %d;"
-            + " threads %d, stripes %d, direct I/O %s, peak memory %s",
-        r.records(), r.bytes() / 1e6, mbPerSecond(r.bytes(), r.wallNanos()), r.runs(),
-        r.mergePasses(), r.fanIn(), r.threads(), r.stripes(), r.directIo() ? "on" : "off",
-        DataSize.ofBytes(r.peakMemoryBytes() & ~((1L << 20) - 1))));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "%,d records, %.1f MB, %.1f MB/s end to end; runs %d, merge passes %d, fan-in %d;"
+                + " threads %d, stripes %d, direct I/O %s, peak memory %s",
+            r.records(),
+            r.bytes() / 1e6,
+            mbPerSecond(r.bytes(), r.wallNanos()),
+            r.runs(),
+            r.mergePasses(),
+            r.fanIn(),
+            r.threads(),
+            r.stripes(),
+            r.directIo() ? "on" : "off",
+            DataSize.ofBytes(r.peakMemoryBytes() & ~((1L << 20) - 1))));
     return out;
   }
 
-  private static String row(String format, String name, long wall, long cpu, long read, long written,
-      String runsIn, String runsOut, String fanIn) {
-    return String.format(Locale.ROOT, format, name,
-        f3(wall / 1e9), f3(cpu / 1e9), String.format(Locale.ROOT, "%.0f", wall == 0 ? 0 : 100.0 * cpu / wall),
-        f1(read / 1e6), f1(written / 1e6), f1(mbPerSecond(Math.max(read, written), wall)),
-        runsIn, runsOut, fanIn).stripTrailing();
+  private static String row(
+      String format,
+      String name,
+      long wall,
+      long cpu,
+      long read,
+      long written,
+      String runsIn,
+      String runsOut,
+      String fanIn) {
+    return String.format(
+            Locale.ROOT,
+            format,
+            name,
+            f3(wall / 1e9),
+            f3(cpu / 1e9),
+            String.format(Locale.ROOT, "%.0f", wall == 0 ? 0 : 100.0 * cpu / wall),
+            f1(read / 1e6),
+            f1(written / 1e6),
+            f1(mbPerSecond(Math.max(read, written), wall)),
+            runsIn,
+            runsOut,
+            fanIn)
+        .stripTrailing();
   }
 
   static double mbPerSecond(long bytes, long nanos) {

@@ -70,25 +70,37 @@ public final class ValsortCommand implements Callable<Integer> {
       })
   boolean caseInsensitive;
 
-  @Option(names = "-q", description = "Quiet: print no report (fatal errors still print); the exit status remains.")
+  @Option(
+      names = "-q",
+      description = "Quiet: print no report (fatal errors still print); the exit status remains.")
   boolean quiet;
 
   @Option(
       names = "-o",
       paramLabel = "SUMMARY",
-      description = "Also write the 280-byte summary of the validated records to SUMMARY, for -s later.")
+      description =
+          "Also write the 280-byte summary of the validated records to SUMMARY, for -s later.")
   String summaryFile;
 
-  @Option(names = "-s", description = "FILE holds concatenated partition summaries (from -o), in partition order, instead of records.")
+  @Option(
+      names = "-s",
+      description =
+          "FILE holds concatenated partition summaries (from -o), in partition order, instead of"
+              + " records.")
   boolean summaries;
 
   @Option(
       names = "-t",
       paramLabel = "N",
-      description = "Validation threads (default: the number of processors). The result does not depend on N.")
+      description =
+          "Validation threads (default: the number of processors). The result does not depend on"
+              + " N.")
   int threads = Runtime.getRuntime().availableProcessors();
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The sorted file, or with -s the summaries file.")
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE",
+      description = "The sorted file, or with -s the summaries file.")
   String file;
 
   @Override
@@ -138,7 +150,10 @@ public final class ValsortCommand implements Callable<Integer> {
   /** Opened before validation, as the reference does, so a bad -o path fails fast. */
   private FileChannel openSummaryOutput(PrintWriter err) throws OpenFailed {
     try {
-      return FileChannel.open(Path.of(summaryFile), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+      return FileChannel.open(
+          Path.of(summaryFile),
+          StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING);
     } catch (IOException | RuntimeException e) {
       err.println("valsort: cannot create " + summaryFile + ": " + describe(e));
@@ -180,7 +195,9 @@ public final class ValsortCommand implements Callable<Integer> {
   }
 
   private static String describe(Exception e) {
-    return e instanceof IOException ? SortIOException.reasonOf((IOException) e) : String.valueOf(e.getMessage());
+    return e instanceof IOException
+        ? SortIOException.reasonOf((IOException) e)
+        : String.valueOf(e.getMessage());
   }
 
   /** The open failed and its message is printed; only the exit status remains to be returned. */

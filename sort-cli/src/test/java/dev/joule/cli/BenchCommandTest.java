@@ -24,17 +24,35 @@ class BenchCommandTest {
   StubEngine engine = new StubEngine();
 
   private CliRun bench(String... args) {
-    String[] a = Stream.concat(Stream.of("bench", "--dir", dir.toString(), "--temp", dir.toString()), Stream.of(args))
-        .toArray(String[]::new);
-    return CliRun.run(engine.env(new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream(), dir), a);
+    String[] a =
+        Stream.concat(
+                Stream.of("bench", "--dir", dir.toString(), "--temp", dir.toString()),
+                Stream.of(args))
+            .toArray(String[]::new);
+    return CliRun.run(
+        engine.env(new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream(), dir), a);
   }
 
   @Test
   void helpTeachesOptionsAndExamples() {
     CliRun r = CliRun.run("bench", "--help");
     assertEquals(0, r.exitCode, r::toString);
-    for (String o : List.of("--records", "--ascii", "--skew", "--dir", "--repeat", "--keep", "--memory", "--temp",
-        "--threads", "--direct", "--fan-in", "Examples:", "Exit codes:", "RAPL")) {
+    for (String o :
+        List.of(
+            "--records",
+            "--ascii",
+            "--skew",
+            "--dir",
+            "--repeat",
+            "--keep",
+            "--memory",
+            "--temp",
+            "--threads",
+            "--direct",
+            "--fan-in",
+            "Examples:",
+            "Exit codes:",
+            "RAPL")) {
       assertTrue(r.out.contains(o), o);
     }
   }
@@ -44,12 +62,16 @@ class BenchCommandTest {
       delimiter = '|',
       value = {
         "--records 0 | invalid value for --records: '0': at least one record is needed",
-        "--records -5 | invalid value for --records: '-5': expected a whole non-negative number of records",
+        "--records -5 | invalid value for --records: '-5': expected a whole non-negative number of"
+            + " records",
         "--records 1.5 | invalid value for --records: '1.5': expected a whole non-negative number",
         "--repeat 0 | invalid value for --repeat: '0': at least one run is needed",
-        "--record-size 50 | invalid value for --record-size: '50': bench sorts gensort records, which are 100 bytes",
-        "--key-size 8 | invalid value for --key-size: '8': bench sorts gensort records, whose key is bytes 0..9",
-        "--memory 1m | invalid value for --memory: '1m': memory budget 1 MiB is below the minimum 8 MiB",
+        "--record-size 50 | invalid value for --record-size: '50': bench sorts gensort records,"
+            + " which are 100 bytes",
+        "--key-size 8 | invalid value for --key-size: '8': bench sorts gensort records, whose key"
+            + " is bytes 0..9",
+        "--memory 1m | invalid value for --memory: '1m': memory budget 1 MiB is below the minimum 8"
+            + " MiB",
         "--fan-in 1 | invalid value for --fan-in: '1': a merge needs at least 2 inputs",
       })
   void badOptionsExitTwoBeforeGenerating(String options, String message) throws IOException {
@@ -73,7 +95,9 @@ class BenchCommandTest {
     CliRun r = bench("--records", "1e3", "--repeat", "2");
     assertEquals(3, r.exitCode, r::toString);
     assertEquals(1, engine.sorts); // stopped at the first bad output
-    assertTrue(r.err.matches("joule: validate failed: \\S+/joule-bench-[-0-9a-f]+/output\\.dat: .*\n"), r.err);
+    assertTrue(
+        r.err.matches("joule: validate failed: \\S+/joule-bench-[-0-9a-f]+/output\\.dat: .*\n"),
+        r.err);
     assertEquals(100_000, engine.inputBytes.length);
     assertEquals(List.of(), list(dir));
     assertTrue(r.out.startsWith("joule bench: 1,000 binary records (0.0 GB) in "), r.out);
@@ -91,7 +115,8 @@ class BenchCommandTest {
 
   @Test
   void engineFailureExitsWithItsCode() {
-    engine.failure = new dev.joule.io.fs.SortIOException("write", dir.resolve("r"), "No space left on device");
+    engine.failure =
+        new dev.joule.io.fs.SortIOException("write", dir.resolve("r"), "No space left on device");
     CliRun r = bench("--records", "10");
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: write failed: " + dir.resolve("r") + ": No space left on device\n", r.err);

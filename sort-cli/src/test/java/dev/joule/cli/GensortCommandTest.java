@@ -105,7 +105,8 @@ class GensortCommandTest {
 
     CliRun legacySkew = CliRun.run("gensort", "-l", "-s", "10", "/dev/null");
     assertEquals(ExitCodes.USAGE_OR_IO, legacySkew.exitCode);
-    assertTrue(legacySkew.err.startsWith("-s is not defined for the legacy layout"), legacySkew::toString);
+    assertTrue(
+        legacySkew.err.startsWith("-s is not defined for the legacy layout"), legacySkew::toString);
 
     CliRun zeroThreads = CliRun.run("gensort", "-t0", "10", "/dev/null");
     assertEquals(ExitCodes.USAGE_OR_IO, zeroThreads.exitCode);
@@ -115,7 +116,19 @@ class GensortCommandTest {
   void helpDescribesEveryFlagWithExamples() {
     CliRun r = CliRun.run("gensort", "--help");
     assertEquals(0, r.exitCode);
-    for (String s : new String[] {"-a ", "-s ", "-l ", "-b N", "-c ", "-t N", "NUM_RECS", "FILE", "Examples:", "gensort -b2000 1000 partition2"}) {
+    for (String s :
+        new String[] {
+          "-a ",
+          "-s ",
+          "-l ",
+          "-b N",
+          "-c ",
+          "-t N",
+          "NUM_RECS",
+          "FILE",
+          "Examples:",
+          "gensort -b2000 1000 partition2"
+        }) {
       assertTrue(r.out.contains(s), () -> "help lacks " + s + "\n" + r.out);
     }
   }

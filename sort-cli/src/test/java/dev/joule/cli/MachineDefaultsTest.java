@@ -10,8 +10,12 @@ class MachineDefaultsTest {
   @Test
   void memoryIsAQuarterOfRamCappedByDirectMemoryLessHeadroom() {
     long m = MachineDefaults.memory().bytes();
-    long expected = Math.max(SortConfig.MIN_MEMORY.bytes(),
-        Math.min(MachineDefaults.physicalMemory() / 4, MachineDefaults.maxDirectMemory() - MachineDefaults.DIRECT_HEADROOM));
+    long expected =
+        Math.max(
+            SortConfig.MIN_MEMORY.bytes(),
+            Math.min(
+                MachineDefaults.physicalMemory() / 4,
+                MachineDefaults.maxDirectMemory() - MachineDefaults.DIRECT_HEADROOM));
     assertEquals(expected >> 20, m >> 20);
     assertEquals(0, m % (1 << 20));
     // the surefire JVM runs with -XX:MaxDirectMemorySize=1g (root pom)

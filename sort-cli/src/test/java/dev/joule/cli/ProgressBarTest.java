@@ -12,7 +12,8 @@ class ProgressBarTest {
   @Test
   void lineShowsPhaseFractionBytesRateAndEta() {
     String l = ProgressBar.line("merge pass 1", 250_000_000, 1_000_000_000, 2_500_000_000L);
-    assertEquals("merge pass 1   [######..................]  25% 250/1,000 MB  100.0 MB/s ETA 00:08", l);
+    assertEquals(
+        "merge pass 1   [######..................]  25% 250/1,000 MB  100.0 MB/s ETA 00:08", l);
     assertTrue(ProgressBar.line("run formation", 0, 100, 0).endsWith("ETA --:--"));
     assertEquals("1:01:01", ProgressBar.formatSeconds(3661));
   }

@@ -41,7 +41,9 @@ class RaplMeterTest {
   void absentCountersSayWhy() {
     RaplMeter m = RaplMeter.open(powercap.resolve("none"));
     assertFalse(m.available());
-    assertTrue(m.unavailableReason().startsWith("this host exposes no RAPL energy counters"), m.unavailableReason());
+    assertTrue(
+        m.unavailableReason().startsWith("this host exposes no RAPL energy counters"),
+        m.unavailableReason());
   }
 
   @Test

@@ -35,7 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** {@code joule sort} through picocli's execute(), with the engine replaced by {@link StubEngine}. */
+/**
+ * {@code joule sort} through picocli's execute(), with the engine replaced by {@link StubEngine}.
+ */
 class SortCommandTest {
   @TempDir Path dir;
   Path in;
@@ -69,15 +71,39 @@ class SortCommandTest {
   void helpTeachesEveryOptionItsDefaultTheExitCodesAndExamples() {
     CliRun r = CliRun.run("sort", "--help");
     assertEquals(0, r.exitCode, r::toString);
-    for (String o : List.of("--memory", "--threads", "--temp", "--record-size", "--key-offset", "--key-size",
-        "--direct", "--transfer-in", "--transfer-out", "--transfer-temp", "--fan-in", "--report-json",
-        "--stats", "--explain", "--progress", "--quiet", "--debug", "INPUT", "OUTPUT")) {
+    for (String o :
+        List.of(
+            "--memory",
+            "--threads",
+            "--temp",
+            "--record-size",
+            "--key-offset",
+            "--key-size",
+            "--direct",
+            "--transfer-in",
+            "--transfer-out",
+            "--transfer-temp",
+            "--fan-in",
+            "--report-json",
+            "--stats",
+            "--explain",
+            "--progress",
+            "--quiet",
+            "--debug",
+            "INPUT",
+            "OUTPUT")) {
       assertTrue(r.out.contains(o), o);
     }
     String flat = r.out.replaceAll("\\s+", " ");
-    assertTrue(flat.contains("Default: min(1/4 of physical RAM, JVM max direct memory - 64m); here "
-        + MachineDefaults.memory()), r.out);
-    assertTrue(flat.contains("Default: the processors (" + Runtime.getRuntime().availableProcessors() + ")"), r.out);
+    assertTrue(
+        flat.contains(
+            "Default: min(1/4 of physical RAM, JVM max direct memory - 64m); here "
+                + MachineDefaults.memory()),
+        r.out);
+    assertTrue(
+        flat.contains(
+            "Default: the processors (" + Runtime.getRuntime().availableProcessors() + ")"),
+        r.out);
     assertTrue(r.out.contains("Default: 100 (gensort)"), r.out);
     assertTrue(r.out.contains("Exit codes:"), r.out);
     assertTrue(r.out.contains("128+n"), r.out);
@@ -115,9 +141,30 @@ class SortCommandTest {
   @Test
   void everyOptionReachesTheConfig() {
     Path t2 = dir.resolve("tmp");
-    SortConfig c = configOf("--memory", "64m", "--threads", "1", "--temp", t2.toString(),
-        "--record-size", "16", "--key-offset", "8", "--key-size", "8", "--direct", "off",
-        "--transfer-in", "1m", "--transfer-out", "512k", "--transfer-temp", "8M", "--fan-in", "7");
+    SortConfig c =
+        configOf(
+            "--memory",
+            "64m",
+            "--threads",
+            "1",
+            "--temp",
+            t2.toString(),
+            "--record-size",
+            "16",
+            "--key-offset",
+            "8",
+            "--key-size",
+            "8",
+            "--direct",
+            "off",
+            "--transfer-in",
+            "1m",
+            "--transfer-out",
+            "512k",
+            "--transfer-temp",
+            "8M",
+            "--fan-in",
+            "7");
     assertEquals(DataSize.ofMiB(64), c.memoryBudget());
     assertEquals(1, c.threads());
     assertEquals(List.of(tmp, t2), c.tempDirs());
@@ -141,10 +188,13 @@ class SortCommandTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "--memory 12x | invalid value for --memory: '12x': expected a whole number with an optional unit k, m, g, t or p (powers of 1024), e.g. 512m",
+        "--memory 12x | invalid value for --memory: '12x': expected a whole number with an optional"
+            + " unit k, m, g, t or p (powers of 1024), e.g. 512m",
         "--memory 5q | invalid value for --memory: '5q': expected a whole number",
-        "--memory 0 | invalid value for --memory: '0': memory budget 0 B is below the minimum 8 MiB",
-        "--memory 1m | invalid value for --memory: '1m': memory budget 1 MiB is below the minimum 8 MiB",
+        "--memory 0 | invalid value for --memory: '0': memory budget 0 B is below the minimum 8"
+            + " MiB",
+        "--memory 1m | invalid value for --memory: '1m': memory budget 1 MiB is below the minimum 8"
+            + " MiB",
         "--memory 99999999p | invalid value for --memory: '99999999p': too large",
         "--memory 1000t | invalid value for --memory: '1000t': above the JVM's direct-memory limit",
         "--fan-in 1 | invalid value for --fan-in: '1': a merge needs at least 2 inputs",
@@ -154,19 +204,27 @@ class SortCommandTest {
         "--threads 257 | invalid value for --threads: '257': threads 257 is outside 1..256",
         "--threads x | invalid value for --threads: 'x' is not an int",
         "--record-size 0 | invalid value for --record-size: '0': record size 0 is outside 1..65535",
-        "--record-size 70000 | invalid value for --record-size: '70000': record size 70000 is outside 1..65535",
+        "--record-size 70000 | invalid value for --record-size: '70000': record size 70000 is"
+            + " outside 1..65535",
         "--key-offset -1 | invalid value for --key-offset: '-1': key offset -1 is negative",
         "--key-size 0 | invalid value for --key-size: '0': key length 0 must be at least 1",
-        "--key-offset 95 | invalid value for --record-size: the key (--key-offset 95, --key-size 10) does not fit in a record of 100 bytes",
-        "--transfer-in 1000 | invalid value for --transfer-in: '1000': transfer size for INPUT must be a positive multiple of 4096: 1000",
-        "--transfer-out 0 | invalid value for --transfer-out: '0': transfer size for OUTPUT must be a positive multiple of 4096: 0",
+        "--key-offset 95 | invalid value for --record-size: the key (--key-offset 95, --key-size"
+            + " 10) does not fit in a record of 100 bytes",
+        "--transfer-in 1000 | invalid value for --transfer-in: '1000': transfer size for INPUT must"
+            + " be a positive multiple of 4096: 1000",
+        "--transfer-out 0 | invalid value for --transfer-out: '0': transfer size for OUTPUT must be"
+            + " a positive multiple of 4096: 0",
         "--transfer-temp 4x | invalid value for --transfer-temp: '4x': expected a whole number",
-        "--transfer-temp 4g | invalid value for --transfer-temp: '4g': transfer size for TEMP 4 GiB is above 2 GiB",
-        "--direct maybe | invalid value for --direct: expected one of [AUTO, ON, OFF] (case-insensitive) but was 'maybe'",
-        "--progress sometimes | invalid value for --progress: expected one of [AUTO, ALWAYS, NEVER] (case-insensitive) but was 'sometimes'",
+        "--transfer-temp 4g | invalid value for --transfer-temp: '4g': transfer size for TEMP 4 GiB"
+            + " is above 2 GiB",
+        "--direct maybe | invalid value for --direct: expected one of [AUTO, ON, OFF]"
+            + " (case-insensitive) but was 'maybe'",
+        "--progress sometimes | invalid value for --progress: expected one of [AUTO, ALWAYS, NEVER]"
+            + " (case-insensitive) but was 'sometimes'",
         "--bogus | unknown option: '--bogus'",
       })
-  void badOptionsExitTwoNamingTheOptionBeforeAnyWork(String options, String message) throws IOException {
+  void badOptionsExitTwoNamingTheOptionBeforeAnyWork(String options, String message)
+      throws IOException {
     Files.write(out, new byte[] {42});
     List<String> a = new ArrayList<>(List.of(options.trim().split(" ")));
     a.add(in.toString());
@@ -190,14 +248,21 @@ class SortCommandTest {
   @Test
   void outputDirMissingFailsBeforeReadingStdin() {
     Path bad = dir.resolve("no/such/out.dat");
-    InputStream stdin = new InputStream() {
-      @Override
-      public int read() {
-        throw new AssertionError("stdin read before the output dir was checked");
-      }
-    };
-    CliRun r = CliRun.run(engine.env(stdin, new ByteArrayOutputStream(), dir), "sort", "--temp", tmp.toString(),
-        "-", bad.toString());
+    InputStream stdin =
+        new InputStream() {
+          @Override
+          public int read() {
+            throw new AssertionError("stdin read before the output dir was checked");
+          }
+        };
+    CliRun r =
+        CliRun.run(
+            engine.env(stdin, new ByteArrayOutputStream(), dir),
+            "sort",
+            "--temp",
+            tmp.toString(),
+            "-",
+            bad.toString());
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: open failed: " + bad + ": No such file or directory\n", r.err);
     assertEquals(0, engine.sorts);
@@ -208,7 +273,8 @@ class SortCommandTest {
   @Test
   void inputAndTempAndReportProblemsFailBeforeWork() throws IOException {
     CliRun r = sort(dir.resolve("nope").toString(), out.toString());
-    assertEquals("joule: open failed: " + dir.resolve("nope") + ": No such file or directory\n", r.err);
+    assertEquals(
+        "joule: open failed: " + dir.resolve("nope") + ": No such file or directory\n", r.err);
     assertEquals(2, r.exitCode);
     r = sort(tmp.toString(), out.toString());
     assertEquals("joule: open failed: " + tmp + ": Is a directory\n", r.err);
@@ -217,11 +283,21 @@ class SortCommandTest {
     Path notDir = Files.write(dir.resolve("file"), new byte[1]);
     r = sort(in.toString(), notDir.resolve("out").toString());
     assertEquals("joule: open failed: " + notDir.resolve("out") + ": Not a directory\n", r.err);
-    r = CliRun.run(engine.env(), "sort", "--temp", dir.resolve("gone").toString(), in.toString(), out.toString());
-    assertEquals("joule: use temp dir failed: " + dir.resolve("gone") + ": No such file or directory\n", r.err);
+    r =
+        CliRun.run(
+            engine.env(),
+            "sort",
+            "--temp",
+            dir.resolve("gone").toString(),
+            in.toString(),
+            out.toString());
+    assertEquals(
+        "joule: use temp dir failed: " + dir.resolve("gone") + ": No such file or directory\n",
+        r.err);
     assertEquals(2, r.exitCode);
     r = sort("--report-json", dir.resolve("x/r.json").toString(), in.toString(), out.toString());
-    assertEquals("joule: open failed: " + dir.resolve("x/r.json") + ": No such file or directory\n", r.err);
+    assertEquals(
+        "joule: open failed: " + dir.resolve("x/r.json") + ": No such file or directory\n", r.err);
     assertEquals(0, engine.sorts);
     assertFalse(Files.exists(out));
   }
@@ -229,13 +305,16 @@ class SortCommandTest {
   @Test
   void ioErrorIsOneLineWithoutStackTraceUnlessDebug() {
     Path run = tmp.resolve("joule-x/run-000017");
-    engine.failure = new SortIOException("write", run, "No space left on device", new IOException("ENOSPC"));
+    engine.failure =
+        new SortIOException("write", run, "No space left on device", new IOException("ENOSPC"));
     CliRun r = sort(in.toString(), out.toString());
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: write failed: " + run + ": No space left on device\n", r.err);
     r = sort("--debug", in.toString(), out.toString());
     assertEquals(2, r.exitCode, r::toString);
-    assertTrue(r.err.startsWith("joule: write failed: " + run + ": No space left on device\n"), r::toString);
+    assertTrue(
+        r.err.startsWith("joule: write failed: " + run + ": No space left on device\n"),
+        r::toString);
     assertTrue(r.err.contains("at dev.joule.cli."), r::toString);
   }
 
@@ -245,8 +324,12 @@ class SortCommandTest {
     engine.failure = new CorruptRunException(run, 4096, "block checksum", 1, 2);
     CliRun r = sort(in.toString(), out.toString());
     assertEquals(3, r.exitCode, r::toString);
-    assertEquals("joule: corrupt run file " + run + " at offset 4096: block checksum mismatch (expected 0x1,"
-        + " actual 0x2)\n", r.err);
+    assertEquals(
+        "joule: corrupt run file "
+            + run
+            + " at offset 4096: block checksum mismatch (expected 0x1,"
+            + " actual 0x2)\n",
+        r.err);
   }
 
   @Test
@@ -259,7 +342,8 @@ class SortCommandTest {
 
   @Test
   void engineArgumentErrorsAndBugsExitTwo() {
-    engine.failure = new IllegalArgumentException("input size 1001 is not a multiple of record size 100");
+    engine.failure =
+        new IllegalArgumentException("input size 1001 is not a multiple of record size 100");
     CliRun r = sort(in.toString(), out.toString());
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: input size 1001 is not a multiple of record size 100\n", r.err);
@@ -270,8 +354,10 @@ class SortCommandTest {
     engine.failure = new IllegalStateException("boom");
     r = sort(in.toString(), out.toString());
     assertEquals(2, r.exitCode, r::toString);
-    assertEquals("joule: internal error: java.lang.IllegalStateException: boom (run with --debug for the stack"
-        + " trace)\n", r.err);
+    assertEquals(
+        "joule: internal error: java.lang.IllegalStateException: boom (run with --debug for the"
+            + " stack trace)\n",
+        r.err);
   }
 
   @Test
@@ -289,8 +375,10 @@ class SortCommandTest {
   void explainRefusesStandardInput() {
     CliRun r = sort("--explain", "-", out.toString());
     assertEquals(2, r.exitCode, r::toString);
-    assertEquals("joule: --explain needs an input file: the size of standard input or a pipe is not known"
-        + " before reading it\n", r.err);
+    assertEquals(
+        "joule: --explain needs an input file: the size of standard input or a pipe is not known"
+            + " before reading it\n",
+        r.err);
   }
 
   @Test
@@ -298,16 +386,25 @@ class SortCommandTest {
     byte[] data = "0123456789".repeat(30).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     List<String> modes = new ArrayList<>();
-    engine.during = c -> {
-      try {
-        modes.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(engine.input)));
-        modes.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(engine.input.getParent())));
-      } catch (IOException e) {
-        throw new AssertionError(e);
-      }
-    };
-    CliRun r = CliRun.run(engine.env(new ByteArrayInputStream(data), stdout, dir), "sort", "--temp", tmp.toString(),
-        "-", "-");
+    engine.during =
+        c -> {
+          try {
+            modes.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(engine.input)));
+            modes.add(
+                PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(engine.input.getParent())));
+          } catch (IOException e) {
+            throw new AssertionError(e);
+          }
+        };
+    CliRun r =
+        CliRun.run(
+            engine.env(new ByteArrayInputStream(data), stdout, dir),
+            "sort",
+            "--temp",
+            tmp.toString(),
+            "-",
+            "-");
     assertEquals(0, r.exitCode, r::toString);
     assertTrue(engine.inputWasPrivate, String.valueOf(engine.input));
     assertEquals(tmp, engine.input.getParent().getParent());
@@ -327,13 +424,15 @@ class SortCommandTest {
     Path fifo = dir.resolve("fifo");
     assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
     byte[] data = new byte[300];
-    Thread writer = new Thread(() -> {
-      try {
-        Files.write(fifo, data);
-      } catch (IOException e) {
-        throw new AssertionError(e);
-      }
-    });
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                Files.write(fifo, data);
+              } catch (IOException e) {
+                throw new AssertionError(e);
+              }
+            });
     writer.start();
     r = sort(fifo.toString(), out.toString());
     writer.join();
@@ -348,17 +447,30 @@ class SortCommandTest {
 
   @Test
   void aFailedStdoutWriteIsReportedAndTheSpoolRemoved() {
-    OutputStream closedPipe = new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        throw new IOException("Broken pipe");
-      }
-    };
-    CliRun r = CliRun.run(engine.env(new ByteArrayInputStream(new byte[100]), new ByteArrayOutputStream(), dir),
-        "sort", "--temp", tmp.toString(), in.toString(), "-");
+    OutputStream closedPipe =
+        new OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            throw new IOException("Broken pipe");
+          }
+        };
+    CliRun r =
+        CliRun.run(
+            engine.env(new ByteArrayInputStream(new byte[100]), new ByteArrayOutputStream(), dir),
+            "sort",
+            "--temp",
+            tmp.toString(),
+            in.toString(),
+            "-");
     assertEquals(0, r.exitCode, r::toString);
-    r = CliRun.run(new CliEnvironment(engine, new ByteArrayInputStream(new byte[0]), closedPipe, dir),
-        "sort", "--temp", tmp.toString(), in.toString(), "-");
+    r =
+        CliRun.run(
+            new CliEnvironment(engine, new ByteArrayInputStream(new byte[0]), closedPipe, dir),
+            "sort",
+            "--temp",
+            tmp.toString(),
+            in.toString(),
+            "-");
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: write failed: /dev/stdout: Broken pipe\n", r.err);
     assertEquals(List.of(), listTmp());
@@ -372,18 +484,29 @@ class SortCommandTest {
     assertEquals(StubEngine.REPORT.toJson() + "\n", Files.readString(json));
     List<String> lines = r.err.lines().toList();
     assertEquals(5, lines.size(), r.err);
-    assertTrue(lines.get(0).matches("phase +wall s +CPU s +CPU % +read MB +written MB +MB/s +runs in +runs out +fan-in"),
+    assertTrue(
+        lines
+            .get(0)
+            .matches(
+                "phase +wall s +CPU s +CPU % +read MB +written MB +MB/s +runs in +runs out"
+                    + " +fan-in"),
         lines.get(0));
-    assertTrue(lines.get(1).matches("run formation +2\\.000 +3\\.000 +150 +0\\.1 +0\\.1 +0\\.1 +0 +3 +0"), lines.get(1));
-    assertTrue(lines.get(2).matches("merge pass 1 +1\\.000 +1\\.000 +100 .* 3 +1 +3"), lines.get(2));
+    assertTrue(
+        lines.get(1).matches("run formation +2\\.000 +3\\.000 +150 +0\\.1 +0\\.1 +0\\.1 +0 +3 +0"),
+        lines.get(1));
+    assertTrue(
+        lines.get(2).matches("merge pass 1 +1\\.000 +1\\.000 +100 .* 3 +1 +3"), lines.get(2));
     assertTrue(lines.get(3).startsWith("total "), lines.get(3));
-    assertEquals("1,000 records, 0.1 MB, 0.0 MB/s end to end; runs 3, merge passes 1, fan-in 3; threads 2,"
-        + " stripes 1, direct I/O on, peak memory 8 MiB", lines.get(4));
+    assertEquals(
+        "1,000 records, 0.1 MB, 0.0 MB/s end to end; runs 3, merge passes 1, fan-in 3; threads 2,"
+            + " stripes 1, direct I/O on, peak memory 8 MiB",
+        lines.get(4));
   }
 
   @Test
   void noticesGoToStderrUnlessQuiet() {
-    engine.during = c -> c.notices().notice("direct I/O not supported on " + tmp + ", using buffered I/O");
+    engine.during =
+        c -> c.notices().notice("direct I/O not supported on " + tmp + ", using buffered I/O");
     CliRun r = sort(in.toString(), out.toString());
     assertEquals(0, r.exitCode, r::toString);
     assertEquals("joule: direct I/O not supported on " + tmp + ", using buffered I/O\n", r.err);
@@ -394,10 +517,11 @@ class SortCommandTest {
 
   @Test
   void progressAlwaysDrawsABarAndEndsItsLine() {
-    engine.during = c -> {
-      c.progress().update("run formation", 0, 1000);
-      c.progress().update("run formation", 1000, 1000);
-    };
+    engine.during =
+        c -> {
+          c.progress().update("run formation", 0, 1000);
+          c.progress().update("run formation", 1000, 1000);
+        };
     CliRun r = sort("--progress", "always", in.toString(), out.toString());
     assertEquals(0, r.exitCode, r::toString);
     assertInstanceOf(ProgressBar.class, engine.config.progress());

@@ -22,23 +22,36 @@ final class StubEngine implements SortEngine {
 
   /** What the command passed to the last call. */
   Path input;
+
   Path output;
   SortConfig config;
   byte[] inputBytes;
   boolean inputWasPrivate;
   int sorts;
   int explains;
+
   /** Thrown by sort/explain when set. */
   Exception failure;
+
   /** Called with the config before returning, e.g. to report progress or notices. */
   java.util.function.Consumer<SortConfig> during = c -> {};
 
   static final SortReport REPORT =
       new SortReport(
-          1000, 100_000, 2, 1, true, 3, 1, 3, 8L << 20,
+          1000,
+          100_000,
+          2,
+          1,
+          true,
+          3,
+          1,
+          3,
+          8L << 20,
           List.of(
-              new PhaseReport("run formation", 2_000_000_000L, 3_000_000_000L, 100_000, 100_000, 0, 3, 0),
-              new PhaseReport("merge pass 1", 1_000_000_000L, 1_000_000_000L, 100_000, 100_000, 3, 1, 3)),
+              new PhaseReport(
+                  "run formation", 2_000_000_000L, 3_000_000_000L, 100_000, 100_000, 0, 3, 0),
+              new PhaseReport(
+                  "merge pass 1", 1_000_000_000L, 1_000_000_000L, 100_000, 100_000, 3, 1, 3)),
           new DataSummary(1000, "1ea6370b955", 0, false),
           new DataSummary(1000, "1ea6370b955", 0, true));
 
@@ -83,6 +96,9 @@ final class StubEngine implements SortEngine {
   }
 
   CliEnvironment env() {
-    return env(new ByteArrayInputStream(new byte[0]), new ByteArrayOutputStream(), Path.of("/nonexistent"));
+    return env(
+        new ByteArrayInputStream(new byte[0]),
+        new ByteArrayOutputStream(),
+        Path.of("/nonexistent"));
   }
 }

@@ -54,7 +54,8 @@ class ValsortCommandTest {
     CliRun ok = CliRun.run("valsort", "-q", write("s.dat", SORTED).toString());
     assertEquals(0, ok.exitCode);
     assertEquals("", ok.err + ok.out);
-    CliRun bad = CliRun.run("valsort", "-q", write("u.dat", Vectors.load("ascii-1000.dat")).toString());
+    CliRun bad =
+        CliRun.run("valsort", "-q", write("u.dat", Vectors.load("ascii-1000.dat")).toString());
     assertEquals(1, bad.exitCode);
     assertEquals("", bad.err + bad.out);
   }
@@ -71,7 +72,10 @@ class ValsortCommandTest {
   void first400Records() throws Exception {
     CliRun r = CliRun.run("valsort", write("400.dat", Arrays.copyOf(SORTED, 40_000)).toString());
     assertEquals(
-        "Records: 400\nChecksum: c4df938655\nDuplicate keys: 0\nSUCCESS - all records are in order\n",
+        "Records: 400\n"
+            + "Checksum: c4df938655\n"
+            + "Duplicate keys: 0\n"
+            + "SUCCESS - all records are in order\n",
         r.err);
   }
 
@@ -123,7 +127,8 @@ class ValsortCommandTest {
     assertEquals(1, empty.exitCode);
     assertEquals("there must be at least one record to be validated\n", empty.err);
 
-    CliRun partial = CliRun.run("valsort", "-t3", write("p.dat", Arrays.copyOf(SORTED, 1050)).toString());
+    CliRun partial =
+        CliRun.run("valsort", "-t3", write("p.dat", Arrays.copyOf(SORTED, 1050)).toString());
     assertEquals(1, partial.exitCode);
     assertEquals("partial record found at end\n", partial.err);
 
@@ -188,7 +193,10 @@ class ValsortCommandTest {
   void helpDescribesEveryFlagWithExamples() {
     CliRun r = CliRun.run("valsort", "--help");
     assertEquals(0, r.exitCode);
-    for (String s : new String[] {"-q ", "-o SUMMARY", "-s ", "-t N", "FILE", "Examples:", "valsort -s all.sum"}) {
+    for (String s :
+        new String[] {
+          "-q ", "-o SUMMARY", "-s ", "-t N", "FILE", "Examples:", "valsort -s all.sum"
+        }) {
       assertTrue(r.out.contains(s), () -> "help lacks " + s + "\n" + r.out);
     }
   }

@@ -7,9 +7,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Fails a test that leaves a {@code RecordArena} open, printing where each leaked arena was
- * allocated, then closes the leaked arenas so the next test starts clean. Needs tracking on
- * ({@code -ea} or {@code -Djoule.trackMemory=true}); registered for every sort-core test by
- * autodetection ({@code META-INF/services}).
+ * allocated, then closes the leaked arenas so the next test starts clean. Needs tracking on ({@code
+ * -ea} or {@code -Djoule.trackMemory=true}); registered for every sort-core test by autodetection
+ * ({@code META-INF/services}).
  */
 public final class ArenaLeakExtension implements AfterEachCallback {
   @Override
@@ -29,7 +29,12 @@ public final class ArenaLeakExtension implements AfterEachCallback {
     }
     ArenaTracker.closeAllLive();
     throw new AssertionError(
-        testName + " leaked " + sites.size() + " RecordArena(s), " + bytes + " direct bytes:\n"
+        testName
+            + " leaked "
+            + sites.size()
+            + " RecordArena(s), "
+            + bytes
+            + " direct bytes:\n"
             + String.join("\n", sites));
   }
 }

@@ -15,7 +15,8 @@ public enum KeyShape {
    * A 2-byte-prefix skew: 25 % of keys share one 2-byte prefix, the rest pile on 128 other 2-byte
    * prefixes (129 in all); the remaining bytes are uniform. Not what {@code gensort -s} produces
    * (there record i copies the first 1..48 bits of template bit-length(i), so a few templates hold
-   * most keys with prefixes nested over six bytes); benchmarks use {@code GensortGenerator} for that.
+   * most keys with prefixes nested over six bytes); benchmarks use {@code GensortGenerator} for
+   * that.
    */
   SKEW,
   /** Every key identical. */
@@ -72,7 +73,9 @@ public enum KeyShape {
         for (byte[] k : keys) {
           randomBytes(rnd, k, 0);
         }
-        Arrays.sort(keys, this == SORTED ? Arrays::compareUnsigned : (a, b) -> Arrays.compareUnsigned(b, a));
+        Arrays.sort(
+            keys,
+            this == SORTED ? Arrays::compareUnsigned : (a, b) -> Arrays.compareUnsigned(b, a));
         break;
       case THREE_PREFIXES:
         {

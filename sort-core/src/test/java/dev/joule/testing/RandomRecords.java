@@ -8,8 +8,8 @@ import java.util.Comparator;
 import java.util.SplittableRandom;
 
 /**
- * Seeded heap records and an independent reference sort, plus helpers to load records into a
- * {@link RecordArena} through its public window API (as the I/O layer does).
+ * Seeded heap records and an independent reference sort, plus helpers to load records into a {@link
+ * RecordArena} through its public window API (as the I/O layer does).
  */
 public final class RandomRecords {
   private RandomRecords() {}
@@ -40,8 +40,8 @@ public final class RandomRecords {
 
   /**
    * Writes {@code records} into {@code arena} in order, slab by slab (a record that does not fit
-   * the rest of a slab starts the next one), and returns each record's address ({@code slab << 30
-   * | offset}, as in {@code RecordIndex}).
+   * the rest of a slab starts the next one), and returns each record's address ({@code slab << 30 |
+   * offset}, as in {@code RecordIndex}).
    */
   public static long[] fill(RecordArena arena, byte[][] records, int recordSize) {
     arena.clear();

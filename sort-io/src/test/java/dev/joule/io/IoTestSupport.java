@@ -17,7 +17,10 @@ import java.util.stream.Stream;
 public final class IoTestSupport {
   private IoTestSupport() {}
 
-  /** The seed of a test: {@code -Djoule.seed=...} or a fixed default, printed on failure by the caller. */
+  /**
+   * The seed of a test: {@code -Djoule.seed=...} or a fixed default, printed on failure by the
+   * caller.
+   */
   public static long seed() {
     return Long.getLong("joule.seed", 0x5EED_1234L);
   }
@@ -30,7 +33,8 @@ public final class IoTestSupport {
 
   public static String sha256(Path p) throws IOException {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
     } catch (NoSuchAlgorithmException e) {
       throw new AssertionError(e);
     }
@@ -39,7 +43,10 @@ public final class IoTestSupport {
   /** Every entry below {@code dir} (excluding {@code dir}), as relative paths. */
   public static List<String> listRecursive(Path dir) throws IOException {
     try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(p -> !p.equals(dir)).map(p -> dir.relativize(p).toString()).sorted().collect(Collectors.toList());
+      return s.filter(p -> !p.equals(dir))
+          .map(p -> dir.relativize(p).toString())
+          .sorted()
+          .collect(Collectors.toList());
     }
   }
 

@@ -23,10 +23,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Bad and odd inputs through {@code ./joule sort} (RELIABILITY.md I1, I3, I6, I8, I10, usage
- * errors), each checked with {@link CliContract}: empty input, a partial trailing record, a missing,
- * unreadable (as nobody, via setpriv) or directory input, a FIFO (spooled, works), output = input
- * (sorted in place; SIGTERM mid-sort leaves the old content), a missing output directory (exit 2
- * before the input is read: a FIFO nobody writes to) and absurd options.
+ * errors), each checked with {@link CliContract}: empty input, a partial trailing record, a
+ * missing, unreadable (as nobody, via setpriv) or directory input, a FIFO (spooled, works), output
+ * = input (sorted in place; SIGTERM mid-sort leaves the old content), a missing output directory
+ * (exit 2 before the input is read: a FIFO nobody writes to) and absurd options.
  */
 class BadInputIT {
   @TempDir static Path shared;
@@ -52,7 +52,9 @@ class BadInputIT {
   void emptyInputGivesAnEmptyOutput() throws Exception {
     Path in = Files.createFile(lab.resolve("empty"));
     Path out = lab.resolve("out.dat");
-    Run r = CliContract.joule(lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
+    Run r =
+        CliContract.joule(
+            lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
     assertEquals(0, r.exit(), r::toString);
     assertEquals(0, Files.size(out));
     CliContract.before(lab.resolve("none"), tmp()).assertNoTemps("empty");
@@ -64,9 +66,18 @@ class BadInputIT {
     Files.write(in, new byte[250]);
     Path out = lab.resolve("out.dat");
     Snapshot before = CliContract.before(out, tmp());
-    Run r = CliContract.joule(lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
-    before.assertCleanFailure(r, 2, "joule: .*" + Pattern.quote(in.toString())
-        + ".*input size 250 is not a multiple of record size 100: 50 trailing bytes at offset 200.*", 10_000, "partial");
+    Run r =
+        CliContract.joule(
+            lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
+    before.assertCleanFailure(
+        r,
+        2,
+        "joule: .*"
+            + Pattern.quote(in.toString())
+            + ".*input size 250 is not a multiple of record size 100: 50 trailing bytes at offset"
+            + " 200.*",
+        10_000,
+        "partial");
   }
 
   @Test
@@ -74,9 +85,16 @@ class BadInputIT {
     Path in = lab.resolve("no-such-input");
     Path out = lab.resolve("out.dat");
     Snapshot before = CliContract.before(out, tmp());
-    Run r = CliContract.joule(lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
-    before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, Pattern.quote(in.toString()),
-        "No such file or directory"), 10_000, "missing input");
+    Run r =
+        CliContract.joule(
+            lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
+    before.assertCleanFailure(
+        r,
+        2,
+        String.format(
+            CliContract.IO_ERROR, Pattern.quote(in.toString()), "No such file or directory"),
+        10_000,
+        "missing input");
   }
 
   @Test
@@ -84,15 +102,22 @@ class BadInputIT {
     Path in = Files.createDirectory(lab.resolve("a-dir"));
     Path out = lab.resolve("out.dat");
     Snapshot before = CliContract.before(out, tmp());
-    Run r = CliContract.joule(lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
-    before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, Pattern.quote(in.toString()), "Is a directory"),
-        10_000, "directory input");
+    Run r =
+        CliContract.joule(
+            lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
+    before.assertCleanFailure(
+        r,
+        2,
+        String.format(CliContract.IO_ERROR, Pattern.quote(in.toString()), "Is a directory"),
+        10_000,
+        "directory input");
   }
 
   @Test
   void unreadableInputAsNobodyIsPermissionDenied() throws Exception {
     assumeTrue(CliContract.isRoot(), "not root: cannot switch to nobody (skipped)");
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "setpriv is not installed (skipped)");
+    assumeTrue(
+        Files.isExecutable(Path.of("/usr/bin/setpriv")), "setpriv is not installed (skipped)");
     Path open = Files.createDirectory(lab.resolve("open"));
     Files.setPosixFilePermissions(lab, PosixFilePermissions.fromString("rwx--x--x"));
     CliContract.sh("chmod", "1777", open.toString());
@@ -101,12 +126,26 @@ class BadInputIT {
     Files.setPosixFilePermissions(in, PosixFilePermissions.fromString("rw-------"));
     Path out = open.resolve("out.dat");
     Snapshot before = CliContract.before(out, open);
-    Run r = CliContract.run(open, List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"),
-        "sort", "-q", "--temp", open.toString(), in.toString(), out.toString());
-    assumeTrue(!r.err().contains("Error: Unable to access jarfile") && !r.err().contains("Permission denied: '"),
+    Run r =
+        CliContract.run(
+            open,
+            List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"),
+            "sort",
+            "-q",
+            "--temp",
+            open.toString(),
+            in.toString(),
+            out.toString());
+    assumeTrue(
+        !r.err().contains("Error: Unable to access jarfile")
+            && !r.err().contains("Permission denied: '"),
         "nobody cannot run the launcher here (skipped): " + r.err());
-    before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, Pattern.quote(in.toString()), "Permission denied"),
-        10_000, "unreadable input");
+    before.assertCleanFailure(
+        r,
+        2,
+        String.format(CliContract.IO_ERROR, Pattern.quote(in.toString()), "Permission denied"),
+        10_000,
+        "unreadable input");
   }
 
   @Test
@@ -114,8 +153,17 @@ class BadInputIT {
     Path fifo = lab.resolve("fifo");
     assertEquals(0, CliContract.sh("mkfifo", fifo.toString()));
     Path out = lab.resolve("out.dat");
-    Process p = CliContract.start(lab, CliContract.command(List.of(), "sort", "-q", "--temp", tmp().toString(),
-        fifo.toString(), out.toString()));
+    Process p =
+        CliContract.start(
+            lab,
+            CliContract.command(
+                List.of(),
+                "sort",
+                "-q",
+                "--temp",
+                tmp().toString(),
+                fifo.toString(),
+                out.toString()));
     try (OutputStream w = Files.newOutputStream(fifo)) {
       w.write(Files.readAllBytes(input));
     }
@@ -130,8 +178,21 @@ class BadInputIT {
     Path f = lab.resolve("f.dat");
     Files.copy(input, f);
     Snapshot before = CliContract.before(f, tmp());
-    Process p = CliContract.start(lab, CliContract.command(List.of(), "sort", "-q", "--memory", "8m", "--fan-in", "2",
-        "--temp", tmp().toString(), f.toString(), f.toString()));
+    Process p =
+        CliContract.start(
+            lab,
+            CliContract.command(
+                List.of(),
+                "sort",
+                "-q",
+                "--memory",
+                "8m",
+                "--fan-in",
+                "2",
+                "--temp",
+                tmp().toString(),
+                f.toString(),
+                f.toString()));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!hasRunFile(tmp())) {
       assertTrue(p.isAlive() && System.nanoTime() < deadline, "no run file seen");
@@ -141,7 +202,17 @@ class BadInputIT {
     assertTrue(p.waitFor(2, TimeUnit.SECONDS), "still running 2 s after SIGTERM");
     Run r = CliContract.finish(lab, p, System.nanoTime());
     before.assertCleanFailure(r, 143, null, Long.MAX_VALUE, "in-place SIGTERM");
-    Run ok = CliContract.joule(lab, "sort", "-q", "--memory", "8m", "--temp", tmp().toString(), f.toString(), f.toString());
+    Run ok =
+        CliContract.joule(
+            lab,
+            "sort",
+            "-q",
+            "--memory",
+            "8m",
+            "--temp",
+            tmp().toString(),
+            f.toString(),
+            f.toString());
     assertEquals(0, ok.exit(), ok::toString);
     assertValid(f, 200_000);
     CliContract.before(lab.resolve("none"), tmp()).assertNoTemps("in place");
@@ -168,21 +239,44 @@ class BadInputIT {
     assertEquals(0, CliContract.sh("mkfifo", fifo.toString()));
     Path out = lab.resolve("no/such/dir/out.dat");
     Snapshot before = CliContract.before(out, tmp());
-    Run r = CliContract.joule(lab, "sort", "-q", "--temp", tmp().toString(), fifo.toString(), out.toString());
-    before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, Pattern.quote(out.toString()),
-        "No such file or directory"), 10_000, "missing output dir");
+    Run r =
+        CliContract.joule(
+            lab, "sort", "-q", "--temp", tmp().toString(), fifo.toString(), out.toString());
+    before.assertCleanFailure(
+        r,
+        2,
+        String.format(
+            CliContract.IO_ERROR, Pattern.quote(out.toString()), "No such file or directory"),
+        10_000,
+        "missing output dir");
   }
 
   @ParameterizedTest(name = "{0} {1}")
   @CsvSource({
-    "--memory, 0", "--memory, 1m", "--memory, 5q", "--fan-in, 1", "--threads, 0", "--record-size, 0",
-    "--transfer-temp, 1000", "--key-size, 0"
+    "--memory, 0",
+    "--memory, 1m",
+    "--memory, 5q",
+    "--fan-in, 1",
+    "--threads, 0",
+    "--record-size, 0",
+    "--transfer-temp, 1000",
+    "--key-size, 0"
   })
   void absurdOptionsAreExit2NamingTheOption(String option, String value) throws Exception {
     Path out = lab.resolve("out.dat");
     Snapshot before = CliContract.before(out, tmp());
-    Run r = CliContract.joule(lab, "sort", "-q", "--temp", tmp().toString(), option, value, input.toString(),
-        out.toString());
-    before.assertCleanFailure(r, 2, "joule: .*" + Pattern.quote(option) + ".*", 10_000, option + " " + value);
+    Run r =
+        CliContract.joule(
+            lab,
+            "sort",
+            "-q",
+            "--temp",
+            tmp().toString(),
+            option,
+            value,
+            input.toString(),
+            out.toString());
+    before.assertCleanFailure(
+        r, 2, "joule: .*" + Pattern.quote(option) + ".*", 10_000, option + " " + value);
   }
 }

@@ -22,9 +22,9 @@ import java.util.stream.Stream;
  * The clean-failure contract (RELIABILITY.md §1, "CFC") for the CLI, as one reusable assertion:
  * {@link #before} snapshots the output (sha256 or absent) and the dirs to watch (stripes, output
  * dir); {@link Snapshot#assertCleanFailure} checks the exit code, that the last stderr line is the
- * one error line and matches the expected pattern (operation, path, errno text), that the output
- * is absent or byte-identical, that no {@code joule-*} entry and no {@code .<name>.*.tmp} is left
- * in any watched dir, and the time bound. Also runs the launcher and mounts tmpfs for the tests.
+ * one error line and matches the expected pattern (operation, path, errno text), that the output is
+ * absent or byte-identical, that no {@code joule-*} entry and no {@code .<name>.*.tmp} is left in
+ * any watched dir, and the time bound. Also runs the launcher and mounts tmpfs for the tests.
  */
 final class CliContract {
   /** {@code joule: <op> failed: <path>: <reason>}. */
@@ -56,13 +56,16 @@ final class CliContract {
 
   /** Starts the launcher in {@code cwd}; stdout and stderr go to files in {@code cwd}. */
   static Process start(Path cwd, List<String> cmd) throws IOException {
-    return new ProcessBuilder(cmd).directory(cwd.toFile())
+    return new ProcessBuilder(cmd)
+        .directory(cwd.toFile())
         .redirectOutput(cwd.resolve("stdout.txt").toFile())
         .redirectError(cwd.resolve("stderr.txt").toFile())
         .start();
   }
 
-  /** Generates {@code records} binary gensort records as {@code dir/in.dat} through the launcher. */
+  /**
+   * Generates {@code records} binary gensort records as {@code dir/in.dat} through the launcher.
+   */
   static Path gensortInput(Path dir, String records) throws IOException, InterruptedException {
     Run r = joule(dir, "gensort", "-t2", records, "in.dat");
     assertEquals(0, r.exit(), r::toString);
@@ -76,11 +79,15 @@ final class CliContract {
       throw new AssertionError("timed out: " + p.info().commandLine().orElse("?"));
     }
     long ms = (System.nanoTime() - startNanos) / 1_000_000;
-    return new Run(p.exitValue(), Files.readString(cwd.resolve("stdout.txt"), StandardCharsets.UTF_8),
-        Files.readString(cwd.resolve("stderr.txt"), StandardCharsets.UTF_8), ms);
+    return new Run(
+        p.exitValue(),
+        Files.readString(cwd.resolve("stdout.txt"), StandardCharsets.UTF_8),
+        Files.readString(cwd.resolve("stderr.txt"), StandardCharsets.UTF_8),
+        ms);
   }
 
-  static Run run(Path cwd, List<String> prefix, String... args) throws IOException, InterruptedException {
+  static Run run(Path cwd, List<String> prefix, String... args)
+      throws IOException, InterruptedException {
     long t0 = System.nanoTime();
     return finish(cwd, start(cwd, command(prefix, args)), t0);
   }
@@ -110,20 +117,25 @@ final class CliContract {
      * Exit {@code exit} within {@code limitMillis} of the fault, the last stderr line matching
      * {@code message} (a regex), output absent or unchanged, no temps.
      */
-    void assertCleanFailure(Run r, int exit, String message, long limitMillis, String ctx) throws IOException {
+    void assertCleanFailure(Run r, int exit, String message, long limitMillis, String ctx)
+        throws IOException {
       assertEquals(exit, r.exit(), () -> ctx + ": exit code; stderr:\n" + r.err());
       if (message != null) {
-        assertTrue(Pattern.compile(message).matcher(r.lastErrLine()).matches(),
+        assertTrue(
+            Pattern.compile(message).matcher(r.lastErrLine()).matches(),
             () -> ctx + ": stderr's last line does not match " + message + ":\n" + r.err());
       }
-      assertTrue(r.millis() <= limitMillis, () -> ctx + ": took " + r.millis() + " ms > " + limitMillis);
+      assertTrue(
+          r.millis() <= limitMillis, () -> ctx + ": took " + r.millis() + " ms > " + limitMillis);
       assertOutputUnchanged(ctx);
       assertNoTemps(ctx);
     }
 
     void assertOutputUnchanged(String ctx) throws IOException {
       if (sha == null) {
-        assertTrue(!Files.exists(output, LinkOption.NOFOLLOW_LINKS), () -> ctx + ": output " + output + " exists");
+        assertTrue(
+            !Files.exists(output, LinkOption.NOFOLLOW_LINKS),
+            () -> ctx + ": output " + output + " exists");
       } else {
         assertEquals(sha, sha256(output), () -> ctx + ": previous output " + output + " changed");
       }
@@ -138,7 +150,10 @@ final class CliContract {
         }
         try (Stream<Path> s = Files.list(d)) {
           s.map(p -> p.getFileName().toString())
-              .filter(n -> n.startsWith("joule-") || (n.startsWith("." + name + ".") && n.endsWith(".tmp")))
+              .filter(
+                  n ->
+                      n.startsWith("joule-")
+                          || (n.startsWith("." + name + ".") && n.endsWith(".tmp")))
               .forEach(n -> left.add(d.resolve(n).toString()));
         }
       }
@@ -148,7 +163,8 @@ final class CliContract {
 
   static String sha256(Path p) throws IOException {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
     } catch (NoSuchAlgorithmException e) {
       throw new AssertionError(e);
     }
@@ -159,7 +175,11 @@ final class CliContract {
   }
 
   static int sh(String... cmd) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
     if (!p.waitFor(30, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       return -1;
@@ -167,14 +187,17 @@ final class CliContract {
     return p.exitValue();
   }
 
-  /** A tmpfs of {@code size} mounted on a new dir; skips the test (assumption) if it cannot mount. */
+  /**
+   * A tmpfs of {@code size} mounted on a new dir; skips the test (assumption) if it cannot mount.
+   */
   static final class Tmpfs implements AutoCloseable {
     final Path dir;
 
     Tmpfs(Path dir, String size) throws IOException, InterruptedException {
       assumeTrue(isRoot(), "not root: cannot mount a tmpfs (skipped)");
       this.dir = Files.createDirectories(dir);
-      int rc = sh("mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=0755", "tmpfs", dir.toString());
+      int rc =
+          sh("mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=0755", "tmpfs", dir.toString());
       assumeTrue(rc == 0, "mount -t tmpfs failed (exit " + rc + "): skipped");
     }
 
@@ -188,7 +211,8 @@ final class CliContract {
 
   /** Nothing of ours is still mounted (findmnt lists no mount under {@code base}). */
   static void assertNoMountsUnder(Path base) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder("findmnt", "-rn", "-o", "TARGET").redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("findmnt", "-rn", "-o", "TARGET").redirectErrorStream(true).start();
     String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     p.waitFor();
     for (String line : all.split("\n")) {

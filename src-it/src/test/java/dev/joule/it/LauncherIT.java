@@ -69,7 +69,8 @@ class LauncherIT {
     assertEquals(0, one.exitCode(), one::toString);
     Result ok = joule(dir, "valsort", "-t1", "one.dat");
     assertEquals(0, ok.exitCode(), ok::toString);
-    assertTrue(ok.err().endsWith("Duplicate keys: 0\nSUCCESS - all records are in order\n"), ok::toString);
+    assertTrue(
+        ok.err().endsWith("Duplicate keys: 0\nSUCCESS - all records are in order\n"), ok::toString);
 
     Result missing = joule(dir, "valsort", "nope.dat");
     assertEquals(1, missing.exitCode());
@@ -80,7 +81,8 @@ class LauncherIT {
   static String projectVersion() throws IOException {
     String pom = Files.readString(Path.of(System.getProperty("joule.root"), "pom.xml"));
     Matcher m =
-        Pattern.compile("<artifactId>joule-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+        Pattern.compile("<artifactId>joule-parent</artifactId>\\s*<version>([^<]+)</version>")
+            .matcher(pom);
     assertTrue(m.find(), "no joule-parent version in the root pom.xml");
     return m.group(1);
   }

@@ -27,12 +27,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Real OS faults through {@code ./joule sort} (RELIABILITY.md F1, F3, F12, P1, P2, I9), each checked
- * with {@link CliContract}: a small tmpfs as one stripe and as the output's file system (ENOSPC),
- * SIGINT/SIGTERM/SIGHUP in run formation, an intermediate merge and the final merge, SIGKILL
- * followed by a sort that sweeps the stale private dir, {@code ulimit -n 32}, and {@code prlimit
- * --fsize}. Mount tests skip (JUnit assumption, reason printed) when not root or mount fails; every
- * mount is unmounted in a finally and {@code findmnt} is checked at the end.
+ * Real OS faults through {@code ./joule sort} (RELIABILITY.md F1, F3, F12, P1, P2, I9), each
+ * checked with {@link CliContract}: a small tmpfs as one stripe and as the output's file system
+ * (ENOSPC), SIGINT/SIGTERM/SIGHUP in run formation, an intermediate merge and the final merge,
+ * SIGKILL followed by a sort that sweeps the stale private dir, {@code ulimit -n 32}, and {@code
+ * prlimit --fsize}. Mount tests skip (JUnit assumption, reason printed) when not root or mount
+ * fails; every mount is unmounted in a finally and {@code findmnt} is checked at the end.
  */
 class OsFaultIT {
   static final long SEED = Long.getLong("joule.seed", 0x0F_A017L);
@@ -72,10 +72,32 @@ class OsFaultIT {
     Path out = lab.resolve("out.dat");
     try (Tmpfs s2 = tmpfs("s2", "8m")) {
       Snapshot before = CliContract.before(out, s1, s2.dir, s3);
-      Run r = CliContract.joule(lab, "sort", "-q", "--memory", "8m", "--direct", "off", "--temp", s1.toString(),
-          "--temp", s2.dir.toString(), "--temp", s3.toString(), input.toString(), out.toString());
-      before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, Pattern.quote(s2.dir.toString()) + "(/\\S*)?",
-          "No space left on device.*"), 10_000 + 5_000, "tmpfs stripe 2 of 3");
+      Run r =
+          CliContract.joule(
+              lab,
+              "sort",
+              "-q",
+              "--memory",
+              "8m",
+              "--direct",
+              "off",
+              "--temp",
+              s1.toString(),
+              "--temp",
+              s2.dir.toString(),
+              "--temp",
+              s3.toString(),
+              input.toString(),
+              out.toString());
+      before.assertCleanFailure(
+          r,
+          2,
+          String.format(
+              CliContract.IO_ERROR,
+              Pattern.quote(s2.dir.toString()) + "(/\\S*)?",
+              "No space left on device.*"),
+          10_000 + 5_000,
+          "tmpfs stripe 2 of 3");
     }
   }
 
@@ -88,20 +110,40 @@ class OsFaultIT {
       new Random(SEED).nextBytes(previous);
       Files.write(out, previous);
       Snapshot before = CliContract.before(out, s1);
-      Run r = CliContract.joule(lab, "sort", "-q", "--memory", "8m", "--temp", s1.toString(), input.toString(),
-          out.toString());
-      before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, Pattern.quote(o.dir.toString()) + "(/\\S*)?",
-          "No space left on device.*"), 15_000, "tmpfs output");
+      Run r =
+          CliContract.joule(
+              lab,
+              "sort",
+              "-q",
+              "--memory",
+              "8m",
+              "--temp",
+              s1.toString(),
+              input.toString(),
+              out.toString());
+      before.assertCleanFailure(
+          r,
+          2,
+          String.format(
+              CliContract.IO_ERROR,
+              Pattern.quote(o.dir.toString()) + "(/\\S*)?",
+              "No space left on device.*"),
+          15_000,
+          "tmpfs output");
     }
   }
 
-  /** A file of the given name pattern exists in a private dir of one of {@code stripes}, or in {@code dir}. */
+  /**
+   * A file of the given name pattern exists in a private dir of one of {@code stripes}, or in
+   * {@code dir}.
+   */
   static Predicate<Path> marker(String phase, Path out, Path... stripes) {
     return lab -> {
       try {
         if (phase.equals("final")) {
           try (Stream<Path> s = Files.list(out.getParent())) {
-            return s.anyMatch(p -> p.getFileName().toString().startsWith("." + out.getFileName() + "."));
+            return s.anyMatch(
+                p -> p.getFileName().toString().startsWith("." + out.getFileName() + "."));
           }
         }
         String prefix = phase.equals("run") ? "run-" : "merge-";
@@ -125,11 +167,28 @@ class OsFaultIT {
     };
   }
 
-  /** Starts a multi-pass sort and returns once {@code phase}'s marker is seen (plus a random 0..20 ms). */
-  Process startAndWaitFor(String phase, Path out, Path s1, Path s2, Random rnd, List<String> prefix, String... extra)
+  /**
+   * Starts a multi-pass sort and returns once {@code phase}'s marker is seen (plus a random 0..20
+   * ms).
+   */
+  Process startAndWaitFor(
+      String phase, Path out, Path s1, Path s2, Random rnd, List<String> prefix, String... extra)
       throws Exception {
-    List<String> args = new ArrayList<>(List.of("sort", "-q", "--memory", "8m", "--fan-in", "2", "--transfer-temp", "64k",
-        "--temp", s1.toString(), "--temp", s2.toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "sort",
+                "-q",
+                "--memory",
+                "8m",
+                "--fan-in",
+                "2",
+                "--transfer-temp",
+                "64k",
+                "--temp",
+                s1.toString(),
+                "--temp",
+                s2.toString()));
     args.addAll(List.of(extra));
     args.add(input.toString());
     args.add(out.toString());
@@ -137,7 +196,12 @@ class OsFaultIT {
     Predicate<Path> m = marker(phase, out, s1, s2);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!m.test(lab)) {
-      assertTrue(p.isAlive(), () -> phase + ": the sort ended before the phase marker: " + read(lab.resolve("stderr.txt")));
+      assertTrue(
+          p.isAlive(),
+          () ->
+              phase
+                  + ": the sort ended before the phase marker: "
+                  + read(lab.resolve("stderr.txt")));
       assertTrue(System.nanoTime() < deadline, phase + ": no marker within 60 s");
       Thread.sleep(1);
     }
@@ -151,7 +215,8 @@ class OsFaultIT {
     "INT, 130, merge", "TERM, 143, merge", "HUP, 129, merge",
     "INT, 130, final", "TERM, 143, final", "HUP, 129, final"
   })
-  void signalInEachPhaseExits128PlusNWithin2sAndLeavesNothing(String sig, int code, String phase) throws Exception {
+  void signalInEachPhaseExits128PlusNWithin2sAndLeavesNothing(String sig, int code, String phase)
+      throws Exception {
     Random rnd = new Random(SEED ^ (sig + phase).hashCode());
     Path s1 = dir("s1");
     Path s2 = dir("s2");
@@ -172,13 +237,15 @@ class OsFaultIT {
     }
     assertTrue(ended, "SIG" + sig + " during " + phase + ": still running 2 s after the signal");
     Run r = CliContract.finish(lab, p, t0);
-    before.assertCleanFailure(r, code, null, Long.MAX_VALUE, "SIG" + sig + " during " + phase + " (" + ms + " ms)");
+    before.assertCleanFailure(
+        r, code, null, Long.MAX_VALUE, "SIG" + sig + " during " + phase + " (" + ms + " ms)");
   }
 
   /**
-   * Regression: the TempSpace shutdown hook raced with the creation of the next run file (the sort's
-   * threads keep running during JVM shutdown), leaving {@code joule-<uuid>/run-00000N} behind in
-   * about 1 of 5 SIGTERMs in run formation. Eight SIGTERMs at 0..90 ms after the first run file.
+   * Regression: the TempSpace shutdown hook raced with the creation of the next run file (the
+   * sort's threads keep running during JVM shutdown), leaving {@code joule-<uuid>/run-00000N}
+   * behind in about 1 of 5 SIGTERMs in run formation. Eight SIGTERMs at 0..90 ms after the first
+   * run file.
    */
   @ParameterizedTest(name = "SIGTERM {0} ms after the first run")
   @CsvSource({"0", "7", "15", "25", "40", "55", "70", "90"})
@@ -193,7 +260,8 @@ class OsFaultIT {
     assertEquals(0, CliContract.sh("kill", "-TERM", Long.toString(p.pid())));
     assertTrue(p.waitFor(2, TimeUnit.SECONDS), "still running 2 s after SIGTERM");
     Run r = CliContract.finish(lab, p, t0);
-    before.assertCleanFailure(r, 143, null, Long.MAX_VALUE, "SIGTERM " + delayMs + " ms into run formation");
+    before.assertCleanFailure(
+        r, 143, null, Long.MAX_VALUE, "SIGTERM " + delayMs + " ms into run formation");
   }
 
   @Test
@@ -210,21 +278,38 @@ class OsFaultIT {
     for (Path s : List.of(s1, s2)) {
       try (Stream<Path> l = Files.list(s)) {
         for (Path e : l.toList()) {
-          assertTrue(e.getFileName().toString().startsWith("joule-") && Files.isDirectory(e), "only private dirs: " + e);
-          assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(e)));
+          assertTrue(
+              e.getFileName().toString().startsWith("joule-") && Files.isDirectory(e),
+              "only private dirs: " + e);
+          assertEquals(
+              "rwx------",
+              java.nio.file.attribute.PosixFilePermissions.toString(
+                  Files.getPosixFilePermissions(e)));
           stale.add(e);
         }
       }
     }
     assertTrue(!stale.isEmpty(), "SIGKILL leaves the private dir (nothing could clean it)");
-    // The sweep waits StaleDirSweeper.GRACE (10 s) after the dir's last change: age the dirs instead of sleeping.
+    // The sweep waits StaleDirSweeper.GRACE (10 s) after the dir's last change: age the dirs
+    // instead of sleeping.
     for (Path d : stale) {
       Files.setLastModifiedTime(d, FileTime.from(Instant.now().minusSeconds(60)));
     }
     Path small = lab.resolve("small.dat");
     Files.write(small, Files.readAllBytes(input), java.nio.file.StandardOpenOption.CREATE_NEW);
-    Run r = CliContract.joule(lab, "sort", "-q", "--memory", "8m", "--temp", s1.toString(), "--temp", s2.toString(),
-        small.toString(), out.toString());
+    Run r =
+        CliContract.joule(
+            lab,
+            "sort",
+            "-q",
+            "--memory",
+            "8m",
+            "--temp",
+            s1.toString(),
+            "--temp",
+            s2.toString(),
+            small.toString(),
+            out.toString());
     assertEquals(0, r.exit(), r::toString);
     for (Path d : stale) {
       assertTrue(!Files.exists(d), "stale private dir not removed: " + d);
@@ -236,11 +321,26 @@ class OsFaultIT {
   void ulimitN32AddsMergePassesInsteadOfFailing() throws Exception {
     Path s1 = dir("s1");
     Path out = lab.resolve("out.dat");
-    Run r = CliContract.run(lab, List.of("bash", "-c", "ulimit -n 32 && exec \"$0\" \"$@\""), "sort", "--stats",
-        "--memory", "8m", "--transfer-temp", "64k", "--threads", "2", "--temp", s1.toString(), input.toString(),
-        out.toString());
+    Run r =
+        CliContract.run(
+            lab,
+            List.of("bash", "-c", "ulimit -n 32 && exec \"$0\" \"$@\""),
+            "sort",
+            "--stats",
+            "--memory",
+            "8m",
+            "--transfer-temp",
+            "64k",
+            "--threads",
+            "2",
+            "--temp",
+            s1.toString(),
+            input.toString(),
+            out.toString());
     assertEquals(0, r.exit(), r::toString);
-    assertTrue(r.err().contains("merge pass 2"), () -> "more than one merge pass under 32 fds:\n" + r.err());
+    assertTrue(
+        r.err().contains("merge pass 2"),
+        () -> "more than one merge pass under 32 fds:\n" + r.err());
     Run v = CliContract.joule(lab, "valsort", out.toString());
     assertEquals(0, v.exit(), v::toString);
     assertTrue(v.err().contains("Records: " + RECORDS + "\n"), v::toString);
@@ -249,13 +349,29 @@ class OsFaultIT {
 
   @Test
   void fileSizeLimitIsFileTooLargeExit2() throws Exception {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/prlimit")), "prlimit is not installed: skipped");
+    assumeTrue(
+        Files.isExecutable(Path.of("/usr/bin/prlimit")), "prlimit is not installed: skipped");
     Path s1 = dir("s1");
     Path out = lab.resolve("out.dat");
     Snapshot before = CliContract.before(out, s1);
-    Run r = CliContract.run(lab, List.of("/usr/bin/prlimit", "--fsize=1048576"), "sort", "-q", "--memory", "8m",
-        "--temp", s1.toString(), input.toString(), out.toString());
-    before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, "/\\S+", "File too large"), 10_000, "fsize 1 MiB");
+    Run r =
+        CliContract.run(
+            lab,
+            List.of("/usr/bin/prlimit", "--fsize=1048576"),
+            "sort",
+            "-q",
+            "--memory",
+            "8m",
+            "--temp",
+            s1.toString(),
+            input.toString(),
+            out.toString());
+    before.assertCleanFailure(
+        r,
+        2,
+        String.format(CliContract.IO_ERROR, "/\\S+", "File too large"),
+        10_000,
+        "fsize 1 MiB");
   }
 
   static String read(Path f) {

@@ -39,9 +39,23 @@ class SecurityIT {
   void runFilesAre0600InA0700DirUnderUmask000() throws Exception {
     Path tmp = Files.createDirectory(lab.resolve("tmp"));
     Path out = lab.resolve("out.dat");
-    Process p = CliContract.start(lab, CliContract.command(List.of("bash", "-c", "umask 000 && exec \"$0\" \"$@\""),
-        "sort", "-q", "--memory", "8m", "--fan-in", "2", "--transfer-temp", "64k", "--temp", tmp.toString(),
-        input.toString(), out.toString()));
+    Process p =
+        CliContract.start(
+            lab,
+            CliContract.command(
+                List.of("bash", "-c", "umask 000 && exec \"$0\" \"$@\""),
+                "sort",
+                "-q",
+                "--memory",
+                "8m",
+                "--fan-in",
+                "2",
+                "--transfer-temp",
+                "64k",
+                "--temp",
+                tmp.toString(),
+                input.toString(),
+                out.toString()));
     List<String> seen = new ArrayList<>();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (seen.isEmpty() && p.isAlive() && System.nanoTime() < deadline) {
@@ -64,12 +78,15 @@ class SecurityIT {
     assertEquals(0, r.exit(), r::toString);
     assertTrue(!seen.isEmpty(), "no run file seen while the sort ran");
     for (String s : seen) {
-      assertTrue(s.startsWith("rwx------ rw------- "), "private dir 0700 and run file 0600 under umask 000: " + s);
+      assertTrue(
+          s.startsWith("rwx------ rw------- "),
+          "private dir 0700 and run file 0600 under umask 000: " + s);
     }
   }
 
   static String mode(Path p) throws IOException {
-    return PosixFilePermissions.toString(Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
+    return PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
   }
 
   @Test
@@ -80,8 +97,11 @@ class SecurityIT {
     Files.writeString(victimFile, "precious\n");
     String sha = CliContract.sha256(victimFile);
     List<Path> links = new ArrayList<>();
-    // guessable names: a stale-looking private dir, an output temporary, a lock file, the stripe's own names
-    links.add(Files.createSymbolicLink(tmp.resolve("joule-00000000-0000-0000-0000-000000000000"), victimDir));
+    // guessable names: a stale-looking private dir, an output temporary, a lock file, the stripe's
+    // own names
+    links.add(
+        Files.createSymbolicLink(
+            tmp.resolve("joule-00000000-0000-0000-0000-000000000000"), victimDir));
     links.add(Files.createSymbolicLink(tmp.resolve("joule-stale"), victimDir));
     links.add(Files.createSymbolicLink(tmp.resolve("owner.lock"), victimFile));
     links.add(Files.createSymbolicLink(lab.resolve(".out.dat.0.tmp"), victimFile));
@@ -92,8 +112,19 @@ class SecurityIT {
       assertEquals(0, CliContract.sh("touch", "-h", "-d", "2000-01-01", l.toString()));
     }
     Path out = lab.resolve("out.dat");
-    Run r = CliContract.joule(lab, "sort", "-q", "--memory", "8m", "--fan-in", "2", "--temp", tmp.toString(),
-        input.toString(), out.toString());
+    Run r =
+        CliContract.joule(
+            lab,
+            "sort",
+            "-q",
+            "--memory",
+            "8m",
+            "--fan-in",
+            "2",
+            "--temp",
+            tmp.toString(),
+            input.toString(),
+            out.toString());
     assertEquals(0, r.exit(), r::toString);
     assertEquals(sha, CliContract.sha256(victimFile), "symlink target changed");
     try (Stream<Path> s = Files.list(victimDir)) {
@@ -112,8 +143,17 @@ class SecurityIT {
     assertEquals(0, CliContract.sh("chmod", "0777", tmp.toString()));
     Path out = lab.resolve("out.dat");
     Snapshot before = CliContract.before(out, tmp);
-    Run r = CliContract.joule(lab, "sort", "-q", "--temp", tmp.toString(), input.toString(), out.toString());
-    before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, Pattern.quote(tmp.toString()),
-        "world-writable without the sticky bit"), 10_000, "world-writable temp dir");
+    Run r =
+        CliContract.joule(
+            lab, "sort", "-q", "--temp", tmp.toString(), input.toString(), out.toString());
+    before.assertCleanFailure(
+        r,
+        2,
+        String.format(
+            CliContract.IO_ERROR,
+            Pattern.quote(tmp.toString()),
+            "world-writable without the sticky bit"),
+        10_000,
+        "world-writable temp dir");
   }
 }

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The push/pull API as an embedder without Netty sees it: Netty is an optional dependency of
- * sort-io, so it is not on this module's class path. That this class compiles shows that
- * {@code SortSession.add(ByteBuffer)} needs no Netty at compile time; that it passes shows that a
- * session never loads Netty unless given a {@code ByteBuf}.
+ * sort-io, so it is not on this module's class path. That this class compiles shows that {@code
+ * SortSession.add(ByteBuffer)} needs no Netty at compile time; that it passes shows that a session
+ * never loads Netty unless given a {@code ByteBuf}.
  */
 class SessionWithoutNettyIT {
   @TempDir Path temp;

@@ -26,15 +26,23 @@ class SignalIT {
 
   @ParameterizedTest(name = "SIG{0} -> {1}")
   @CsvSource({"TERM, 143", "INT, 130", "HUP, 129"})
-  void signalWhileSpoolingStdinExits128PlusNAndLeavesNothing(String signal, int expected) throws Exception {
+  void signalWhileSpoolingStdinExits128PlusNAndLeavesNothing(String signal, int expected)
+      throws Exception {
     Path tmp = Files.createDirectory(dir.resolve("tmp"));
     Path out = dir.resolve("out.dat");
     byte[] previous = "previous\n".getBytes(StandardCharsets.US_ASCII);
     Files.write(out, previous);
     Process p =
         new ProcessBuilder(
-                Path.of(System.getProperty("joule.root"), "joule").toAbsolutePath().normalize().toString(),
-                "sort", "--temp", tmp.toString(), "-", out.toString())
+                Path.of(System.getProperty("joule.root"), "joule")
+                    .toAbsolutePath()
+                    .normalize()
+                    .toString(),
+                "sort",
+                "--temp",
+                tmp.toString(),
+                "-",
+                out.toString())
             .redirectError(dir.resolve("stderr.txt").toFile())
             .redirectOutput(dir.resolve("stdout.txt").toFile())
             .start();
@@ -47,7 +55,8 @@ class SignalIT {
       assertTrue(System.nanoTime() < deadline, "standard input was not spooled within 30 s");
       Thread.sleep(5);
     }
-    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start();
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start();
     assertEquals(0, kill.waitFor());
     assertTrue(p.waitFor(10, TimeUnit.SECONDS), "still running 10 s after the signal");
     stdin.close();

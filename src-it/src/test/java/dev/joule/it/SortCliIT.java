@@ -50,7 +50,8 @@ class SortCliIT {
     return new ProcessBuilder(cmd).directory(dir.toFile());
   }
 
-  private Result joule(File stdin, File stdout, String... args) throws IOException, InterruptedException {
+  private Result joule(File stdin, File stdout, String... args)
+      throws IOException, InterruptedException {
     Path err = dir.resolve("stderr.txt");
     Path out = stdout != null ? stdout.toPath() : dir.resolve("stdout.txt");
     ProcessBuilder pb = launcher(args).redirectOutput(out.toFile()).redirectError(err.toFile());
@@ -94,8 +95,20 @@ class SortCliIT {
   @Test
   void sortsGeneratedDataOverTwoStripesWithMergePassesAndValsortAgrees() throws Exception {
     String sum = gensort(200_000, "in.dat"); // 20 MB
-    Result r = joule("sort", "--memory", "8m", "--fan-in", "2", "--temp", tmp1.toString(), "--temp", tmp2.toString(),
-        "--stats", "in.dat", "out.dat");
+    Result r =
+        joule(
+            "sort",
+            "--memory",
+            "8m",
+            "--fan-in",
+            "2",
+            "--temp",
+            tmp1.toString(),
+            "--temp",
+            tmp2.toString(),
+            "--stats",
+            "in.dat",
+            "out.dat");
     assertEquals(0, r.exitCode(), r::toString);
     assertTrue(r.err().contains("merge pass"), r::toString);
     assertValid("out.dat", 200_000, sum);
@@ -106,8 +119,15 @@ class SortCliIT {
   @Test
   void sortsStandardInputToStandardOutput() throws Exception {
     String sum = gensort(50_000, "in.dat");
-    Result r = joule(dir.resolve("in.dat").toFile(), dir.resolve("out.dat").toFile(),
-        "sort", "--temp", tmp1.toString(), "-", "-");
+    Result r =
+        joule(
+            dir.resolve("in.dat").toFile(),
+            dir.resolve("out.dat").toFile(),
+            "sort",
+            "--temp",
+            tmp1.toString(),
+            "-",
+            "-");
     assertEquals(0, r.exitCode(), r::toString);
     assertEquals("", r.err());
     assertValid("out.dat", 50_000, sum);
@@ -117,33 +137,68 @@ class SortCliIT {
   @Test
   void explainPrintsAPlanAndWritesNothing() throws Exception {
     gensort(100_000, "in.dat");
-    Result r = joule("sort", "--explain", "--memory", "8m", "--temp", tmp1.toString(), "in.dat", "out.dat");
+    Result r =
+        joule(
+            "sort", "--explain", "--memory", "8m", "--temp", tmp1.toString(), "in.dat", "out.dat");
     assertEquals(0, r.exitCode(), r::toString);
     assertFalse(r.out().isBlank(), r::toString);
     assertFalse(Files.exists(dir.resolve("out.dat")));
     assertEquals(List.of(), list(tmp1));
-    assertEquals(List.of("in.dat", "stderr.txt", "stdout.txt", "tmp1", "tmp2"),
+    assertEquals(
+        List.of("in.dat", "stderr.txt", "stdout.txt", "tmp1", "tmp2"),
         list(dir).stream().map(p -> p.getFileName().toString()).sorted().toList());
   }
 
   @Test
   void reportJsonHasTheReportsKeysAndParses() throws Exception {
     gensort(100_000, "in.dat");
-    Result r = joule("sort", "--memory", "8m", "--temp", tmp1.toString(), "--report-json", "report.json",
-        "in.dat", "out.dat");
+    Result r =
+        joule(
+            "sort",
+            "--memory",
+            "8m",
+            "--temp",
+            tmp1.toString(),
+            "--report-json",
+            "report.json",
+            "in.dat",
+            "out.dat");
     assertEquals(0, r.exitCode(), r::toString);
     String json = Files.readString(dir.resolve("report.json")).trim();
     assertWellFormed(json);
-    for (String key : List.of("records", "bytes", "threads", "stripes", "directIo", "runs", "mergePasses", "fanIn",
-        "peakMemoryBytes", "wallSeconds", "cpuSeconds", "phases", "input", "output", "name", "bytesRead",
-        "bytesWritten", "checksum", "duplicates", "ordered")) {
+    for (String key :
+        List.of(
+            "records",
+            "bytes",
+            "threads",
+            "stripes",
+            "directIo",
+            "runs",
+            "mergePasses",
+            "fanIn",
+            "peakMemoryBytes",
+            "wallSeconds",
+            "cpuSeconds",
+            "phases",
+            "input",
+            "output",
+            "name",
+            "bytesRead",
+            "bytesWritten",
+            "checksum",
+            "duplicates",
+            "ordered")) {
       assertTrue(Pattern.compile("\"" + key + "\"\\s*:").matcher(json).find(), key + " in " + json);
     }
     Matcher m = Pattern.compile("^\\{\\s*\"records\"\\s*:\\s*(\\d+)\\s*,").matcher(json);
     assertTrue(m.find(), json);
     assertEquals("100000", m.group(1));
-    for (String nested : List.of("\"phases\"\\s*:\\s*\\[\\s*\\{", "\"input\"\\s*:\\s*\\{", "\"output\"\\s*:\\s*\\{",
-        "\"ordered\"\\s*:\\s*true")) {
+    for (String nested :
+        List.of(
+            "\"phases\"\\s*:\\s*\\[\\s*\\{",
+            "\"input\"\\s*:\\s*\\{",
+            "\"output\"\\s*:\\s*\\{",
+            "\"ordered\"\\s*:\\s*true")) {
       assertTrue(Pattern.compile(nested).matcher(json).find(), nested + " in " + json);
     }
   }
@@ -166,7 +221,8 @@ class SortCliIT {
       } else if (c == '{' || c == '[') {
         stack.append(c);
       } else if (c == '}' || c == ']') {
-        assertTrue(stack.length() > 0 && stack.charAt(stack.length() - 1) == (c == '}' ? '{' : '['), json);
+        assertTrue(
+            stack.length() > 0 && stack.charAt(stack.length() - 1) == (c == '}' ? '{' : '['), json);
         stack.setLength(stack.length() - 1);
         assertTrue(stack.length() > 0 || i == json.length() - 1, "text after the object: " + json);
       }
@@ -177,15 +233,34 @@ class SortCliIT {
 
   @Test
   void benchRunsGeneratesSortsValidatesAndCleansUp() throws Exception {
-    Result r = joule("bench", "--records", "100000", "--repeat", "1", "--dir", tmp1.toString(),
-        "--temp", tmp2.toString(), "--memory", "8m");
+    Result r =
+        joule(
+            "bench",
+            "--records",
+            "100000",
+            "--repeat",
+            "1",
+            "--dir",
+            tmp1.toString(),
+            "--temp",
+            tmp2.toString(),
+            "--memory",
+            "8m");
     assertEquals(0, r.exitCode(), r::toString);
     List<String> lines = r.out().lines().toList();
-    assertTrue(lines.get(0).startsWith("joule bench: 100,000 binary records (0.0 GB) in "), r::toString);
-    assertTrue(lines.get(1).startsWith("run        wall s     CPU s      MB/s    records/s   CPU-s/GB"), r::toString);
-    assertTrue(lines.get(2).matches("1 +\\d+\\.\\d{3} +\\d+\\.\\d{3} +\\d+\\.\\d +[\\d,]+ +\\d+\\.\\d{2} +.*"),
+    assertTrue(
+        lines.get(0).startsWith("joule bench: 100,000 binary records (0.0 GB) in "), r::toString);
+    assertTrue(
+        lines.get(1).startsWith("run        wall s     CPU s      MB/s    records/s   CPU-s/GB"),
         r::toString);
-    assertTrue(r.out().contains("energy: not measured: ") || lines.get(2).matches(".* \\d+\\.\\d +[\\d,]+$"),
+    assertTrue(
+        lines
+            .get(2)
+            .matches("1 +\\d+\\.\\d{3} +\\d+\\.\\d{3} +\\d+\\.\\d +[\\d,]+ +\\d+\\.\\d{2} +.*"),
+        r::toString);
+    assertTrue(
+        r.out().contains("energy: not measured: ")
+            || lines.get(2).matches(".* \\d+\\.\\d +[\\d,]+$"),
         r::toString);
     assertEquals(List.of(), list(tmp1));
     assertEquals(List.of(), list(tmp2));
@@ -197,10 +272,20 @@ class SortCliIT {
     byte[] previous = "the previous output\n".getBytes(StandardCharsets.US_ASCII);
     Path out = dir.resolve("out.dat");
     Files.write(out, previous);
-    Process p = launcher("sort", "--memory", "8m", "--threads", "1", "--temp", tmp1.toString(), "in.dat", "out.dat")
-        .redirectOutput(dir.resolve("stdout.txt").toFile())
-        .redirectError(dir.resolve("stderr.txt").toFile())
-        .start();
+    Process p =
+        launcher(
+                "sort",
+                "--memory",
+                "8m",
+                "--threads",
+                "1",
+                "--temp",
+                tmp1.toString(),
+                "in.dat",
+                "out.dat")
+            .redirectOutput(dir.resolve("stdout.txt").toFile())
+            .redirectError(dir.resolve("stderr.txt").toFile())
+            .start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!hasRunFile(tmp1)) { // the "phase reached" marker: a run file exists
       assertTrue(p.isAlive(), () -> "sort ended before a run file appeared: " + read("stderr.txt"));
@@ -212,14 +297,16 @@ class SortCliIT {
     assertEquals(143, p.exitValue(), () -> read("stderr.txt"));
     assertEquals(List.of(), list(tmp1));
     assertArrayEquals(previous, Files.readAllBytes(out));
-    assertEquals(List.of("in.dat", "out.dat", "stderr.txt", "stdout.txt", "tmp1", "tmp2"),
+    assertEquals(
+        List.of("in.dat", "out.dat", "stderr.txt", "stdout.txt", "tmp1", "tmp2"),
         list(dir).stream().map(f -> f.getFileName().toString()).sorted().toList());
   }
 
   private static boolean hasRunFile(Path stripe) throws IOException {
     for (Path d : list(stripe)) {
       try {
-        if (Files.isDirectory(d) && list(d).stream().anyMatch(f -> !f.getFileName().toString().equals("owner.lock"))) {
+        if (Files.isDirectory(d)
+            && list(d).stream().anyMatch(f -> !f.getFileName().toString().equals("owner.lock"))) {
           return true;
         }
       } catch (IOException e) {

@@ -68,61 +68,129 @@ class StripeFaultIT {
     MOUNTS.add(s2.dir);
     try (s2) {
       Snapshot before = CliContract.before(out, s1, s2.dir);
-      Run r = CliContract.joule(lab, "sort", "-q", "--memory", "8m", "--direct", "off", "--temp", s1.toString(),
-          "--temp", s2.dir.toString(), input.toString(), out.toString());
-      before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, Pattern.quote(s2.dir.toString()) + "(/\\S*)?",
-          "No space left on device.*"), 15_000, "tmpfs stripe with nr_inodes=8");
+      Run r =
+          CliContract.joule(
+              lab,
+              "sort",
+              "-q",
+              "--memory",
+              "8m",
+              "--direct",
+              "off",
+              "--temp",
+              s1.toString(),
+              "--temp",
+              s2.dir.toString(),
+              input.toString(),
+              out.toString());
+      before.assertCleanFailure(
+          r,
+          2,
+          String.format(
+              CliContract.IO_ERROR,
+              Pattern.quote(s2.dir.toString()) + "(/\\S*)?",
+              "No space left on device.*"),
+          15_000,
+          "tmpfs stripe with nr_inodes=8");
     }
   }
 
   /**
-   * F8: once a run file exists on the ext4 stripe, {@code EXT4_IOC_SHUTDOWN} kills that file system.
-   * The sort must fail (2 for the EIO, or 3 if it surfaces as a corrupt run) within 10 s, naming a
-   * path on that stripe; the output is absent and the <em>other</em> stripe and the output dir hold
-   * no temps. The dead stripe is excluded from the temp check: nothing can delete files on a shut
-   * down file system (every syscall is EIO), so its private dir stays until the next mount.
+   * F8: once a run file exists on the ext4 stripe, {@code EXT4_IOC_SHUTDOWN} kills that file
+   * system. The sort must fail (2 for the EIO, or 3 if it surfaces as a corrupt run) within 10 s,
+   * naming a path on that stripe; the output is absent and the <em>other</em> stripe and the output
+   * dir hold no temps. The dead stripe is excluded from the temp check: nothing can delete files on
+   * a shut down file system (every syscall is EIO), so its private dir stays until the next mount.
    */
   @Test
   void stripeDiskDiesMidRunFailsNamingThatStripe() throws Exception {
     assumeTrue(CliContract.isRoot(), "not root: cannot loop-mount ext4 (skipped)");
-    assumeTrue(CliContract.sh("python3", "-c", "import fcntl") == 0, "python3 is not installed: skipped");
+    assumeTrue(
+        CliContract.sh("python3", "-c", "import fcntl") == 0, "python3 is not installed: skipped");
     Path s1 = dir("s1");
     Path s2 = dir("s2");
     Path img = lab.resolve("s2.img");
     Path out = lab.resolve("out.dat");
-    assumeTrue(CliContract.sh("truncate", "-s", "64M", img.toString()) == 0, "truncate failed: skipped");
-    assumeTrue(CliContract.sh("mkfs.ext4", "-q", "-F", img.toString()) == 0, "mkfs.ext4 failed: skipped");
+    assumeTrue(
+        CliContract.sh("truncate", "-s", "64M", img.toString()) == 0, "truncate failed: skipped");
+    assumeTrue(
+        CliContract.sh("mkfs.ext4", "-q", "-F", img.toString()) == 0, "mkfs.ext4 failed: skipped");
     IMAGES.add(img);
     MOUNTS.add(s2);
-    assumeTrue(CliContract.sh("mount", "-o", "loop", img.toString(), s2.toString()) == 0, "mount -o loop failed: skipped");
+    assumeTrue(
+        CliContract.sh("mount", "-o", "loop", img.toString(), s2.toString()) == 0,
+        "mount -o loop failed: skipped");
     String loop = capture("findmnt", "-n", "-o", "SOURCE", s2.toString()).strip();
     Process p = null;
     try {
-      Snapshot before = CliContract.before(out, s1); // the dead stripe cannot be cleaned: not watched
+      Snapshot before =
+          CliContract.before(out, s1); // the dead stripe cannot be cleaned: not watched
       long t0 = System.nanoTime();
-      p = CliContract.start(lab, CliContract.command(List.of(), "sort", "-q", "--memory", "8m", "--direct", "off",
-          "--fan-in", "2", "--transfer-temp", "64k", "--temp", s1.toString(), "--temp", s2.toString(),
-          input.toString(), out.toString()));
+      p =
+          CliContract.start(
+              lab,
+              CliContract.command(
+                  List.of(),
+                  "sort",
+                  "-q",
+                  "--memory",
+                  "8m",
+                  "--direct",
+                  "off",
+                  "--fan-in",
+                  "2",
+                  "--transfer-temp",
+                  "64k",
+                  "--temp",
+                  s1.toString(),
+                  "--temp",
+                  s2.toString(),
+                  input.toString(),
+                  out.toString()));
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (!hasRunFile(s2)) {
         final Process q = p;
-        assertTrue(p.isAlive(), () -> "the sort ended before a run file appeared on the ext4 stripe (exit "
-            + q.exitValue() + "): " + OsFaultIT.read(lab.resolve("stderr.txt")));
+        assertTrue(
+            p.isAlive(),
+            () ->
+                "the sort ended before a run file appeared on the ext4 stripe (exit "
+                    + q.exitValue()
+                    + "): "
+                    + OsFaultIT.read(lab.resolve("stderr.txt")));
         assertTrue(System.nanoTime() < deadline, "no run file on the ext4 stripe within 60 s");
         Thread.sleep(1);
       }
-      assertEquals(0, CliContract.sh("python3", "-c", "import fcntl, os, struct\n"
-          + "fcntl.ioctl(os.open('" + s2 + "', os.O_RDONLY), 0x8004587d, struct.pack('I', 2))"), "EXT4_IOC_SHUTDOWN");
+      assertEquals(
+          0,
+          CliContract.sh(
+              "python3",
+              "-c",
+              "import fcntl, os, struct\n"
+                  + "fcntl.ioctl(os.open('"
+                  + s2
+                  + "', os.O_RDONLY), 0x8004587d, struct.pack('I', 2))"),
+          "EXT4_IOC_SHUTDOWN");
       long fault = System.nanoTime();
-      assertTrue(p.waitFor(10, TimeUnit.SECONDS), "still running 10 s after the stripe's file system was shut down");
+      assertTrue(
+          p.waitFor(10, TimeUnit.SECONDS),
+          "still running 10 s after the stripe's file system was shut down");
       long ms = (System.nanoTime() - fault) / 1_000_000;
       Run r = CliContract.finish(lab, p, t0);
-      assertTrue(r.exit() == 2 || r.exit() == 3, () -> "exit " + r.exit() + " after the stripe died; stderr:\n" + r.err());
+      assertTrue(
+          r.exit() == 2 || r.exit() == 3,
+          () -> "exit " + r.exit() + " after the stripe died; stderr:\n" + r.err());
       String line = r.lastErrLine();
-      assertTrue(Pattern.compile(String.format(CliContract.IO_ERROR, Pattern.quote(s2.toString()) + "/\\S*", ".+"))
-              .matcher(line).matches() || (r.exit() == 3 && line.contains(s2 + "/")),
-          () -> "stderr's last line does not name a path on the dead stripe " + s2 + ":\n" + r.err());
-      System.out.println("F8: exit " + r.exit() + " " + ms + " ms after EXT4_IOC_SHUTDOWN: " + line);
+      assertTrue(
+          Pattern.compile(
+                      String.format(
+                          CliContract.IO_ERROR, Pattern.quote(s2.toString()) + "/\\S*", ".+"))
+                  .matcher(line)
+                  .matches()
+              || (r.exit() == 3 && line.contains(s2 + "/")),
+          () ->
+              "stderr's last line does not name a path on the dead stripe " + s2 + ":\n" + r.err());
+      System.out.println(
+          "F8: exit " + r.exit() + " " + ms + " ms after EXT4_IOC_SHUTDOWN: " + line);
       before.assertOutputUnchanged("ext4 stripe shut down");
       before.assertNoTemps("ext4 stripe shut down (other stripe and output dir)");
     } finally {
@@ -145,7 +213,8 @@ class StripeFaultIT {
    * "succeed"; the blocks cannot be stored, so the error is deferred to {@code fsync} (ENOSPC, then
    * EIO as ext4 aborts its journal). The sort must exit 2 naming the output's temp on that file
    * system, never 0; the previous output (written and synced before the fs filled) is unchanged and
-   * no temp is left in the output dir or the stripe (both checked while the sick fs is still mounted).
+   * no temp is left in the output dir or the stripe (both checked while the sick fs is still
+   * mounted).
    */
   @Test
   void deferredWritebackErrorOnTheOutputIsCaughtAtFsync() throws Exception {
@@ -160,22 +229,49 @@ class StripeFaultIT {
     try (thin) {
       Path img = thin.dir.resolve("out.img");
       IMAGES.add(img);
-      assumeTrue(CliContract.sh("truncate", "-s", "64M", img.toString()) == 0, "truncate failed: skipped");
-      assumeTrue(CliContract.sh("mkfs.ext4", "-q", "-F", img.toString()) == 0, "mkfs.ext4 failed: skipped");
+      assumeTrue(
+          CliContract.sh("truncate", "-s", "64M", img.toString()) == 0, "truncate failed: skipped");
+      assumeTrue(
+          CliContract.sh("mkfs.ext4", "-q", "-F", img.toString()) == 0,
+          "mkfs.ext4 failed: skipped");
       MOUNTS.add(o);
-      assumeTrue(CliContract.sh("mount", "-o", "loop", img.toString(), o.toString()) == 0, "mount -o loop failed: skipped");
+      assumeTrue(
+          CliContract.sh("mount", "-o", "loop", img.toString(), o.toString()) == 0,
+          "mount -o loop failed: skipped");
       String loop = capture("findmnt", "-n", "-o", "SOURCE", o.toString()).strip();
       try {
         Path out = o.resolve("out.dat");
         Files.write(out, "previous output\n".repeat(4096).getBytes(StandardCharsets.US_ASCII));
-        assertEquals(0, CliContract.sh("sync", "-f", out.toString()), "sync of the previous output");
+        assertEquals(
+            0, CliContract.sh("sync", "-f", out.toString()), "sync of the previous output");
         Snapshot before = CliContract.before(out, s1);
-        Run r = CliContract.joule(lab, "sort", "-q", "--memory", "8m", "--direct", "off", "--temp", s1.toString(),
-            gen.toString(), out.toString());
-        assertTrue(r.exit() != 0, "exit 0 although the output's blocks could not be written (thin loop device)");
-        System.out.println("F7: exit " + r.exit() + " in " + r.millis() + " ms: " + r.lastErrLine());
-        before.assertCleanFailure(r, 2, String.format(CliContract.IO_ERROR, Pattern.quote(o.toString()) + "/\\S*",
-            "(No space left on device|Input/output error).*"), 15_000, "thin-provisioned output fs");
+        Run r =
+            CliContract.joule(
+                lab,
+                "sort",
+                "-q",
+                "--memory",
+                "8m",
+                "--direct",
+                "off",
+                "--temp",
+                s1.toString(),
+                gen.toString(),
+                out.toString());
+        assertTrue(
+            r.exit() != 0,
+            "exit 0 although the output's blocks could not be written (thin loop device)");
+        System.out.println(
+            "F7: exit " + r.exit() + " in " + r.millis() + " ms: " + r.lastErrLine());
+        before.assertCleanFailure(
+            r,
+            2,
+            String.format(
+                CliContract.IO_ERROR,
+                Pattern.quote(o.toString()) + "/\\S*",
+                "(No space left on device|Input/output error).*"),
+            15_000,
+            "thin-provisioned output fs");
       } finally {
         if (CliContract.sh("umount", o.toString()) != 0) {
           CliContract.sh("umount", "-l", o.toString());

@@ -13,10 +13,10 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Gather variants against the sequential-put baseline in one JVM (sort-bench/results/radix.md):
- * 1e6 sorted 100-byte records into a direct buffer, each variant in turn, {@code rounds} times;
- * prints the median of the second half in ms and GB/s. The variants other than {@link
- * RecordGatherer} were tried and rejected; they stay here so the comparison can be rerun.
+ * Gather variants against the sequential-put baseline in one JVM (sort-bench/results/radix.md): 1e6
+ * sorted 100-byte records into a direct buffer, each variant in turn, {@code rounds} times; prints
+ * the median of the second half in ms and GB/s. The variants other than {@link RecordGatherer} were
+ * tried and rejected; they stay here so the comparison can be rerun.
  *
  * <pre>
  * java -Xms1g -Xmx1g -da -XX:MaxDirectMemorySize=1g -cp sort-bench/target/benchmarks.jar \

@@ -27,7 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Gathering 1e6 sorted 100-byte records (100 MB, random arena order) into a 4 MiB-aligned direct
  * destination, against the baseline: one sequential {@code ByteBuffer.put} of the same 100 MB. GB/s
- * = 0.1 / (ms per op) * 1000. Per-4 MiB-buffer gathering ({@code chunked}) is how a writer calls it.
+ * = 0.1 / (ms per op) * 1000. Per-4 MiB-buffer gathering ({@code chunked}) is how a writer calls
+ * it.
  *
  * <pre>
  * java -jar sort-bench/target/benchmarks.jar RecordGathererBenchmark -f 1 -wi 2 -i 3 -w 1s -r 1s
@@ -37,8 +38,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
 // Fixed heap + AlwaysPreTouch: first-touch page faults (3-7 µs/page here) stay out of the timing.
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-da",
-    "-XX:MaxDirectMemorySize=1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "-Xms1g",
+      "-Xmx1g",
+      "-XX:+AlwaysPreTouch",
+      "-da",
+      "-XX:MaxDirectMemorySize=1g"
+    })
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
 public class RecordGathererBenchmark {

@@ -22,14 +22,16 @@ import org.openjdk.jmh.annotations.State;
  * Records per second of one thread of {@link GensortGenerator}, into a reused direct buffer.
  *
  * <p>Run: {@code java -jar sort-bench/target/benchmarks.jar Gensort -f 1 -wi 2 -i 3 -w 2s -r 2s}.
- * One operation is one record. {@code checksumOnly} is the baseline: the CRC-32 sum that
- * {@code gensort -c} adds on top of generation, over the same bytes.
+ * One operation is one record. {@code checksumOnly} is the baseline: the CRC-32 sum that {@code
+ * gensort -c} adds on top of generation, over the same bytes.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 // fixed heap; the data is off-heap. AlwaysPreTouch: no first-touch page faults in the timings.
-@Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch", "-da"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch", "-da"})
 public class GensortBenchmark {
   private static final int RECORDS = 10_000; // 1 MB per invocation: stays in L2/L3-sized chunks
 

@@ -24,11 +24,14 @@ import java.util.Locale;
  * java -cp benchmarks.jar dev.joule.bench.io.BlockIoThroughput write|read FILE BYTES TRANSFER_BYTES on|off [IN_FLIGHT]
  * </pre>
  *
- * Prints one line: {@code joule <op> <transfer> <direct|buffered> <bytes> <seconds> <MB/s> <cpu-s/GB>}
- * (MB = 10^6 bytes, as dd; CPU = user + system time of the whole process during the transfer).
+ * Prints one line: {@code joule <op> <transfer> <direct|buffered> <bytes> <seconds> <MB/s>
+ * <cpu-s/GB>} (MB = 10^6 bytes, as dd; CPU = user + system time of the whole process during the
+ * transfer).
  */
 public final class BlockIoThroughput {
-  /** Buffers queued to the I/O thread: two keep the device busy while the caller turns one around. */
+  /**
+   * Buffers queued to the I/O thread: two keep the device busy while the caller turns one around.
+   */
   private static final int DEFAULT_IN_FLIGHT = 2;
 
   private BlockIoThroughput() {}
@@ -42,20 +45,34 @@ public final class BlockIoThroughput {
     DirectIoPolicy policy = args[4].equals("on") ? DirectIoPolicy.ON : DirectIoPolicy.OFF;
     int inFlight = args.length > 5 ? Integer.parseInt(args[5]) : DEFAULT_IN_FLIGHT;
     if (op.equals("write")) {
-      Files.deleteIfExists(file); // outside the timed region: freeing an old file's blocks is not writing
+      Files.deleteIfExists(
+          file); // outside the timed region: freeing an old file's blocks is not writing
     }
     try (BlockPool pool = new BlockPool(inFlight + 1, transfer)) {
       long cpu0 = processCpuNanos();
       long t0 = System.nanoTime();
-      long done = op.equals("write") ? write(file, bytes, policy, pool, inFlight) : read(file, policy, pool, inFlight);
+      long done =
+          op.equals("write")
+              ? write(file, bytes, policy, pool, inFlight)
+              : read(file, policy, pool, inFlight);
       double s = (System.nanoTime() - t0) / 1e9;
       double cpu = (processCpuNanos() - cpu0) / 1e9;
-      System.out.printf(Locale.ROOT, "joule %s %d %s %d %.3f %.1f %.3f%n", op, transfer,
-          policy == DirectIoPolicy.ON ? "direct" : "buffered", done, s, done / s / 1e6, cpu / (done / 1e9));
+      System.out.printf(
+          Locale.ROOT,
+          "joule %s %d %s %d %.3f %.1f %.3f%n",
+          op,
+          transfer,
+          policy == DirectIoPolicy.ON ? "direct" : "buffered",
+          done,
+          s,
+          done / s / 1e6,
+          cpu / (done / 1e9));
     }
   }
 
-  private static long write(Path file, long bytes, DirectIoPolicy policy, BlockPool pool, int inFlight) throws IOException {
+  private static long write(
+      Path file, long bytes, DirectIoPolicy policy, BlockPool pool, int inFlight)
+      throws IOException {
     try (BlockFile f = BlockFile.createNew(file, policy, NoticeSink.IGNORE);
         BlockWriter w = new BlockWriter(f, pool, inFlight)) {
       int transfer = pool.bufferSize();
@@ -70,7 +87,8 @@ public final class BlockIoThroughput {
     }
   }
 
-  private static long read(Path file, DirectIoPolicy policy, BlockPool pool, int inFlight) throws IOException, InterruptedException {
+  private static long read(Path file, DirectIoPolicy policy, BlockPool pool, int inFlight)
+      throws IOException, InterruptedException {
     long total = 0;
     try (BlockFile f = BlockFile.openRead(file, policy, NoticeSink.IGNORE);
         BlockReader r = new BlockReader(f, 0, f.size(), pool.bufferSize(), inFlight)) {
@@ -98,7 +116,8 @@ public final class BlockIoThroughput {
   }
 
   private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   @SuppressWarnings("AssertWithSideEffects")

@@ -28,10 +28,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Reading the 8-byte big-endian key prefix of 100-byte records (what index building and full-key
- * tie-breaks do), ns per key, from four stores of the same bytes: our arena (JDK direct
- * ByteBuffer, the baseline), a heap byte[] through a big-endian VarHandle, a Netty 4.2 direct
- * ByteBuf, and a Chronicle Bytes native store (native-order read + reverseBytes). {@code order}:
- * records in address order (index build) or in a random permutation (tie-breaks, merge).
+ * tie-breaks do), ns per key, from four stores of the same bytes: our arena (JDK direct ByteBuffer,
+ * the baseline), a heap byte[] through a big-endian VarHandle, a Netty 4.2 direct ByteBuf, and a
+ * Chronicle Bytes native store (native-order read + reverseBytes). {@code order}: records in
+ * address order (index build) or in a random permutation (tie-breaks, merge).
  *
  * <pre>
  * java -jar sort-bench/target/benchmarks.jar KeyAccessBenchmark -f 1 -wi 2 -i 3 -w 1s -r 1s
@@ -47,7 +47,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(
     value = 1,
     jvmArgsAppend = {
-      "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-da", "-XX:MaxDirectMemorySize=1g",
+      "-Xms1g",
+      "-Xmx1g",
+      "-XX:+AlwaysPreTouch",
+      "-da",
+      "-XX:MaxDirectMemorySize=1g",
       "-Dchronicle.analytics.disable=true",
       "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
       "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
@@ -112,7 +116,8 @@ public class KeyAccessBenchmark {
       chronicle.writeByte(i, heap[i]);
     }
     long want = Long.reverseBytes(chronicle.readLong(offsets[7]));
-    if (want != direct.getLong(offsets[7]) || want != netty.getLong(offsets[7])
+    if (want != direct.getLong(offsets[7])
+        || want != netty.getLong(offsets[7])
         || want != (long) BE_LONG.get(heap, offsets[7])) {
       throw new IllegalStateException("stores disagree");
     }

@@ -44,6 +44,7 @@ public class TournamentTreeBenchmark {
   static final int RECORDS = 1 << 20;
   static final FixedLengthFormat FORMAT = RecordFormat.gensort();
   static final int RECORD_SIZE = FORMAT.recordSize();
+
   /** One output block of 10,000 records, overwritten cyclically: the merge's copy-out target. */
   static final int OUT_BYTES = 10_000 * RECORD_SIZE;
 

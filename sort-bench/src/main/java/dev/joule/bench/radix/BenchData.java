@@ -8,7 +8,9 @@ import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.testing.KeyShape;
 import java.nio.ByteBuffer;
 
-/** Fills arenas with gensort records, real or seeded look-alikes, for the benchmarks (not timed). */
+/**
+ * Fills arenas with gensort records, real or seeded look-alikes, for the benchmarks (not timed).
+ */
 public final class BenchData {
   /** Slab size of benchmark arenas: 64 MiB, so 1e6 records span two slabs. */
   public static final int SLAB = 64 << 20;
@@ -28,8 +30,8 @@ public final class BenchData {
   /**
    * Caller owns the arena: gensort 1.5 binary records 0..n-1, byte for byte, skewed as {@code
    * gensort -s} if {@code skew}. Real -s keys are not {@link KeyShape#SKEW}: record i copies the
-   * first 1..48 bits (uniform) of template bit-length(i), so at 1e6 the 21 templates in use hold
-   * 48 %, 26 %, 13 %, ... of the skewed 75 %, nested over six key bytes (sort-bench/results/radix.md).
+   * first 1..48 bits (uniform) of template bit-length(i), so at 1e6 the 21 templates in use hold 48
+   * %, 26 %, 13 %, ... of the skewed 75 %, nested over six key bytes (sort-bench/results/radix.md).
    */
   public static RecordArena realGensortArena(int n, boolean skew) {
     int perSlab = SLAB / GensortGenerator.RECORD_SIZE;
@@ -47,7 +49,8 @@ public final class BenchData {
   }
 
   /** Caller owns the arena: {@code n} records of {@code format}, keys of {@code shape}. */
-  public static RecordArena gensortArena(KeyShape shape, int n, FixedLengthFormat format, long seed) {
+  public static RecordArena gensortArena(
+      KeyShape shape, int n, FixedLengthFormat format, long seed) {
     int rs = format.recordSize();
     int perSlab = SLAB / rs;
     RecordArena arena = RecordArena.allocate((long) ((n + perSlab - 1) / perSlab) * SLAB, SLAB);

@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Sorting the index of an already-filled arena of 100-byte gensort records (10-byte keys),
- * radix against the JDK baseline. Each invocation restores the index from a pristine copy in
+ * Sorting the index of an already-filled arena of 100-byte gensort records (10-byte keys), radix
+ * against the JDK baseline. Each invocation restores the index from a pristine copy in
  * {@code @Setup(Level.Invocation)}; acceptable because one invocation sorts 1e5..1e6 records
  * (milliseconds), so the per-invocation timer overhead is negligible.
  *
@@ -39,8 +39,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 // Fixed heap + AlwaysPreTouch: these VMs charge 3-7 µs per first-touched page, which would
 // otherwise land in the first iterations (and GC heap resizing in later ones). -da: see setup.
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch", "-da",
-    "-XX:MaxDirectMemorySize=1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "-Xms2g",
+      "-Xmx2g",
+      "-XX:+AlwaysPreTouch",
+      "-da",
+      "-XX:MaxDirectMemorySize=1g"
+    })
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
 public class RadixRunSorterBenchmark {

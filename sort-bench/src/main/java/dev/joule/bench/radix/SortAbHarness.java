@@ -17,9 +17,9 @@ import java.util.Map;
 /**
  * Ratios between data shapes measured within one JVM, for a machine too loaded for JMH errors to
  * resolve them: sorts each shape's 1e6-record index in turn, {@code rounds} times, and prints the
- * median of the second half per shape and the ratios to the first shape. Checks order and
- * stability on the first round. Shapes: {@code gsuni}, {@code gskew} (real gensort 1.5 records
- * 0..n-1 without / with -s), {@code uniform}, {@code skew} ({@link KeyShape}).
+ * median of the second half per shape and the ratios to the first shape. Checks order and stability
+ * on the first round. Shapes: {@code gsuni}, {@code gskew} (real gensort 1.5 records 0..n-1 without
+ * / with -s), {@code uniform}, {@code skew} ({@link KeyShape}).
  *
  * <pre>
  * java -Xms2g -Xmx2g -da -cp sort-bench/target/benchmarks.jar dev.joule.bench.radix.SortAbHarness \
@@ -81,7 +81,8 @@ public final class SortAbHarness {
       out.append(String.format(Locale.ROOT, " %s=%.2f", shapes[i], median[i]));
     }
     for (int i = 1; i < shapes.length; i++) {
-      out.append(String.format(Locale.ROOT, " %s/%s=%.2f", shapes[i], shapes[0], median[i] / median[0]));
+      out.append(
+          String.format(Locale.ROOT, " %s/%s=%.2f", shapes[i], shapes[0], median[i] / median[0]));
     }
     System.out.println(out);
   }
@@ -119,8 +120,13 @@ public final class SortAbHarness {
       }
       List<Integer> sizes = new ArrayList<>(groups.values());
       sizes.sort(Collections.reverseOrder());
-      System.out.println("prefix bytes " + len + ": distinct " + groups.size() + ", largest "
-          + sizes.subList(0, Math.min(8, sizes.size())));
+      System.out.println(
+          "prefix bytes "
+              + len
+              + ": distinct "
+              + groups.size()
+              + ", largest "
+              + sizes.subList(0, Math.min(8, sizes.size())));
     }
   }
 }

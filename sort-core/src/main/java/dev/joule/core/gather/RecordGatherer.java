@@ -18,13 +18,13 @@ import java.util.concurrent.RecursiveAction;
  * #recordsThatFit} says how many the next buffer takes. The output is identical for any pool.
  *
  * <p><b>Memory</b>: none; the index, arena and destination are borrowed. <b>Threads</b>: uses the
- * given pool (borrowed, e.g. {@code RadixRunSorter.pool()}), or the caller's thread when it is null.
- * One gather at a time per destination buffer.
+ * given pool (borrowed, e.g. {@code RadixRunSorter.pool()}), or the caller's thread when it is
+ * null. One gather at a time per destination buffer.
  */
 public final class RecordGatherer {
   /**
-   * Ranges of at most this many records are copied by one task: 4096 records of 100 bytes is
-   * 400 KB, ~40 µs of copying, far above the ~1 µs cost of a fork.
+   * Ranges of at most this many records are copied by one task: 4096 records of 100 bytes is 400
+   * KB, ~40 µs of copying, far above the ~1 µs cost of a fork.
    */
   public static final int PARALLEL_GRAIN = 4096;
 

@@ -13,22 +13,26 @@ import java.nio.ByteBuffer;
  * numbers wrap modulo 2^128 as in the reference.
  *
  * <p>Memory: two arrays of {@value #BATCH}+9 longs; nothing is allocated per record or per call
- * except one buffer duplicate per {@link #generate} call. Not thread-safe: one generator per
- * thread (see {@link ParallelGensort}).
+ * except one buffer duplicate per {@link #generate} call. Not thread-safe: one generator per thread
+ * (see {@link ParallelGensort}).
  */
 public final class GensortGenerator {
   /** Bytes per record. */
   public static final int RECORD_SIZE = RecordEncoder.RECORD_SIZE;
+
   /** Records per window refill: large enough to amortise the copy of the nine carried outputs. */
   private static final int BATCH = 128;
+
   private static final int CARRY = RecordEncoder.CHUNKS - 1;
 
   private final RecordLayout layout;
   private final boolean skew;
   private final long[] hi = new long[BATCH + CARRY];
   private final long[] lo = new long[BATCH + CARRY];
+
   /** Number of the next record to generate. */
   private long numHi;
+
   private long numLo;
 
   /** A generator positioned at record 0. */

@@ -11,10 +11,13 @@ package dev.joule.core.gensort;
 public final class Lcg128 {
   /** Multiplier A, upper half. */
   public static final long A_HI = 0x2360ED051FC65DA4L;
+
   /** Multiplier A, lower half. */
   public static final long A_LO = 0x4385DF649FCCF645L;
+
   /** Increment C ("JimGrayRIP", six spaces, 0x01), upper half. */
   public static final long C_HI = 0x4A696D4772617952L;
+
   /** Increment C, lower half. */
   public static final long C_LO = 0x4950202020202001L;
 

@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * per-thread checksums are added at the end (the sum is order-independent).
  *
  * <p>Memory: one direct buffer of {@value #BLOCK_RECORDS}·100 bytes per thread, allocated once per
- * run. Thread-safety: {@link #run} may be called from any thread; threads are named
- * {@code joule-gensort-N}; the sink is called concurrently from all of them.
+ * run. Thread-safety: {@link #run} may be called from any thread; threads are named {@code
+ * joule-gensort-N}; the sink is called concurrently from all of them.
  */
 public final class ParallelGensort {
   /** Records per block: 4 MB, the transfer size that DESIGN.md found large enough for writes. */
@@ -57,7 +57,8 @@ public final class ParallelGensort {
    * Generates {@code count} records starting at record {@code first} and returns their checksum.
    *
    * @param sink where the blocks go, or {@code null} to only compute the checksum
-   * @throws IOException the first exception a sink threw; the other threads stop at their next block
+   * @throws IOException the first exception a sink threw; the other threads stop at their next
+   *     block
    */
   public RecordChecksum run(Uint128 first, long count, BlockSink sink)
       throws IOException, InterruptedException {

@@ -5,28 +5,34 @@ import java.nio.ByteBuffer;
 /**
  * Writes one gensort record of each layout from LCG outputs (FORMATS.md §3–§5).
  *
- * <p>Algorithm: whole-word absolute puts on a BIG_ENDIAN buffer (a 10-byte chunk is one
- * {@code putLong} plus one {@code putShort}); hex digits are produced eight at a time with a
- * nibble-spreading bit trick, base-95 digits by division by the constant 95. No allocation.
- * Memory: three small constant tables. Stateless and thread-safe.
+ * <p>Algorithm: whole-word absolute puts on a BIG_ENDIAN buffer (a 10-byte chunk is one {@code
+ * putLong} plus one {@code putShort}); hex digits are produced eight at a time with a
+ * nibble-spreading bit trick, base-95 digits by division by the constant 95. No allocation. Memory:
+ * three small constant tables. Stateless and thread-safe.
  */
 final class RecordEncoder {
   /** Bytes per record. */
   static final int RECORD_SIZE = 100;
+
   /** 10-byte chunks per binary record, each from its own LCG output. */
   static final int CHUNKS = 10;
+
   private static final int CHUNK_SIZE = 10;
 
   private static final int BASE = 95;
   private static final long PRINTABLE_FIRST = ' ';
-  private static final byte[] HEX = "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] HEX =
+      "0123456789ABCDEF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private static final int REPEAT4 = 0x0101_0101;
   private static final short TWO_SPACES = 0x2020;
   private static final short CR_LF = 0x0D0A;
 
   /** Upper 64 bits of the mask M_k of chunk k (M_0 = 0: the key is not masked). */
   static final long[] MASK_HI = new long[CHUNKS];
-  /** Upper 16 bits of the lower half of M_k, in the top of a long (the rest is dropped by top10). */
+
+  /**
+   * Upper 16 bits of the lower half of M_k, in the top of a long (the rest is dropped by top10).
+   */
   static final long[] MASK_LO = new long[CHUNKS];
 
   static {
@@ -61,7 +67,9 @@ final class RecordEncoder {
     MASK_LO[k] = (long) b.getShort(8) << 48;
   }
 
-  /** Binary (§3): chunk k = top10(R(i+1+k) XOR M_k); {@code keyHi} replaces hi of chunk 0 (skew). */
+  /**
+   * Binary (§3): chunk k = top10(R(i+1+k) XOR M_k); {@code keyHi} replaces hi of chunk 0 (skew).
+   */
   static void putBinary(ByteBuffer b, int off, long[] hi, long[] lo, int j, long keyHi) {
     b.putLong(off, keyHi);
     b.putShort(off + 8, (short) (lo[j] >>> 48));

@@ -10,8 +10,10 @@ package dev.joule.core.gensort;
 final class SkewTemplates {
   /** s(i) ranges over 0…128. */
   static final int COUNT = 129;
+
   /** Key bits or characters a template may replace: 6 bytes (the reference's SKEW_BYTES). */
   static final int TEMPLATE_BYTES = 6;
+
   /** Binary skew replaces at most 8·6 = 48 key bits; larger draws mean "not skewed". */
   static final int MAX_SKEW_BITS = 8 * TEMPLATE_BYTES;
 
@@ -20,6 +22,7 @@ final class SkewTemplates {
 
   /** T(s) for binary keys: the top 48 bits of R(s+1), left-aligned, low 16 bits zero. */
   private static final long[] BINARY = new long[COUNT];
+
   /** T(s) for ASCII keys: its first 6 characters, packed big-endian from the top byte. */
   private static final long[] ASCII = new long[COUNT];
 
@@ -38,8 +41,8 @@ final class SkewTemplates {
   private SkewTemplates() {}
 
   /**
-   * s(i) with the reference's quirks: the number of significant bits of i, except that i in
-   * [2^60, 2^64) gives 64 and i ≥ 2^124 gives 128.
+   * s(i) with the reference's quirks: the number of significant bits of i, except that i in [2^60,
+   * 2^64) gives 64 and i ≥ 2^124 gives 128.
    */
   static int skewIndex(long numHi, long numLo) {
     if (numHi == 0) {

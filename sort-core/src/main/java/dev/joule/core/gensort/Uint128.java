@@ -2,7 +2,8 @@ package dev.joule.core.gensort;
 
 /**
  * An unsigned 128-bit integer as two {@code long}s, for gensort record numbers, the LCG state and
- * valsort's 128-bit counters. All arithmetic wraps modulo 2^128, as the reference's {@code u16} does.
+ * valsort's 128-bit counters. All arithmetic wraps modulo 2^128, as the reference's {@code u16}
+ * does.
  *
  * <p>Algorithm: schoolbook 64×64 → 128 products from {@link Math#multiplyHigh} plus the unsigned
  * correction (JDK 17 has no {@code unsignedMultiplyHigh}). Immutable and thread-safe; the hot loops
@@ -11,6 +12,7 @@ package dev.joule.core.gensort;
 public final class Uint128 implements Comparable<Uint128> {
   /** Zero. */
   public static final Uint128 ZERO = new Uint128(0, 0);
+
   /** One. */
   public static final Uint128 ONE = new Uint128(0, 1);
 

@@ -15,24 +15,26 @@ import java.nio.ByteOrder;
  * index only takes the whole records at the start of each slab, so a writer that reads past the
  * last whole record must move the partial tail to the start of the next slab itself.
  *
- * <p><b>Layout.</b> Slabs are at most {@link #MAX_SLAB_BYTES} (1 GiB, int-indexed buffers) and
- * at most {@link #MAX_SLABS}, which is what a record address in {@code RecordIndex} can name. All
+ * <p><b>Layout.</b> Slabs are at most {@link #MAX_SLAB_BYTES} (1 GiB, int-indexed buffers) and at
+ * most {@link #MAX_SLABS}, which is what a record address in {@code RecordIndex} can name. All
  * slabs have the same capacity except possibly the last.
  *
  * <p><b>Memory bound.</b> {@link #directBytes()}: the requested capacity rounded up to 4096 per
  * slab, plus 4096 bytes of alignment slack per slab. Nothing else is allocated after construction.
  *
  * <p><b>Ownership.</b> One owner, not thread-safe for filling; concurrent <em>reads</em> through a
- * {@link #view()} are safe once filling is done (the sorter and gatherer read from several threads).
- * {@link #close()} is idempotent and drops every reference to the slabs, so any later use fails at
- * once with {@link IllegalStateException}; the JDK frees direct memory when the buffers become
- * unreachable (there is no portable eager free without {@code Unsafe}). Views cannot close.
+ * {@link #view()} are safe once filling is done (the sorter and gatherer read from several
+ * threads). {@link #close()} is idempotent and drops every reference to the slabs, so any later use
+ * fails at once with {@link IllegalStateException}; the JDK frees direct memory when the buffers
+ * become unreachable (there is no portable eager free without {@code Unsafe}). Views cannot close.
  */
 public final class RecordArena implements AutoCloseable {
   /** Alignment of every slab and window start, for O_DIRECT. */
   public static final int ALIGNMENT = 4096;
+
   /** Largest slab: ByteBuffers are int-indexed, and {@code RecordIndex} keeps 30 offset bits. */
   public static final int MAX_SLAB_BYTES = 1 << 30;
+
   /** Most slabs per arena: {@code RecordIndex} keeps 8 slab bits. */
   public static final int MAX_SLABS = 256;
 
@@ -78,7 +80,8 @@ public final class RecordArena implements AutoCloseable {
   /** Caller owns the returned arena: at least {@code capacityBytes}, in slabs of up to 1 GiB. */
   public static RecordArena allocate(long capacityBytes) {
     long aligned = (capacityBytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
-    return new RecordArena(capacityBytes, (int) Math.min(MAX_SLAB_BYTES, Math.max(ALIGNMENT, aligned)));
+    return new RecordArena(
+        capacityBytes, (int) Math.min(MAX_SLAB_BYTES, Math.max(ALIGNMENT, aligned)));
   }
 
   /**
@@ -132,8 +135,15 @@ public final class RecordArena implements AutoCloseable {
     ByteBuffer s = slabs()[slab];
     if (offset % ALIGNMENT != 0 || offset < 0 || length < 0 || offset + length > s.capacity()) {
       throw new IndexOutOfBoundsException(
-          "window [" + offset + ", +" + length + ") of slab " + slab + " (capacity "
-              + s.capacity() + "): offset must be 4096-aligned and the window inside the slab");
+          "window ["
+              + offset
+              + ", +"
+              + length
+              + ") of slab "
+              + slab
+              + " (capacity "
+              + s.capacity()
+              + "): offset must be 4096-aligned and the window inside the slab");
     }
     return s.slice(offset, length).order(ByteOrder.BIG_ENDIAN);
   }
@@ -208,7 +218,11 @@ public final class RecordArena implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "RecordArena@" + Integer.toHexString(System.identityHashCode(this)) + "(" + directBytes
-        + " direct bytes" + (slabs == null ? ", closed)" : ")");
+    return "RecordArena@"
+        + Integer.toHexString(System.identityHashCode(this))
+        + "("
+        + directBytes
+        + " direct bytes"
+        + (slabs == null ? ", closed)" : ")");
   }
 }

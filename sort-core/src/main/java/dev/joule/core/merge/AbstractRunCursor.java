@@ -5,8 +5,8 @@ import dev.joule.core.record.KeyPrefix;
 import java.nio.ByteBuffer;
 
 /**
- * The record accessors every {@link RunCursor} over fixed-length records shares: the current
- * buffer and position, the record and key geometry, and the key prefix read on demand. Subclasses
+ * The record accessors every {@link RunCursor} over fixed-length records shares: the current buffer
+ * and position, the record and key geometry, and the key prefix read on demand. Subclasses
  * implement {@link #advance()} and keep {@link #buffer} and {@link #position} current.
  *
  * <p>Memory: O(1). Not thread-safe, like every cursor.
@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 public abstract class AbstractRunCursor implements RunCursor {
   /** The buffer holding the current record (subclasses move it as they advance). */
   protected ByteBuffer buffer;
+
   /** The absolute index of the current record in {@link #buffer}. */
   protected int position;
 

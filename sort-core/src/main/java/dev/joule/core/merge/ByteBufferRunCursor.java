@@ -67,10 +67,4 @@ public final class ByteBufferRunCursor extends AbstractRunCursor {
     position = next;
     return true;
   }
-
-
-
-
-
-
 }

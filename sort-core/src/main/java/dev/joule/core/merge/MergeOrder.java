@@ -50,8 +50,7 @@ public final class MergeOrder {
 
   /**
    * Compares {@code key.length} key bytes at absolute index {@code index} of {@code buf} with
-   * {@code
-   * key}, unsigned and lexicographically.
+   * {@code key}, unsigned and lexicographically.
    */
   public static int compareKey(ByteBuffer buf, int index, byte[] key) {
     for (int i = 0; i < key.length; i++) {

@@ -29,10 +29,8 @@ public final class MergeSplitter {
   /**
    * Cut vectors for {@code parts} parts of equal size (±1): row j (0 &le; j &le; parts) holds, per
    * run, the index of the first record of part j; row 0 is all zeros and row {@code parts} holds
-   * the
-   * run sizes. Part j of run i is {@code [cuts[j][i], cuts[j + 1][i])}. Part j starts at global
-   * rank
-   * {@code floor(j * total / parts)}.
+   * the run sizes. Part j of run i is {@code [cuts[j][i], cuts[j + 1][i])}. Part j starts at global
+   * rank {@code floor(j * total / parts)}.
    *
    * @param runs the sorted runs in run (input) order, all with the same key length
    * @param parts number of parts, at least 1 (parts beyond the record count come out empty)
@@ -53,8 +51,7 @@ public final class MergeSplitter {
 
   /**
    * The per-run cut indices of the first {@code rank} records of the stable merge: {@code sum(cut)
-   * ==
-   * rank}, and every record before a cut precedes, in merge order, every record at or after any
+   * == rank}, and every record before a cut precedes, in merge order, every record at or after any
    * cut.
    *
    * @param runs the sorted runs in run (input) order, all with the same key length

@@ -14,15 +14,14 @@ import java.nio.ByteBuffer;
  *
  * <p><b>Ownership.</b> The cursor owns (or borrows from a pool) the buffer it exposes; callers only
  * read it with absolute accessors and never change its position, limit, or byte order, and never
- * keep a reference past the next {@code advance()}: a file-backed cursor may hand its block back
- * to the pool and expose a different buffer after it. Copy the record out before advancing.
+ * keep a reference past the next {@code advance()}: a file-backed cursor may hand its block back to
+ * the pool and expose a different buffer after it. Copy the record out before advancing.
  *
  * <p><b>Ranges.</b> A cursor delivers the records of one contiguous range of its run; restricting a
  * merge to a key range (see {@link MergeSplitter}) is the cursor's job, done by building it over
  * {@code [fromRecord, toRecord)} (for example {@link ByteBufferRunCursor#ByteBufferRunCursor(
  * ByteBuffer, dev.joule.core.record.FixedLengthFormat, int, int)}), so that a file-backed cursor
- * can
- * seek to the first block instead of skipping records, and the tree stays free of limit checks.
+ * can seek to the first block instead of skipping records, and the tree stays free of limit checks.
  *
  * <p>Implementations are single-threaded: one merge thread drives a cursor.
  */
@@ -43,8 +42,7 @@ public interface RunCursor {
 
   /**
    * The buffer holding the current record. Borrowed: valid until the next {@link #advance()}; do
-   * not
-   * change its position, limit or order.
+   * not change its position, limit or order.
    */
   ByteBuffer buffer();
 

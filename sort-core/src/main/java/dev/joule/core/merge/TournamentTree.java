@@ -37,6 +37,7 @@ public final class TournamentTree {
 
   private final RunCursor[] cursors;
   private final int k;
+
   /** losers[n] for internal node 1 <= n < k; losers[0] is unused. */
   private final int[] losers;
 
@@ -44,6 +45,7 @@ public final class TournamentTree {
   private final boolean[] exhausted;
   private final int keyLength;
   private int winner;
+
   /** True once {@link #next()} handed out the winner's record; it advances on the next call. */
   private boolean handedOut;
 
@@ -211,7 +213,12 @@ public final class TournamentTree {
 
   @Override
   public String toString() {
-    return "TournamentTree[k=" + k + ", winner=" + winner + ", losers=" + Arrays.toString(losers)
+    return "TournamentTree[k="
+        + k
+        + ", winner="
+        + winner
+        + ", losers="
+        + Arrays.toString(losers)
         + "]";
   }
 }

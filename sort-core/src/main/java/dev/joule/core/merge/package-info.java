@@ -10,7 +10,7 @@
  * dev.joule.core.merge.MergeSplitter} cuts the runs into key ranges in exactly that order, so that
  * merging the ranges in parallel and concatenating them gives the same bytes as one merge.
  *
- * <p>No file I/O and no allocation per record: cursors lend their buffers, the tree keeps
- * primitive arrays of prefixes and cursor ids.
+ * <p>No file I/O and no allocation per record: cursors lend their buffers, the tree keeps primitive
+ * arrays of prefixes and cursor ids.
  */
 package dev.joule.core.merge;

@@ -69,7 +69,13 @@ final class JdkRunSorter implements RunSorter {
   }
 
   private static void insertionSort(
-      RecordIndex index, long[] packed, long[] keys, long[] refs, int base, int lo, int hi,
+      RecordIndex index,
+      long[] packed,
+      long[] keys,
+      long[] refs,
+      int base,
+      int lo,
+      int hi,
       long ordMask) {
     for (int i = lo + 1; i < hi; i++) {
       long p = packed[i];
@@ -88,7 +94,13 @@ final class JdkRunSorter implements RunSorter {
   }
 
   private void mergeSort(
-      RecordIndex index, long[] packed, long[] keys, long[] refs, int base, int lo, int hi,
+      RecordIndex index,
+      long[] packed,
+      long[] keys,
+      long[] refs,
+      int base,
+      int lo,
+      int hi,
       long ordMask) {
     if (hi - lo <= SMALL_GROUP) {
       insertionSort(index, packed, keys, refs, base, lo, hi, ordMask);

@@ -11,6 +11,7 @@ import java.util.Arrays;
 final class RadixJob {
   /** Bits of a wide digit: key byte b plus the high nibble of byte b + 1. */
   static final int WIDE_BITS = 12;
+
   /**
    * Buckets in [WIDE_MIN, WIDE_MAX] use one 12-bit digit instead of an 8-bit one followed by
    * insertion sorts of ~n/256 entries: the 4096-bucket pass leaves ~1 entry per bucket. Above
@@ -21,7 +22,9 @@ final class RadixJob {
    * noise; 256 was no better than 512 on -s 1e6.
    */
   static final int WIDE_MIN = 512;
+
   static final int WIDE_MAX = 1 << 15;
+
   /**
    * A bucket whose next byte takes at most this many values gets one combined pass (see {@code
    * combined}); with gensort -s data, byte-0 buckets holding 2..4 skewed prefixes.
@@ -72,8 +75,16 @@ final class RadixJob {
    * list when {@code owner} is not null (the top level of a task), else works inline.
    */
   void process(
-      RadixScratch s, RadixTasks.Task owner, long[] sk, long[] sr, long[] dk, long[] dr,
-      int from, int to, int b, int level) {
+      RadixScratch s,
+      RadixTasks.Task owner,
+      long[] sk,
+      long[] sr,
+      long[] dk,
+      long[] dr,
+      int from,
+      int to,
+      int b,
+      int level) {
     int n = to - from;
     if (n <= threshold || level >= RadixRunSorter.MAX_LEVELS) {
       finishSmall(sk, sr, from, to, b);
@@ -126,12 +137,19 @@ final class RadixJob {
    * and may not go wide themselves (one wide histogram per scratch). If no bucket exceeds the
    * insertion threshold, a single insertion pass over the whole range finishes it (each entry moves
    * only within its bucket). Returns {@link #WIDE_SAME_BYTE}, having moved nothing, if all entries
-   * share byte b; {@link #WIDE_USE_BYTE}, having put byte b's histogram into {@code
-   * hist[level]}, if byte b has too few distinct values for 12 bits to leave small buckets (the
-   * children then go wide on the next byte); else {@link #WIDE_DONE}.
+   * share byte b; {@link #WIDE_USE_BYTE}, having put byte b's histogram into {@code hist[level]},
+   * if byte b has too few distinct values for 12 bits to leave small buckets (the children then go
+   * wide on the next byte); else {@link #WIDE_DONE}.
    */
   private int wide(
-      RadixScratch s, long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b,
+      RadixScratch s,
+      long[] sk,
+      long[] sr,
+      long[] dk,
+      long[] dr,
+      int from,
+      int to,
+      int b,
       int level) {
     int[] h = s.wide;
     Arrays.fill(h, 0, 1 << WIDE_BITS, 0);
@@ -183,7 +201,14 @@ final class RadixJob {
   }
 
   private void wideChildren(
-      RadixScratch s, long[] k, long[] r, long[] ok, long[] or, int from, int buckets, int b,
+      RadixScratch s,
+      long[] k,
+      long[] r,
+      long[] ok,
+      long[] or,
+      int from,
+      int buckets,
+      int b,
       int level) {
     int[] ends = s.wide;
     s.wideLevel = level;
@@ -205,8 +230,16 @@ final class RadixJob {
    * that would split off only a few children. {@code h8} is byte b's histogram.
    */
   private void combined(
-      RadixScratch s, long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b,
-      int level, int[] h8) {
+      RadixScratch s,
+      long[] sk,
+      long[] sr,
+      long[] dk,
+      long[] dr,
+      int from,
+      int to,
+      int b,
+      int level,
+      int[] h8) {
     int[] rank = s.rank;
     int values = 0;
     for (int v = 0; v < 256; v++) {
@@ -248,8 +281,16 @@ final class RadixJob {
    * r). With an owner, big buckets and groups of small ones are forked; the last group is inline.
    */
   void children(
-      RadixScratch s, RadixTasks.Task owner, long[] k, long[] r, long[] ok, long[] or,
-      int from, int[] ends, int b, int level) {
+      RadixScratch s,
+      RadixTasks.Task owner,
+      long[] k,
+      long[] r,
+      long[] ok,
+      long[] or,
+      int from,
+      int[] ends,
+      int b,
+      int level) {
     int start = from;
     if (owner == null) {
       for (int d = 0; d < 256; d++) {
@@ -289,7 +330,14 @@ final class RadixJob {
 
   /** Sorts {@code [from, to)} of bank (k, r), already partitioned on byte {@code b}, inline. */
   void processPartitioned(
-      RadixScratch s, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b,
+      RadixScratch s,
+      long[] k,
+      long[] r,
+      long[] ok,
+      long[] or,
+      int from,
+      int to,
+      int b,
       int level) {
     int[] h = s.hist[level];
     Arrays.fill(h, 0);
@@ -303,7 +351,14 @@ final class RadixJob {
   }
 
   private void child(
-      RadixScratch s, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b,
+      RadixScratch s,
+      long[] k,
+      long[] r,
+      long[] ok,
+      long[] or,
+      int from,
+      int to,
+      int b,
       int level) {
     if (to - from == 1) {
       if (k != keys) {
@@ -326,6 +381,4 @@ final class RadixJob {
       System.arraycopy(r, from, refs, from, to - from);
     }
   }
-
-
 }

@@ -12,28 +12,28 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>Algorithm</b>: most-significant-byte-first counting sort, one key byte per level, ping-pong
  * between the index's two banks (out of place, hence stable). Key bytes 0..7 come from the key
- * word, bytes 8..9 from the ref word's tie bits, later bytes from the arena. Bytes that never
- * vary are skipped without moving data: a branch-free OR-of-XOR pass finds the bytes all entries
- * of a bucket share, and a histogram with a single non-empty bucket skips its byte. Mid-sized
- * buckets ({@code RadixJob.WIDE_MIN..WIDE_MAX} entries) take one 12-bit digit instead of 8 bits,
- * which leaves about one entry per bucket; if their next byte takes only 2..4 values (a few skewed
+ * word, bytes 8..9 from the ref word's tie bits, later bytes from the arena. Bytes that never vary
+ * are skipped without moving data: a branch-free OR-of-XOR pass finds the bytes all entries of a
+ * bucket share, and a histogram with a single non-empty bucket skips its byte. Mid-sized buckets
+ * ({@code RadixJob.WIDE_MIN..WIDE_MAX} entries) take one 12-bit digit instead of 8 bits, which
+ * leaves about one entry per bucket; if their next byte takes only 2..4 values (a few skewed
  * prefixes), the digit is that byte's rank plus 12 bits of the following byte, in one pass. Buckets
- * of at most {@link #DEFAULT_INSERTION_THRESHOLD} entries are finished by a stable insertion sort on the full key
- * (prefix, tie bits, then the key bytes in the arena); when every bucket of a pass is that small,
- * one insertion pass over the whole range replaces the per-bucket loop.
- * Parallelism: a run of at least {@link #PARALLEL_SCATTER_THRESHOLD} entries gets its first
- * level histogrammed and scattered by all workers on disjoint chunks (per-chunk bucket offsets keep
- * it stable); every bucket of at least {@link #FORK_THRESHOLD} entries, at any depth, becomes its
- * own ForkJoin task, and small neighbouring buckets are grouped into tasks of about that size, so
- * a bucket holding 25 % of a skewed input is split again at its next varying byte and stolen.
+ * of at most {@link #DEFAULT_INSERTION_THRESHOLD} entries are finished by a stable insertion sort
+ * on the full key (prefix, tie bits, then the key bytes in the arena); when every bucket of a pass
+ * is that small, one insertion pass over the whole range replaces the per-bucket loop. Parallelism:
+ * a run of at least {@link #PARALLEL_SCATTER_THRESHOLD} entries gets its first level histogrammed
+ * and scattered by all workers on disjoint chunks (per-chunk bucket offsets keep it stable); every
+ * bucket of at least {@link #FORK_THRESHOLD} entries, at any depth, becomes its own ForkJoin task,
+ * and small neighbouring buckets are grouped into tasks of about that size, so a bucket holding 25
+ * % of a skewed input is split again at its next varying byte and stolen.
  *
- * <p><b>Stability</b>: equal keys keep their input order; the output does not depend on the
- * thread count. <b>Memory</b>: the index's alternate bank plus, per worker, a {@code
- * RadixScratch} of {@link #MAX_LEVELS} 256-int histograms and one wide histogram (~130 KiB),
- * allocated at construction; the sort allocates only ForkJoin task objects (one per forked bucket
- * or group, at most n / {@link #FORK_THRESHOLD} + 256 per level) and one job object per call.
- * Beyond {@code MAX_LEVELS} scatter levels on one path (only possible with keys over 64 bytes that
- * differ in one record per level) a bucket falls back to insertion sort.
+ * <p><b>Stability</b>: equal keys keep their input order; the output does not depend on the thread
+ * count. <b>Memory</b>: the index's alternate bank plus, per worker, a {@code RadixScratch} of
+ * {@link #MAX_LEVELS} 256-int histograms and one wide histogram (~130 KiB), allocated at
+ * construction; the sort allocates only ForkJoin task objects (one per forked bucket or group, at
+ * most n / {@link #FORK_THRESHOLD} + 256 per level) and one job object per call. Beyond {@code
+ * MAX_LEVELS} scatter levels on one path (only possible with keys over 64 bytes that differ in one
+ * record per level) a bucket falls back to insertion sort.
  *
  * <p><b>Threads and ownership</b>: owns a {@link ForkJoinPool} of {@code threads} daemon workers
  * named {@code joule-radix-N}; {@link #close()} shuts it down. With one thread, or a run shorter
@@ -46,17 +46,20 @@ public final class RadixRunSorter implements RunSorter {
    * within noise, 8 slower on skew; before the 12-bit digit existed, 8 cost 31 ms against 23 at 32.
    */
   public static final int DEFAULT_INSERTION_THRESHOLD = 32;
+
   /**
    * Buckets at least this large become their own task, and small neighbours are grouped up to it.
    * Chosen, not tuned: 8192 entries are 128 KiB of index and tens of µs of work, well above a
    * fork's cost, while 1e6 entries still give over 100 tasks to balance two to four workers.
    */
   static final int FORK_THRESHOLD = 1 << 13;
+
   /**
    * Runs at least this large scatter their first level in parallel chunks (smaller runs are sorted
    * by the caller's thread alone). Chosen, not tuned: 8 fork-sized buckets.
    */
   static final int PARALLEL_SCATTER_THRESHOLD = 1 << 16;
+
   /** Scatter levels with their own histogram on one recursion path. */
   static final int MAX_LEVELS = 64;
 
@@ -92,7 +95,8 @@ public final class RadixRunSorter implements RunSorter {
             threads,
             p -> {
               ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-              t.setName("joule-radix-" + (poolId > 1 ? poolId + "-" : "") + workerIds.getAndIncrement());
+              t.setName(
+                  "joule-radix-" + (poolId > 1 ? poolId + "-" : "") + workerIds.getAndIncrement());
               return t;
             },
             null,
@@ -109,7 +113,9 @@ public final class RadixRunSorter implements RunSorter {
     return threads;
   }
 
-  /** The worker pool, which a {@code RecordGatherer} may borrow; owned and closed by this sorter. */
+  /**
+   * The worker pool, which a {@code RecordGatherer} may borrow; owned and closed by this sorter.
+   */
   public ForkJoinPool pool() {
     return pool;
   }

@@ -7,13 +7,16 @@ package dev.joule.core.radix;
  */
 final class RadixScratch {
   final int[][] hist;
+
   /**
    * The one wide histogram (12-bit digits, or up to {@code COMBINED_MAX_DISTINCT} x 12-bit for
    * combined digits); in use by the level in {@link #wideLevel}, or free if -1.
    */
   final int[] wide = new int[RadixJob.COMBINED_MAX_DISTINCT << RadixJob.WIDE_BITS];
+
   /** Rank of each byte value among those present, shifted left by 12, for combined digits. */
   final int[] rank = new int[256];
+
   int wideLevel = -1;
 
   RadixScratch(int levels) {

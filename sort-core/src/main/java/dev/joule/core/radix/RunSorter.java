@@ -8,9 +8,9 @@ import dev.joule.core.record.RecordIndex;
  * (their address order). The result is therefore a pure function of the input, identical for any
  * thread count and any implementation.
  *
- * <p>Implementations own their worker threads and scratch, allocated at construction; {@link
- * #sort} allocates no per-record or per-bucket scratch. One sort at a time per sorter (callers
- * serialise); the index and its arena are borrowed for the duration of the call.
+ * <p>Implementations own their worker threads and scratch, allocated at construction; {@link #sort}
+ * allocates no per-record or per-bucket scratch. One sort at a time per sorter (callers serialise);
+ * the index and its arena are borrowed for the duration of the call.
  */
 public interface RunSorter extends AutoCloseable {
   /** Sorts entries {@code [from, to)} of {@code index}; other entries are untouched. */

@@ -20,7 +20,9 @@ final class SmallRangeSorter {
     this.keyLength = index.keyLength();
   }
 
-  /** Sorts {@code [from, to)} of bank (k, r); key bytes before {@code tailFrom} are in the words. */
+  /**
+   * Sorts {@code [from, to)} of bank (k, r); key bytes before {@code tailFrom} are in the words.
+   */
   void sort(long[] k, long[] r, int from, int to, int tailFrom) {
     for (int i = from + 1; i < to; i++) {
       long key = k[i];

@@ -1,8 +1,8 @@
 package dev.joule.core.record;
 
 /**
- * Where the sort key sits inside a record: {@code length} bytes starting at {@code offset}, compared
- * as unsigned bytes in lexicographic order (memcmp order).
+ * Where the sort key sits inside a record: {@code length} bytes starting at {@code offset},
+ * compared as unsigned bytes in lexicographic order (memcmp order).
  *
  * <p>Immutable and thread-safe.
  */

@@ -26,29 +26,32 @@ import java.nio.ByteBuffer;
  * </pre>
  *
  * <p>The <b>address</b> (slab and offset) grows with input order, because arenas are filled in
- * input order and the index is built slab by slab: comparing addresses is comparing input
- * ordinals, which is how sorters break ties stably without an ordinal field. The <b>top 16
- * bits</b> depend on the format: for fixed-length records the length is implied by the format and
- * the bits hold key bytes 8 and 9 (zero-padded; {@link #tieMask()} is {@code 0xFFFF << 48}), so
- * a gensort key (10 bytes) is sorted without touching the arena. A variable-length format (text
- * lines, up to 65535 bytes) will store the record length there instead and set {@code tieMask()}
- * to 0; sorters only read those bits through {@code tieMask()}, so they need no change. Key bytes
- * beyond those in the index are read from the arena ({@link #compareKeyBytes}, {@link #keyByte}).
+ * input order and the index is built slab by slab: comparing addresses is comparing input ordinals,
+ * which is how sorters break ties stably without an ordinal field. The <b>top 16 bits</b> depend on
+ * the format: for fixed-length records the length is implied by the format and the bits hold key
+ * bytes 8 and 9 (zero-padded; {@link #tieMask()} is {@code 0xFFFF << 48}), so a gensort key (10
+ * bytes) is sorted without touching the arena. A variable-length format (text lines, up to 65535
+ * bytes) will store the record length there instead and set {@code tieMask()} to 0; sorters only
+ * read those bits through {@code tieMask()}, so they need no change. Key bytes beyond those in the
+ * index are read from the arena ({@link #compareKeyBytes}, {@link #keyByte}).
  *
  * <p><b>Memory bound</b>: 32 bytes per entry of capacity: the two arrays plus an alternate bank of
  * the same size that sorters use as ping-pong scratch ({@link #altKeys()}, {@link #altRefs()}).
  *
- * <p><b>Ownership</b>: one owner; not thread-safe, except that a sorter may work on disjoint
- * ranges from several threads. The index borrows the arena's {@link ArenaView}; it does not own
- * the memory and must not outlive the arena.
+ * <p><b>Ownership</b>: one owner; not thread-safe, except that a sorter may work on disjoint ranges
+ * from several threads. The index borrows the arena's {@link ArenaView}; it does not own the memory
+ * and must not outlive the arena.
  */
 public final class RecordIndex {
   /** Bits of the record offset inside its slab. */
   public static final int OFFSET_BITS = 30;
+
   /** Bits of the slab number. */
   public static final int SLAB_BITS = 8;
+
   /** Mask of the address (slab and offset) in a ref word. */
   public static final long ADDRESS_MASK = (1L << (OFFSET_BITS + SLAB_BITS)) - 1;
+
   /** Key bytes held in the top 16 bits of a fixed-length ref word. */
   public static final int EXTRA_KEY_BYTES = 2;
 
@@ -81,9 +84,9 @@ public final class RecordIndex {
   public static final int BYTES_PER_ENTRY = 32;
 
   /**
-   * How much of a memory {@code budget} to give the arena so that the arena plus the index for
-   * its records ({@link #BYTES_PER_ENTRY} each) fit: {@code budget * rs / (rs + 32)}, rounded down
-   * to 4096.
+   * How much of a memory {@code budget} to give the arena so that the arena plus the index for its
+   * records ({@link #BYTES_PER_ENTRY} each) fit: {@code budget * rs / (rs + 32)}, rounded down to
+   * 4096.
    */
   public static long arenaBytesForBudget(long budget, int recordSize) {
     long arena = (long) ((double) budget * recordSize / (recordSize + BYTES_PER_ENTRY));
@@ -310,8 +313,10 @@ public final class RecordIndex {
    */
   public int compareKeyBytes(long refA, long refB, int from) {
     return compareBytes(
-        slabs[slabOf(refA)], offsetOf(refA) + keyOffset + from,
-        slabs[slabOf(refB)], offsetOf(refB) + keyOffset + from,
+        slabs[slabOf(refA)],
+        offsetOf(refA) + keyOffset + from,
+        slabs[slabOf(refB)],
+        offsetOf(refB) + keyOffset + from,
         keyLength - from);
   }
 

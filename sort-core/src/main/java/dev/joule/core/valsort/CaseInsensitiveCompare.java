@@ -1,10 +1,10 @@
 package dev.joule.core.valsort;
 
 /**
- * valsort {@code -i}'s comparison, quirk included: the reference calls {@code strcasecmp(prev, rec)}
- * where it means a 10-byte key compare, so the comparison folds ASCII upper case to lower case (C
- * locale), runs past the key into the payload until the bytes differ, and stops early at a NUL in
- * the first record (a NUL in both at the same place makes the records equal).
+ * valsort {@code -i}'s comparison, quirk included: the reference calls {@code strcasecmp(prev,
+ * rec)} where it means a 10-byte key compare, so the comparison folds ASCII upper case to lower
+ * case (C locale), runs past the key into the payload until the bytes differ, and stops early at a
+ * NUL in the first record (a NUL in both at the same place makes the records equal).
  *
  * <p>Where the reference's behaviour is undefined — 100 equal bytes without a NUL, after which it
  * reads past the record — this class calls the records equal. Stateless and thread-safe.

@@ -11,11 +11,11 @@ import java.util.List;
  *
  * <p>Algorithm: the source is cut into one contiguous range per thread on record boundaries (the
  * last range also takes any trailing partial record, so that it fails as in a sequential pass);
- * each thread streams its range through its own {@link StreamingValidator}; the per-range
- * summaries are combined in order by {@link SummaryCombiner}, which checks the boundaries exactly
- * as valsort {@code -s} does. Memory: one buffer of {@code bufferBytes} per thread, allocated per
- * call. Thread-safety: {@link #validate} may be called from any thread; it starts threads named
- * {@code joule-valsort-N} and calls the reader concurrently from them.
+ * each thread streams its range through its own {@link StreamingValidator}; the per-range summaries
+ * are combined in order by {@link SummaryCombiner}, which checks the boundaries exactly as valsort
+ * {@code -s} does. Memory: one buffer of {@code bufferBytes} per thread, allocated per call.
+ * Thread-safety: {@link #validate} may be called from any thread; it starts threads named {@code
+ * joule-valsort-N} and calls the reader concurrently from them.
  */
 public final class ParallelValidator {
   private static final int RECORD = ValsortSummary.RECORD_SIZE;

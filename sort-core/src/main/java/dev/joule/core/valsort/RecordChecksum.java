@@ -4,12 +4,12 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
 
 /**
- * The Sort Benchmark checksum: the sum, modulo 2^128, of the zlib CRC-32 of every record, each taken
- * as an unsigned 32-bit value. The sum does not depend on record order, so a sort's input and output
- * must have the same one, and the sums of partitions add up to the sum of the whole.
+ * The Sort Benchmark checksum: the sum, modulo 2^128, of the zlib CRC-32 of every record, each
+ * taken as an unsigned 32-bit value. The sum does not depend on record order, so a sort's input and
+ * output must have the same one, and the sums of partitions add up to the sum of the whole.
  *
- * <p>Mutable accumulator; not thread-safe. Give each thread its own and {@link #add(RecordChecksum)}
- * them at the end.
+ * <p>Mutable accumulator; not thread-safe. Give each thread its own and {@link
+ * #add(RecordChecksum)} them at the end.
  */
 public final class RecordChecksum {
   private final CRC32 crc = new CRC32();
@@ -97,7 +97,9 @@ public final class RecordChecksum {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RecordChecksum && ((RecordChecksum) o).hi == hi && ((RecordChecksum) o).lo == lo;
+    return o instanceof RecordChecksum
+        && ((RecordChecksum) o).hi == hi
+        && ((RecordChecksum) o).lo == lo;
   }
 
   @Override

@@ -10,10 +10,10 @@ import java.nio.ByteBuffer;
  * <p>Algorithm: one pass; each key (bytes 0–9) is read as a big-endian long plus an unsigned short
  * and compared unsigned with the previous key, which gives memcmp order. Whole records are
  * validated in place in the caller's buffer; a record that straddles two buffers is assembled in a
- * 100-byte carry array. With {@code caseInsensitive} (valsort {@code -i}) records are compared
- * by {@link CaseInsensitiveCompare} instead, which needs a copy of the previous record. Memory:
- * four 100-byte arrays; one buffer view per {@link #accept} call, nothing per record. Not
- * thread-safe: one validator per stream (see {@link ParallelValidator}).
+ * 100-byte carry array. With {@code caseInsensitive} (valsort {@code -i}) records are compared by
+ * {@link CaseInsensitiveCompare} instead, which needs a copy of the previous record. Memory: four
+ * 100-byte arrays; one buffer view per {@link #accept} call, nothing per record. Not thread-safe:
+ * one validator per stream (see {@link ParallelValidator}).
  */
 public final class StreamingValidator {
   private static final int RECORD = ValsortSummary.RECORD_SIZE;

@@ -9,8 +9,8 @@ import dev.joule.core.gensort.Uint128;
  *
  * <p>Algorithm: carries the counts forward and checks each boundary (previous last key against the
  * next first key: equal is a duplicate, greater is unordered). A first-unordered index becomes
- * global by adding the earlier partitions' record counts; at an unordered boundary it is the
- * global index of the next partition's first record. Memory: O(1). Not thread-safe.
+ * global by adding the earlier partitions' record counts; at an unordered boundary it is the global
+ * index of the next partition's first record. Memory: O(1). Not thread-safe.
  */
 public final class SummaryCombiner {
   private final boolean caseInsensitive;

@@ -19,6 +19,7 @@ import java.util.List;
 public final class ValsortSummary {
   /** Size of the binary summary. */
   public static final int BYTES = 5 * 16 + 2 * ValsortSummary.RECORD_SIZE;
+
   /** Record size the summary describes. */
   public static final int RECORD_SIZE = 100;
 
@@ -51,7 +52,9 @@ public final class ValsortSummary {
     this.lastRecord = lastRecord.clone();
   }
 
-  /** Reads one summary at {@code src}'s position (advancing it by {@link #BYTES}); order ignored. */
+  /**
+   * Reads one summary at {@code src}'s position (advancing it by {@link #BYTES}); order ignored.
+   */
   public static ValsortSummary readFrom(ByteBuffer src) {
     ByteBuffer b = src.slice().order(ByteOrder.LITTLE_ENDIAN);
     Uint128[] c = new Uint128[5];

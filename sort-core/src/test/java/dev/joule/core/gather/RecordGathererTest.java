@@ -57,7 +57,8 @@ class RecordGathererTest {
     int n = 20_011;
     SplittableRandom r = new SplittableRandom(SEED);
     byte[][] records = RandomRecords.generate(KeyShape.UNIFORM, n, f, SEED);
-    try (RecordArena arena = RecordArena.allocate(RandomRecords.capacityFor(n, 100, 1 << 16), 1 << 16);
+    try (RecordArena arena =
+            RecordArena.allocate(RandomRecords.capacityFor(n, 100, 1 << 16), 1 << 16);
         RadixRunSorter sorter = new RadixRunSorter(2)) {
       RandomRecords.fill(arena, records, 100);
       RecordIndex index = RecordIndex.forArena(arena, f);
@@ -77,7 +78,8 @@ class RecordGathererTest {
         next += k;
       }
       assertArrayEquals(whole.array(), pieces.array(), "seed=" + SEED);
-      assertThrows(BufferOverflowException.class, () -> g.gather(index, 0, 2, ByteBuffer.allocate(199)));
+      assertThrows(
+          BufferOverflowException.class, () -> g.gather(index, 0, 2, ByteBuffer.allocate(199)));
     }
   }
 }

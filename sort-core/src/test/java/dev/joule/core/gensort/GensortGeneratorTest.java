@@ -94,7 +94,9 @@ class GensortGeneratorTest {
   @Test
   void binaryRecordZeroStartsWithJimGrayRip() {
     byte[] rec = generate(BIN, Uint128.ZERO, 1);
-    byte[] prefix = {0x4A, 0x69, 0x6D, 0x47, 0x72, 0x61, 0x79, 0x52, 0x49, 0x50, 0x65, 0x08, 0x00, 0x60};
+    byte[] prefix = {
+      0x4A, 0x69, 0x6D, 0x47, 0x72, 0x61, 0x79, 0x52, 0x49, 0x50, 0x65, 0x08, 0x00, 0x60
+    };
     assertArrayEquals(prefix, Arrays.copyOf(rec, prefix.length));
   }
 
@@ -146,7 +148,9 @@ class GensortGeneratorTest {
     assertArrayEquals(whole, joined);
 
     BigInteger base = new BigInteger(offset.toString());
-    for (int r = 0; r < 60; r++) { // the oracle is slow; its first 60 records span every boundary here
+    for (int r = 0;
+        r < 60;
+        r++) { // the oracle is slow; its first 60 records span every boundary here
       byte[] expected = OracleRecords.record(mode, base.add(BigInteger.valueOf(r)));
       byte[] actual = Arrays.copyOfRange(whole, r * 100, r * 100 + 100);
       int rr = r;

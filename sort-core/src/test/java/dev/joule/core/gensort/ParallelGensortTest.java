@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.joule.core.valsort.RecordChecksum;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class ParallelGensortTest {
   static final int COUNT = 250_001; // not a multiple of the block size: a short last block
@@ -37,7 +37,8 @@ class ParallelGensortTest {
                 START,
                 COUNT,
                 (offset, block) -> {
-                  assertEquals(Thread.currentThread().getName().startsWith("joule-gensort-"), threads > 1);
+                  assertEquals(
+                      Thread.currentThread().getName().startsWith("joule-gensort-"), threads > 1);
                   block.get(out, (int) offset, block.remaining());
                 });
     assertArrayEquals(expected, out);
@@ -53,14 +54,18 @@ class ParallelGensortTest {
             IOException.class,
             () ->
                 new ParallelGensort(GensortMode.BINARY, 3)
-                    .run(Uint128.ZERO, 200_000, (offset, block) -> {
-                      throw boom;
-                    }));
+                    .run(
+                        Uint128.ZERO,
+                        200_000,
+                        (offset, block) -> {
+                          throw boom;
+                        }));
     assertSame(boom, thrown);
   }
 
   @Test
   void zeroRecordsGiveAZeroChecksum() throws Exception {
-    assertEquals("0", new ParallelGensort(GensortMode.BINARY, 2).run(Uint128.ZERO, 0, null).toHex());
+    assertEquals(
+        "0", new ParallelGensort(GensortMode.BINARY, 2).run(Uint128.ZERO, 0, null).toHex());
   }
 }

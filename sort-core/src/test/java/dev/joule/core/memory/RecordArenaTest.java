@@ -58,7 +58,8 @@ class RecordArenaTest {
     assertEquals(before, ArenaTracker.liveDirectBytes());
     assertThrows(IllegalArgumentException.class, () -> RecordArena.allocate(4096, 4096 + 1));
     assertThrows(
-        IllegalArgumentException.class, () -> RecordArena.allocate(4096, RecordArena.MAX_SLAB_BYTES * 2));
+        IllegalArgumentException.class,
+        () -> RecordArena.allocate(4096, RecordArena.MAX_SLAB_BYTES * 2));
   }
 
   @Test
@@ -81,7 +82,9 @@ class RecordArenaTest {
   void viewsCannotClose() {
     assertFalse(AutoCloseable.class.isAssignableFrom(ArenaView.class));
     assertTrue(
-        Arrays.stream(ArenaView.class.getMethods()).map(Method::getName).noneMatch("close"::equals));
+        Arrays.stream(ArenaView.class.getMethods())
+            .map(Method::getName)
+            .noneMatch("close"::equals));
   }
 
   @Test

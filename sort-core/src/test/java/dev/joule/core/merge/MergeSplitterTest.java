@@ -74,8 +74,7 @@ class MergeSplitterTest {
         assertTrue(cuts[j][r] <= cuts[j + 1][r], "cuts are monotone");
         partSize += cuts[j + 1][r] - cuts[j][r];
         cursors[r] =
-            new ByteBufferRunCursor(
-                f.buffers[r], f.format, (int) cuts[j][r], (int) cuts[j + 1][r]);
+            new ByteBufferRunCursor(f.buffers[r], f.format, (int) cuts[j][r], (int) cuts[j + 1][r]);
       }
       long lo = total / parts;
       assertTrue(

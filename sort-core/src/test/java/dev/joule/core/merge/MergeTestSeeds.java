@@ -2,8 +2,7 @@ package dev.joule.core.merge;
 
 /** One base seed per test JVM, overridable with {@code -Djoule.test.seed=N} to replay a failure. */
 final class MergeTestSeeds {
-  static final long BASE =
-      Long.getLong("joule.test.seed", System.nanoTime() ^ 0x9E3779B97F4A7C15L);
+  static final long BASE = Long.getLong("joule.test.seed", System.nanoTime() ^ 0x9E3779B97F4A7C15L);
 
   private MergeTestSeeds() {}
 

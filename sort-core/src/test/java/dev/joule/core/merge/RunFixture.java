@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Seeded sorted runs for the merge tests, plus the reference merge: all records concatenated in
- * run order and stable-sorted by key with {@link Arrays#compareUnsigned}, which is (key, run,
- * position) order.
+ * Seeded sorted runs for the merge tests, plus the reference merge: all records concatenated in run
+ * order and stable-sorted by key with {@link Arrays#compareUnsigned}, which is (key, run, position)
+ * order.
  */
 final class RunFixture {
   /** How keys are drawn. */

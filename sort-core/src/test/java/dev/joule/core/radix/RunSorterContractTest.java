@@ -48,8 +48,15 @@ abstract class RunSorterContractTest {
             from = 0;
             to = n;
           }
-          check(sorter, shape, RecordFormat.fixed(recordSize, KeySpec.bytes(keyOffset, keyLength)),
-              n, from, to, slabBytes(r, n, recordSize), seed);
+          check(
+              sorter,
+              shape,
+              RecordFormat.fixed(recordSize, KeySpec.bytes(keyOffset, keyLength)),
+              n,
+              from,
+              to,
+              slabBytes(r, n, recordSize),
+              seed);
         }
       }
     }
@@ -72,8 +79,15 @@ abstract class RunSorterContractTest {
     long seed = BASE_SEED ^ (17L * shape.ordinal() + 3);
     for (int threads : new int[] {1, 2}) {
       try (RunSorter sorter = newSorter(threads)) {
-        check(sorter, shape, RecordFormat.fixed(24, KeySpec.bytes(3, 12)), 20_000, 0, 20_000,
-            1 << 16, seed + threads);
+        check(
+            sorter,
+            shape,
+            RecordFormat.fixed(24, KeySpec.bytes(3, 12)),
+            20_000,
+            0,
+            20_000,
+            1 << 16,
+            seed + threads);
       }
     }
   }
@@ -83,8 +97,15 @@ abstract class RunSorterContractTest {
     long seed = BASE_SEED ^ 99;
     try (RunSorter sorter = newSorter(2)) {
       for (int kl : new int[] {1, 7, 8, 9, 10, 11, 17, 64}) {
-        check(sorter, KeyShape.SHARED_PREFIX_9, RecordFormat.fixed(1000, KeySpec.bytes(1000 - kl, kl)),
-            2000, 0, 2000, 8192, seed + kl);
+        check(
+            sorter,
+            KeyShape.SHARED_PREFIX_9,
+            RecordFormat.fixed(1000, KeySpec.bytes(1000 - kl, kl)),
+            2000,
+            0,
+            2000,
+            8192,
+            seed + kl);
       }
     }
   }
@@ -106,14 +127,34 @@ abstract class RunSorterContractTest {
   }
 
   private static void check(
-      RunSorter sorter, KeyShape shape, FixedLengthFormat format, int n, int from, int to,
-      int slabBytes, long seed) {
+      RunSorter sorter,
+      KeyShape shape,
+      FixedLengthFormat format,
+      int n,
+      int from,
+      int to,
+      int slabBytes,
+      long seed) {
     String what =
-        sorter + " " + shape + " " + format + " n=" + n + " range=[" + from + "," + to + ") slab="
-            + slabBytes + " seed=" + seed;
+        sorter
+            + " "
+            + shape
+            + " "
+            + format
+            + " n="
+            + n
+            + " range=["
+            + from
+            + ","
+            + to
+            + ") slab="
+            + slabBytes
+            + " seed="
+            + seed;
     byte[][] records = RandomRecords.generate(shape, n, format, seed);
     try (RecordArena arena =
-        RecordArena.allocate(RandomRecords.capacityFor(n, format.recordSize(), slabBytes), slabBytes)) {
+        RecordArena.allocate(
+            RandomRecords.capacityFor(n, format.recordSize(), slabBytes), slabBytes)) {
       long[] addr = RandomRecords.fill(arena, records, format.recordSize());
       RecordIndex index = RecordIndex.forArena(arena, format);
       assertEquals(n, index.build(arena.view(), format), what);

@@ -17,7 +17,8 @@ class RecordIndexTest {
   void buildPacksPrefixTieBytesAndAddressesInInputOrder() {
     FixedLengthFormat f = RecordFormat.fixed(100, KeySpec.bytes(3, 10));
     byte[][] records = RandomRecords.generate(KeyShape.UNIFORM, 200, f, SEED);
-    try (RecordArena arena = RecordArena.allocate(RandomRecords.capacityFor(200, 100, 4096), 4096)) {
+    try (RecordArena arena =
+        RecordArena.allocate(RandomRecords.capacityFor(200, 100, 4096), 4096)) {
       long[] addr = RandomRecords.fill(arena, records, 100);
       RecordIndex index = RecordIndex.forArena(arena, f);
       assertEquals(200, index.build(arena.view(), f));
@@ -41,7 +42,8 @@ class RecordIndexTest {
     for (int kl : new int[] {1, 5, 8, 9, 10, 13, 40}) {
       FixedLengthFormat f = RecordFormat.fixed(64, KeySpec.bytes(64 - kl, kl));
       byte[][] records = RandomRecords.generate(KeyShape.LOW_CARDINALITY, 300, f, r.nextLong());
-      try (RecordArena arena = RecordArena.allocate(RandomRecords.capacityFor(300, 64, 4096), 4096)) {
+      try (RecordArena arena =
+          RecordArena.allocate(RandomRecords.capacityFor(300, 64, 4096), 4096)) {
         RandomRecords.fill(arena, records, 64);
         RecordIndex index = RecordIndex.forArena(arena, f);
         index.build(arena.view(), f);
@@ -52,7 +54,9 @@ class RecordIndexTest {
           if (want == 0) {
             want = Integer.compare(i, j);
           }
-          assertEquals(Integer.signum(want), Integer.signum(index.compare(i, j)),
+          assertEquals(
+              Integer.signum(want),
+              Integer.signum(index.compare(i, j)),
               "kl=" + kl + " i=" + i + " j=" + j + " seed=" + SEED);
         }
       }
@@ -79,7 +83,9 @@ class RecordIndexTest {
         int i = r.nextInt(100);
         int j = r.nextInt(100);
         int want = Arrays.compareUnsigned(a[i], 10, 30, b[j], 10, 30);
-        assertEquals(Integer.signum(want), Integer.signum(ia.compareKeyTo(i, ib, j)),
+        assertEquals(
+            Integer.signum(want),
+            Integer.signum(ia.compareKeyTo(i, ib, j)),
             "i=" + i + " j=" + j + " seed=" + SEED);
       }
     }
@@ -105,7 +111,8 @@ class RecordIndexTest {
       assertEquals(6, index.build(arena.view(), f));
       assertEquals(1, index.slab(4));
       assertEquals(0, index.offset(4));
-      assertThrows(IllegalArgumentException.class, () -> RecordIndex.allocate(5).build(arena.view(), f));
+      assertThrows(
+          IllegalArgumentException.class, () -> RecordIndex.allocate(5).build(arena.view(), f));
     }
   }
 }

@@ -39,11 +39,14 @@ class ValsortTest {
     return lines;
   }
 
-  /** Records with the given keys (10-byte keys from the low bytes of the values), payload varies. */
+  /**
+   * Records with the given keys (10-byte keys from the low bytes of the values), payload varies.
+   */
   static byte[] records(long... keys) {
     ByteBuffer b = ByteBuffer.allocate(keys.length * 100);
     for (int r = 0; r < keys.length; r++) {
-      b.putShort(r * 100, (short) 0x7F00); // top key bytes: a byte ≥ 0x80 elsewhere tests unsignedness
+      b.putShort(
+          r * 100, (short) 0x7F00); // top key bytes: a byte ≥ 0x80 elsewhere tests unsignedness
       b.putLong(r * 100 + 2, keys[r]);
       b.put(r * 100 + 10 + r % 90, (byte) r);
     }
@@ -157,7 +160,9 @@ class ValsortTest {
       while (pos < data.length) {
         int n = Math.min(data.length - pos, rnd.nextInt(1, 450));
         ByteBuffer chunk =
-            rnd.nextBoolean() ? ByteBuffer.allocateDirect(n) : ByteBuffer.allocate(n + 7).position(7);
+            rnd.nextBoolean()
+                ? ByteBuffer.allocateDirect(n)
+                : ByteBuffer.allocate(n + 7).position(7);
         chunk.put(data, pos, n).flip().position(chunk.capacity() - n);
         if (rnd.nextBoolean()) {
           chunk.order(ByteOrder.LITTLE_ENDIAN);

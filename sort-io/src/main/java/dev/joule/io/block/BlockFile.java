@@ -18,16 +18,17 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One open file for positional block I/O: a DIRECT channel for aligned transfers (when the policy and
- * file system allow it) plus a buffered channel, opened lazily, for everything unaligned — the tail of
- * a file whose size is not a multiple of 4096, heap or unaligned buffers, and the remainder after a
- * short transfer.
+ * One open file for positional block I/O: a DIRECT channel for aligned transfers (when the policy
+ * and file system allow it) plus a buffered channel, opened lazily, for everything unaligned — the
+ * tail of a file whose size is not a multiple of 4096, heap or unaligned buffers, and the remainder
+ * after a short transfer.
  *
- * <p>Algorithm: a transfer uses the DIRECT channel iff the file position, the buffer address and the
- * length are all multiples of {@link #ALIGNMENT} (the JDK demands all three); otherwise the largest
- * aligned prefix goes direct and the rest buffered. O_DIRECT writes invalidate the page-cache range
- * they cover, so mixing the two channels stays coherent. Every {@code read}/{@code write} loops until
- * the whole buffer is transferred (or EOF), so short transfers are invisible to callers.
+ * <p>Algorithm: a transfer uses the DIRECT channel iff the file position, the buffer address and
+ * the length are all multiples of {@link #ALIGNMENT} (the JDK demands all three); otherwise the
+ * largest aligned prefix goes direct and the rest buffered. O_DIRECT writes invalidate the
+ * page-cache range they cover, so mixing the two channels stays coherent. Every {@code read}/{@code
+ * write} loops until the whole buffer is transferred (or EOF), so short transfers are invisible to
+ * callers.
  *
  * <p>Memory: no buffers of its own. Thread-safety: positional transfers may run concurrently from
  * several threads (several readers may share one file); {@link #force()} and {@link #close()} are
@@ -47,7 +48,8 @@ public final class BlockFile implements AutoCloseable {
   private boolean forceFailed;
   private boolean closed;
 
-  private BlockFile(Path path, FileChannel direct, FileChannel buffered, Set<OpenOption> bufferedOptions) {
+  private BlockFile(
+      Path path, FileChannel direct, FileChannel buffered, Set<OpenOption> bufferedOptions) {
     this.path = path;
     this.direct = direct;
     this.buffered = buffered;
@@ -55,17 +57,19 @@ public final class BlockFile implements AutoCloseable {
   }
 
   /** Opens an existing file for reading. */
-  public static BlockFile openRead(Path path, DirectIoPolicy policy, NoticeSink notices) throws SortIOException {
+  public static BlockFile openRead(Path path, DirectIoPolicy policy, NoticeSink notices)
+      throws SortIOException {
     return open(path, policy, notices, Set.of(StandardOpenOption.READ), new FileAttribute<?>[0]);
   }
 
   /**
    * Creates a new file for writing (and reading back) with {@code CREATE_NEW} and {@code
-   * NOFOLLOW_LINKS}: an existing file or planted symlink at {@code path} is an error, never followed
-   * or truncated. {@code attrs} are applied at creation (e.g. POSIX mode 0600), so the umask can only
-   * narrow them.
+   * NOFOLLOW_LINKS}: an existing file or planted symlink at {@code path} is an error, never
+   * followed or truncated. {@code attrs} are applied at creation (e.g. POSIX mode 0600), so the
+   * umask can only narrow them.
    */
-  public static BlockFile createNew(Path path, DirectIoPolicy policy, NoticeSink notices, FileAttribute<?>... attrs)
+  public static BlockFile createNew(
+      Path path, DirectIoPolicy policy, NoticeSink notices, FileAttribute<?>... attrs)
       throws SortIOException {
     return open(
         path,
@@ -80,7 +84,11 @@ public final class BlockFile implements AutoCloseable {
   }
 
   private static BlockFile open(
-      Path path, DirectIoPolicy policy, NoticeSink notices, Set<OpenOption> options, FileAttribute<?>[] attrs)
+      Path path,
+      DirectIoPolicy policy,
+      NoticeSink notices,
+      Set<OpenOption> options,
+      FileAttribute<?>[] attrs)
       throws SortIOException {
     boolean creating = options.contains(StandardOpenOption.CREATE_NEW);
     // After the first open created the file, the second channel must open it, not create it again.
@@ -96,17 +104,27 @@ public final class BlockFile implements AutoCloseable {
     try {
       first = FileChannel.open(path, directOptions, attrs);
     } catch (UnsupportedOperationException | IOException e) {
-      IOException io = e instanceof IOException ? (IOException) e : new IOException(e.getMessage(), e);
+      IOException io =
+          e instanceof IOException ? (IOException) e : new IOException(e.getMessage(), e);
       if (!refusesDirect(io)) {
-        throw new SortIOException(creating ? "create" : "open", path, SortIOException.reasonOf(io), io);
+        throw new SortIOException(
+            creating ? "create" : "open", path, SortIOException.reasonOf(io), io);
       }
       if (policy == DirectIoPolicy.ON) {
         throw new SortIOException(
-            "open (direct I/O)", path, "file system does not support direct I/O: " + SortIOException.reasonOf(io), io);
+            "open (direct I/O)",
+            path,
+            "file system does not support direct I/O: " + SortIOException.reasonOf(io),
+            io);
       }
-      // Names the directory, not the file, so that NoticeSink.distinct reports it once per directory.
-      notices.notice("direct I/O not supported in " + path.toAbsolutePath().getParent() + " ("
-          + SortIOException.reasonOf(io) + "); using buffered I/O");
+      // Names the directory, not the file, so that NoticeSink.distinct reports it once per
+      // directory.
+      notices.notice(
+          "direct I/O not supported in "
+              + path.toAbsolutePath().getParent()
+              + " ("
+              + SortIOException.reasonOf(io)
+              + "); using buffered I/O");
       // Some file systems create the file before refusing O_DIRECT; reopen that empty file rather
       // than failing on CREATE_NEW. NOFOLLOW_LINKS still refuses a symlink planted meanwhile.
       boolean leftBehind =
@@ -119,8 +137,8 @@ public final class BlockFile implements AutoCloseable {
 
   /**
    * Whether an open failure means "this file system does not do O_DIRECT" (EINVAL from open(2), or
-   * the JDK's UnsupportedOperationException) rather than a real error such as ENOENT, EACCES or EEXIST,
-   * which must not be hidden by a fallback.
+   * the JDK's UnsupportedOperationException) rather than a real error such as ENOENT, EACCES or
+   * EEXIST, which must not be hidden by a fallback.
    */
   private static boolean refusesDirect(IOException e) {
     String r = SortIOException.reasonOf(e);
@@ -138,8 +156,8 @@ public final class BlockFile implements AutoCloseable {
     }
   }
 
-  private static FileChannel openChannel(Path path, Set<OpenOption> options, FileAttribute<?>[] attrs)
-      throws SortIOException {
+  private static FileChannel openChannel(
+      Path path, Set<OpenOption> options, FileAttribute<?>[] attrs) throws SortIOException {
     try {
       return FileChannel.open(path, options, attrs);
     } catch (IOException e) {
@@ -186,17 +204,22 @@ public final class BlockFile implements AutoCloseable {
     }
   }
 
-  /** Number of bytes in {@code [position, position + len)} that may go through the DIRECT channel. */
+  /**
+   * Number of bytes in {@code [position, position + len)} that may go through the DIRECT channel.
+   */
   private int alignedPrefix(long position, ByteBuffer b) {
-    if (direct == null || !b.isDirect() || position % ALIGNMENT != 0 || b.alignmentOffset(b.position(), ALIGNMENT) != 0) {
+    if (direct == null
+        || !b.isDirect()
+        || position % ALIGNMENT != 0
+        || b.alignmentOffset(b.position(), ALIGNMENT) != 0) {
       return 0;
     }
     return b.remaining() & -ALIGNMENT;
   }
 
   /**
-   * Reads from {@code position} into {@code dst} until {@code dst} is full or the file ends; returns
-   * the number of bytes read ({@code dst}'s position advances by that much).
+   * Reads from {@code position} into {@code dst} until {@code dst} is full or the file ends;
+   * returns the number of bytes read ({@code dst}'s position advances by that much).
    *
    * @throws SortIOException op {@code "read"}
    */
@@ -282,7 +305,8 @@ public final class BlockFile implements AutoCloseable {
    */
   public synchronized void force() throws SortIOException {
     if (forceFailed) {
-      throw new SortIOException("fsync", path, "an earlier fsync of this file failed; its data may be lost");
+      throw new SortIOException(
+          "fsync", path, "an earlier fsync of this file failed; its data may be lost");
     }
     try {
       if (direct != null) {
@@ -321,7 +345,9 @@ public final class BlockFile implements AutoCloseable {
       }
     }
     if (!errors.isEmpty()) {
-      SortIOException e = new SortIOException("close", path, SortIOException.reasonOf(errors.get(0)), errors.get(0));
+      SortIOException e =
+          new SortIOException(
+              "close", path, SortIOException.reasonOf(errors.get(0)), errors.get(0));
       for (int i = 1; i < errors.size(); i++) {
         e.addSuppressed(errors.get(i));
       }

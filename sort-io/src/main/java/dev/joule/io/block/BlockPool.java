@@ -10,15 +10,15 @@ import java.util.Map;
  * A fixed set of equally sized, 4096-aligned direct buffers, allocated once when the pool is made
  * and handed out with {@link #acquire()} / {@link #release(ByteBuffer)}. This is the only place in
  * sort-io that calls {@code ByteBuffer.allocateDirect}: direct allocation zeroes memory and is slow
- * to reclaim, and each freshly touched page costs 3–7 µs of kernel time on these VMs (DESIGN.md), so
- * buffers are made once per sort and reused.
+ * to reclaim, and each freshly touched page costs 3–7 µs of kernel time on these VMs (DESIGN.md),
+ * so buffers are made once per sort and reused.
  *
  * <p>Memory bound: {@code count * (bufferSize + 4096)} bytes of direct memory for the pool's life.
  *
- * <p>Thread-safe. Ownership is explicit, not reference counted: {@code acquire} transfers a buffer to
- * the caller, {@code release} takes it back; releasing a foreign or already released buffer fails.
- * {@link #close()} is idempotent and requires every buffer to be back (a leak is a bug, not something
- * for the GC to tidy).
+ * <p>Thread-safe. Ownership is explicit, not reference counted: {@code acquire} transfers a buffer
+ * to the caller, {@code release} takes it back; releasing a foreign or already released buffer
+ * fails. {@link #close()} is idempotent and requires every buffer to be back (a leak is a bug, not
+ * something for the GC to tidy).
  */
 public final class BlockPool implements AutoCloseable {
   private final int bufferSize;
@@ -69,8 +69,11 @@ public final class BlockPool implements AutoCloseable {
           "buffer size must be a positive multiple of " + BlockFile.ALIGNMENT + ": " + bufferSize);
     }
     for (ByteBuffer b : buffers) {
-      if (!b.isDirect() || b.capacity() != bufferSize || b.alignmentOffset(0, BlockFile.ALIGNMENT) != 0) {
-        throw new IllegalArgumentException("pool buffers must be direct, 4096-aligned and " + bufferSize + " bytes");
+      if (!b.isDirect()
+          || b.capacity() != bufferSize
+          || b.alignmentOffset(0, BlockFile.ALIGNMENT) != 0) {
+        throw new IllegalArgumentException(
+            "pool buffers must be direct, 4096-aligned and " + bufferSize + " bytes");
       }
     }
     List<ByteBuffer> own = new java.util.ArrayList<>();
@@ -82,7 +85,10 @@ public final class BlockPool implements AutoCloseable {
 
   /** An aligned direct buffer of exactly {@code size} bytes (capacity), position 0. */
   private static ByteBuffer allocateAligned(int size) {
-    return ByteBuffer.allocateDirect(size + BlockFile.ALIGNMENT).alignedSlice(BlockFile.ALIGNMENT).limit(size).slice();
+    return ByteBuffer.allocateDirect(size + BlockFile.ALIGNMENT)
+        .alignedSlice(BlockFile.ALIGNMENT)
+        .limit(size)
+        .slice();
   }
 
   /** Bytes per buffer. */
@@ -131,7 +137,8 @@ public final class BlockPool implements AutoCloseable {
   /** Gives {@code b} back; the caller must not touch it afterwards. */
   public synchronized void release(ByteBuffer b) {
     if (lent.remove(b) == null) {
-      throw new IllegalArgumentException("buffer was not acquired from this pool or was already released");
+      throw new IllegalArgumentException(
+          "buffer was not acquired from this pool or was already released");
     }
     free.add(b);
     notifyAll();

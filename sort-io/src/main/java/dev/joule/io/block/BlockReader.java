@@ -10,14 +10,14 @@ import java.util.concurrent.BlockingQueue;
 /**
  * Sequential read-ahead over a range of a {@link BlockFile}: the caller hands in empty buffers with
  * {@link #submit(ByteBuffer)} and takes them back filled, in the same order, with {@link #take()}.
- * The buffers are the caller's (a window of a record arena, or a {@link BlockPool} buffer), so bytes
- * land straight where the caller wants them, with no intermediate copy.
+ * The buffers are the caller's (a window of a record arena, or a {@link BlockPool} buffer), so
+ * bytes land straight where the caller wants them, with no intermediate copy.
  *
  * <p>Algorithm: one daemon thread ({@code joule-read-N}) fills submitted buffers from consecutive
- * file offsets, each in transfers of at most the configured transfer size. Memory bound: none of its
- * own; at most {@code maxInFlight} caller buffers are held. An error on the thread is delivered, as a
- * {@link SortIOException} naming op and path, by the caller's next {@code take()} or {@code submit()}
- * — never lost — and the thread stops.
+ * file offsets, each in transfers of at most the configured transfer size. Memory bound: none of
+ * its own; at most {@code maxInFlight} caller buffers are held. An error on the thread is
+ * delivered, as a {@link SortIOException} naming op and path, by the caller's next {@code take()}
+ * or {@code submit()} — never lost — and the thread stops.
  *
  * <p>Thread-safety: one consumer thread calls submit/take/close; the reader does not close the
  * {@link BlockFile} (the caller owns it).
@@ -46,7 +46,8 @@ public final class BlockReader implements AutoCloseable {
    */
   public BlockReader(BlockFile file, long start, long end, int transferSize, int maxInFlight) {
     if (transferSize <= 0 || transferSize % BlockFile.ALIGNMENT != 0) {
-      throw new IllegalArgumentException("transfer size must be a positive multiple of 4096: " + transferSize);
+      throw new IllegalArgumentException(
+          "transfer size must be a positive multiple of 4096: " + transferSize);
     }
     if (maxInFlight < 1) {
       throw new IllegalArgumentException("maxInFlight must be at least 1: " + maxInFlight);
@@ -62,8 +63,8 @@ public final class BlockReader implements AutoCloseable {
   }
 
   /**
-   * Passes ownership of {@code dst} to the reader, which will fill its remaining space with the next
-   * bytes of the range (fewer at the end of the range).
+   * Passes ownership of {@code dst} to the reader, which will fill its remaining space with the
+   * next bytes of the range (fewer at the end of the range).
    *
    * @throws SortIOException if the background thread has failed
    * @throws IllegalStateException if more than {@code maxInFlight} buffers would be in flight
@@ -140,7 +141,8 @@ public final class BlockReader implements AutoCloseable {
         filled.put(b);
       }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // nobody interrupts this thread; keep the flag if someone does
+      Thread.currentThread()
+          .interrupt(); // nobody interrupts this thread; keep the flag if someone does
     } catch (IOException e) {
       failure = e;
       filled.offer(POISON);

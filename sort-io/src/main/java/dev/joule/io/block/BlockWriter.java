@@ -10,13 +10,13 @@ import java.util.concurrent.BlockingQueue;
 /**
  * Sequential write-behind into a {@link BlockFile} from the buffers of a {@link BlockPool}: the
  * caller copies bytes in with {@link #write(ByteBuffer)} or lays them out in place with {@link
- * #reserve(int)}; each full buffer is queued to a daemon thread ({@code joule-write-N}) that writes it
- * at the next offset and returns it to the pool.
+ * #reserve(int)}; each full buffer is queued to a daemon thread ({@code joule-write-N}) that writes
+ * it at the next offset and returns it to the pool.
  *
  * <p>Algorithm: buffers are written in order, so the file grows contiguously and every buffer but
  * the last is a whole multiple of 4096 bytes at an aligned offset (DIRECT-eligible); the last one's
- * unaligned tail goes through the buffered channel ({@link BlockFile#write}). {@link #finish(boolean)}
- * drains the queue, truncates to the exact length and optionally forces.
+ * unaligned tail goes through the buffered channel ({@link BlockFile#write}). {@link
+ * #finish(boolean)} drains the queue, truncates to the exact length and optionally forces.
  *
  * <p>Memory bound: at most {@code maxInFlight} pool buffers queued or being written, plus the one
  * being filled. Errors of the thread surface as {@link SortIOException} on the caller's next call,
@@ -45,10 +45,10 @@ public final class BlockWriter implements AutoCloseable {
   }
 
   /**
-   * Writes from {@code startOffset} of {@code file}: a <em>region</em> writer, several of which fill
-   * disjoint regions of one file concurrently (the parallel merge). {@code startOffset} should be a
-   * multiple of 4096 so that the region's transfers stay DIRECT-eligible. Finish a region writer
-   * with {@link #finishRegion()}, which neither truncates nor forces the shared file.
+   * Writes from {@code startOffset} of {@code file}: a <em>region</em> writer, several of which
+   * fill disjoint regions of one file concurrently (the parallel merge). {@code startOffset} should
+   * be a multiple of 4096 so that the region's transfers stay DIRECT-eligible. Finish a region
+   * writer with {@link #finishRegion()}, which neither truncates nor forces the shared file.
    */
   public BlockWriter(BlockFile file, BlockPool pool, int maxInFlight, long startOffset) {
     if (startOffset < 0) {
@@ -96,7 +96,8 @@ public final class BlockWriter implements AutoCloseable {
   public ByteBuffer reserve(int n) throws IOException {
     checkUsable();
     if (n > pool.bufferSize()) {
-      throw new IllegalArgumentException("cannot reserve " + n + " bytes in buffers of " + pool.bufferSize());
+      throw new IllegalArgumentException(
+          "cannot reserve " + n + " bytes in buffers of " + pool.bufferSize());
     }
     ByteBuffer cur = current();
     if (cur.remaining() < n) {
@@ -128,7 +129,8 @@ public final class BlockWriter implements AutoCloseable {
         current = pool.acquire();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while waiting for a buffer to write " + file.path());
+        throw new InterruptedIOException(
+            "interrupted while waiting for a buffer to write " + file.path());
       }
       rethrow();
     }
@@ -247,8 +249,8 @@ public final class BlockWriter implements AutoCloseable {
 
   /**
    * Writes everything accepted so far into this writer's region and waits for it; unlike {@link
-   * #finish(boolean)} it leaves the file's length and durability to the file's owner (several region
-   * writers share one file). Returns the bytes written to the region.
+   * #finish(boolean)} it leaves the file's length and durability to the file's owner (several
+   * region writers share one file). Returns the bytes written to the region.
    *
    * @throws SortIOException the first write error
    */
@@ -257,7 +259,9 @@ public final class BlockWriter implements AutoCloseable {
     return written;
   }
 
-  /** Stops the thread (after the queued writes) and returns every buffer to the pool. Idempotent. */
+  /**
+   * Stops the thread (after the queued writes) and returns every buffer to the pool. Idempotent.
+   */
   @Override
   public void close() throws InterruptedIOException {
     if (closed) {

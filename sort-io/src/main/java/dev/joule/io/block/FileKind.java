@@ -1,6 +1,8 @@
 package dev.joule.io.block;
 
-/** The three kinds of file a sort touches; each has its own transfer size ({@link TransferSizes}). */
+/**
+ * The three kinds of file a sort touches; each has its own transfer size ({@link TransferSizes}).
+ */
 public enum FileKind {
   /** The input being sorted, read sequentially once. */
   INPUT,

@@ -36,7 +36,12 @@ public final class TransferSizes {
   public TransferSizes with(FileKind kind, int bytes) {
     if (bytes <= 0 || bytes % BlockFile.ALIGNMENT != 0) {
       throw new IllegalArgumentException(
-          "transfer size for " + kind + " must be a positive multiple of " + BlockFile.ALIGNMENT + ": " + bytes);
+          "transfer size for "
+              + kind
+              + " must be a positive multiple of "
+              + BlockFile.ALIGNMENT
+              + ": "
+              + bytes);
     }
     Map<FileKind, Integer> m = new EnumMap<>(sizes);
     m.put(kind, bytes);

@@ -48,6 +48,8 @@ public final class Durability {
   /** EISDIR, EINVAL or ENOTSUP: the file system does not open or fsync directories. */
   private static boolean refuses(IOException e) {
     String r = SortIOException.reasonOf(e);
-    return r.contains("Is a directory") || r.contains("Invalid argument") || r.contains("not supported");
+    return r.contains("Is a directory")
+        || r.contains("Invalid argument")
+        || r.contains("not supported");
   }
 }

@@ -24,7 +24,10 @@ public class SortIOException extends IOException {
   private final transient Path path;
   private final String reason;
 
-  /** A failure of {@code op} on {@code path} for {@code reason}, caused by {@code cause} (may be null). */
+  /**
+   * A failure of {@code op} on {@code path} for {@code reason}, caused by {@code cause} (may be
+   * null).
+   */
   public SortIOException(String op, Path path, String reason, Throwable cause) {
     super(op + " failed: " + path + ": " + reason, cause);
     this.op = op;
@@ -38,9 +41,9 @@ public class SortIOException extends IOException {
   }
 
   /**
-   * Wraps {@code e} so that it names {@code op} and {@code path}. An exception that already names an
-   * operation and a path ({@code SortIOException} or a subclass) is returned unchanged, so wrapping
-   * twice does not bury the first, more precise, operation.
+   * Wraps {@code e} so that it names {@code op} and {@code path}. An exception that already names
+   * an operation and a path ({@code SortIOException} or a subclass) is returned unchanged, so
+   * wrapping twice does not bury the first, more precise, operation.
    */
   public static IOException wrap(String op, Path path, IOException e) {
     if (e instanceof SortIOException || isCorruption(e)) {
@@ -55,8 +58,8 @@ public class SortIOException extends IOException {
   }
 
   /**
-   * The errno text of {@code e}: {@link FileSystemException#getReason()} when present, the
-   * strerror text implied by the JDK's typed exceptions (which carry no reason), else the message.
+   * The errno text of {@code e}: {@link FileSystemException#getReason()} when present, the strerror
+   * text implied by the JDK's typed exceptions (which carry no reason), else the message.
    */
   public static String reasonOf(IOException e) {
     if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {

@@ -29,18 +29,20 @@ public final class InputFile implements AutoCloseable {
   }
 
   /**
-   * Opens {@code path} for reading. A directory or other non-regular file is refused before anything
-   * else happens.
+   * Opens {@code path} for reading. A directory or other non-regular file is refused before
+   * anything else happens.
    *
    * @throws SortIOException op {@code "open"} naming the path
    */
-  public static InputFile open(Path path, DirectIoPolicy policy, NoticeSink notices) throws SortIOException {
+  public static InputFile open(Path path, DirectIoPolicy policy, NoticeSink notices)
+      throws SortIOException {
     BasicFileAttributes a = attributes(path);
     if (a.isDirectory()) {
       throw new SortIOException("open", path, "Is a directory");
     }
     if (!a.isRegularFile()) {
-      throw new SortIOException("open", path, "not a regular file (use a stream for pipes and devices)");
+      throw new SortIOException(
+          "open", path, "not a regular file (use a stream for pipes and devices)");
     }
     return new InputFile(BlockFile.openRead(path, policy, notices), a);
   }
@@ -70,13 +72,23 @@ public final class InputFile implements AutoCloseable {
   public void checkWholeRecords(int recordSize) throws SortIOException {
     long trailing = size() % recordSize;
     if (trailing != 0) {
-      throw new SortIOException("read", file.path(),
-          "input size " + size() + " is not a multiple of record size " + recordSize + ": " + trailing
-              + " trailing bytes at offset " + (size() - trailing));
+      throw new SortIOException(
+          "read",
+          file.path(),
+          "input size "
+              + size()
+              + " is not a multiple of record size "
+              + recordSize
+              + ": "
+              + trailing
+              + " trailing bytes at offset "
+              + (size() - trailing));
     }
   }
 
-  /** Read-ahead over the whole input into caller buffers ({@link BlockReader}); caller closes it. */
+  /**
+   * Read-ahead over the whole input into caller buffers ({@link BlockReader}); caller closes it.
+   */
   public BlockReader reader(int transferSize, int maxInFlight) {
     return new BlockReader(file, 0, size(), transferSize, maxInFlight);
   }
@@ -91,8 +103,16 @@ public final class InputFile implements AutoCloseable {
         || now.size() != before.size()
         || !now.lastModifiedTime().equals(before.lastModifiedTime())
         || !Objects.equals(now.fileKey(), before.fileKey())) {
-      throw new SortIOException("read", file.path(), "input changed while being read (size " + before.size()
-          + " at start, " + now.size() + " now, " + bytesRead + " bytes read)");
+      throw new SortIOException(
+          "read",
+          file.path(),
+          "input changed while being read (size "
+              + before.size()
+              + " at start, "
+              + now.size()
+              + " now, "
+              + bytesRead
+              + " bytes read)");
     }
   }
 

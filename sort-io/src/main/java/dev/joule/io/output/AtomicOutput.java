@@ -17,26 +17,28 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.security.SecureRandom;
 
 /**
- * Writes the output under {@code .<name>.<random>.tmp} in the output's own directory (so the publish
- * is never a cross-file-system rename) and publishes it with {@link #commit()}: write-behind drained,
- * file forced, {@code ATOMIC_MOVE} over the final name, directory fsynced. Until the rename, the
- * final name is untouched, so sorting a file onto itself works (the input is replaced only at the
- * rename) and any failure leaves an existing output byte-identical. {@link #close()} without a
- * successful commit deletes the temporary.
+ * Writes the output under {@code .<name>.<random>.tmp} in the output's own directory (so the
+ * publish is never a cross-file-system rename) and publishes it with {@link #commit()}:
+ * write-behind drained, file forced, {@code ATOMIC_MOVE} over the final name, directory fsynced.
+ * Until the rename, the final name is untouched, so sorting a file onto itself works (the input is
+ * replaced only at the rename) and any failure leaves an existing output byte-identical. {@link
+ * #close()} without a successful commit deletes the temporary.
  *
  * <p>Choices: an output path that is a symbolic link is written through, i.e. its target is
- * replaced (GNU sort's behaviour). The published file's mode is that of the file it replaces, or for
- * a new file the OS default for creation, {@code 0666 & ~umask} (GNU's {@code MODE_RW_UGO}). A failed
- * fsync is never retried (fsyncgate, see {@link BlockFile#force()}). A previous output is hard-linked
- * as {@code .<name>.<random>.old.tmp} before the rename; if the directory fsync after the rename
- * fails, that link is renamed back (a new output is deleted), so the failure still leaves the final
- * name as it was (RELIABILITY.md CFC 3). Without hard links the new output stays in place then.
+ * replaced (GNU sort's behaviour). The published file's mode is that of the file it replaces, or
+ * for a new file the OS default for creation, {@code 0666 & ~umask} (GNU's {@code MODE_RW_UGO}). A
+ * failed fsync is never retried (fsyncgate, see {@link BlockFile#force()}). A previous output is
+ * hard-linked as {@code .<name>.<random>.old.tmp} before the rename; if the directory fsync after
+ * the rename fails, that link is renamed back (a new output is deleted), so the failure still
+ * leaves the final name as it was (RELIABILITY.md CFC 3). Without hard links the new output stays
+ * in place then.
  *
  * <p>Memory: the {@link BlockWriter}'s pool buffers. Not thread-safe: one owner thread.
  */
 public final class AtomicOutput implements AutoCloseable {
   /** Attempts at finding an unused temporary name before giving up. */
   private static final int NAME_ATTEMPTS = 16;
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Path target;
@@ -47,10 +49,11 @@ public final class AtomicOutput implements AutoCloseable {
   private boolean closed;
 
   /**
-   * Deletes the temporary (and a previous version's link) if the JVM is shut down by a signal before
-   * the commit: registered at creation, removed by the commit or close (RELIABILITY.md P1).
+   * Deletes the temporary (and a previous version's link) if the JVM is shut down by a signal
+   * before the commit: registered at creation, removed by the commit or close (RELIABILITY.md P1).
    */
   private final Thread hook;
+
   private volatile Path backupLink;
 
   private AtomicOutput(Path target, Path temp, BlockFile file, BlockWriter writer) {
@@ -66,10 +69,12 @@ public final class AtomicOutput implements AutoCloseable {
    * Creates the temporary file for {@code target} and a write-behind writer into it using {@code
    * pool}'s buffers.
    *
-   * @throws SortIOException op {@code "create"} naming the temporary (e.g. the directory is missing)
+   * @throws SortIOException op {@code "create"} naming the temporary (e.g. the directory is
+   *     missing)
    */
   public static AtomicOutput create(
-      Path target, DirectIoPolicy policy, NoticeSink notices, BlockPool pool, int maxInFlight) throws IOException {
+      Path target, DirectIoPolicy policy, NoticeSink notices, BlockPool pool, int maxInFlight)
+      throws IOException {
     Path resolved = target;
     if (Files.isSymbolicLink(target)) {
       try {
@@ -129,8 +134,8 @@ public final class AtomicOutput implements AutoCloseable {
   }
 
   /**
-   * A positional write-behind writer for the temporary's bytes from {@code offset} on (a multiple of
-   * 4096 for DIRECT transfers), for a parallel merge whose threads each write a disjoint region.
+   * A positional write-behind writer for the temporary's bytes from {@code offset} on (a multiple
+   * of 4096 for DIRECT transfers), for a parallel merge whose threads each write a disjoint region.
    * The caller finishes it with {@link BlockWriter#finishRegion()} and closes it before {@link
    * #commitRegions(long)}; it must be closed before this output is closed after a failure.
    */
@@ -179,9 +184,11 @@ public final class AtomicOutput implements AutoCloseable {
       backup = linkPrevious();
       backupLink = backup;
       try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (IOException e) {
-        throw new SortIOException("rename", temp, SortIOException.reasonOf(e) + " (to " + target + ")", e);
+        throw new SortIOException(
+            "rename", temp, SortIOException.reasonOf(e) + " (to " + target + ")", e);
       }
       committed = true;
     } catch (IOException | RuntimeException e) {
@@ -244,14 +251,16 @@ public final class AtomicOutput implements AutoCloseable {
     if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
       return null;
     }
-    Path link = temp.resolveSibling(temp.getFileName().toString().replaceFirst("\\.tmp$", ".old.tmp"));
+    Path link =
+        temp.resolveSibling(temp.getFileName().toString().replaceFirst("\\.tmp$", ".old.tmp"));
     try {
       Files.createLink(link, target);
       return link;
     } catch (UnsupportedOperationException e) {
       return null;
     } catch (IOException e) {
-      throw new SortIOException("link", link, SortIOException.reasonOf(e) + " (to " + target + ")", e);
+      throw new SortIOException(
+          "link", link, SortIOException.reasonOf(e) + " (to " + target + ")", e);
     }
   }
 
@@ -259,12 +268,14 @@ public final class AtomicOutput implements AutoCloseable {
   private void rollBack(Path backup, Throwable primary) {
     try {
       if (backup != null) {
-        Files.move(backup, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            backup, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } else {
         Files.deleteIfExists(target);
       }
     } catch (IOException e) {
-      primary.addSuppressed(new SortIOException("roll back", target, SortIOException.reasonOf(e), e));
+      primary.addSuppressed(
+          new SortIOException("roll back", target, SortIOException.reasonOf(e), e));
     }
   }
 

@@ -24,6 +24,7 @@ import java.util.concurrent.ForkJoinTask;
 final class ArenaFiller {
   /** Records per checksum task: 32768 × 100 B = 3.2 MB, ~1 ms of CRC work per fork. */
   static final int CHECKSUM_GRAIN = 1 << 15;
+
   /**
    * Records per step of {@link #checksumAndIndex}: the CRC reads 1024 records (100 KB, within L2)
    * and the index entries are then taken from the same cache-resident bytes, so the arena is read
@@ -42,13 +43,17 @@ final class ArenaFiller {
    * slabs hold whole records and start aligned.
    */
   static int slabBytes(long capacity, int recordSize) {
-    long aligned = Math.max(RecordArena.ALIGNMENT, (capacity + RecordArena.ALIGNMENT - 1) / RecordArena.ALIGNMENT * RecordArena.ALIGNMENT);
+    long aligned =
+        Math.max(
+            RecordArena.ALIGNMENT,
+            (capacity + RecordArena.ALIGNMENT - 1) / RecordArena.ALIGNMENT * RecordArena.ALIGNMENT);
     if (aligned <= RecordArena.MAX_SLAB_BYTES) {
       return (int) aligned;
     }
     long lcm = recordSize * SortPlan.alignQuantum(recordSize);
     if (lcm > RecordArena.MAX_SLAB_BYTES) {
-      throw new IllegalArgumentException("record size " + recordSize + " too large for a multi-slab arena");
+      throw new IllegalArgumentException(
+          "record size " + recordSize + " too large for a multi-slab arena");
     }
     return (int) (RecordArena.MAX_SLAB_BYTES / lcm * lcm);
   }
@@ -104,11 +109,13 @@ final class ArenaFiller {
       for (int from = 0; from < n; from += CHECKSUM_GRAIN) {
         int first = from;
         int count = Math.min(CHECKSUM_GRAIN, n - from);
-        tasks.add(pool.submit(() -> {
-          RecordChecksum c = new RecordChecksum();
-          c.addRecords(slab, first * recordSize, count, recordSize);
-          return c;
-        }));
+        tasks.add(
+            pool.submit(
+                () -> {
+                  RecordChecksum c = new RecordChecksum();
+                  c.addRecords(slab, first * recordSize, count, recordSize);
+                  return c;
+                }));
       }
     }
     RecordChecksum sum = new RecordChecksum();
@@ -125,8 +132,8 @@ final class ArenaFiller {
    * they are in cache. Replaces a serial {@link RecordIndex#build} on the caller's thread plus a
    * separate checksum pass. The index's record count is {@link RecordIndex#size()}.
    */
-  static RecordChecksum checksumAndIndex(ArenaView arena, RecordIndex index, FixedLengthFormat format,
-      ForkJoinPool pool) {
+  static RecordChecksum checksumAndIndex(
+      ArenaView arena, RecordIndex index, FixedLengthFormat format, ForkJoinPool pool) {
     int recordSize = format.recordSize();
     index.prepare(arena, format);
     List<ForkJoinTask<RecordChecksum>> tasks = new ArrayList<>();
@@ -139,15 +146,17 @@ final class ArenaFiller {
         int first = from;
         int count = Math.min(CHECKSUM_GRAIN, n - from);
         int entry = at + from;
-        tasks.add(pool.submit(() -> {
-          RecordChecksum c = new RecordChecksum();
-          for (int r = 0; r < count; r += FUSED_STEP) {
-            int m = Math.min(FUSED_STEP, count - r);
-            c.addRecords(slab, (first + r) * recordSize, m, recordSize);
-            index.fill(slabNo, first + r, m, entry + r);
-          }
-          return c;
-        }));
+        tasks.add(
+            pool.submit(
+                () -> {
+                  RecordChecksum c = new RecordChecksum();
+                  for (int r = 0; r < count; r += FUSED_STEP) {
+                    int m = Math.min(FUSED_STEP, count - r);
+                    c.addRecords(slab, (first + r) * recordSize, m, recordSize);
+                    index.fill(slabNo, first + r, m, entry + r);
+                  }
+                  return c;
+                }));
       }
       at += n;
     }

@@ -14,8 +14,8 @@ import java.util.List;
  * memory is run formation's.
  *
  * <p>Algorithm: a bump allocator over the arenas' slabs in 4096-aligned windows; {@link #reset()}
- * (after a merge has closed its pools) makes all of it available again. A request that does not
- * fit returns {@code null} and the caller allocates fresh memory. Thread-safe (parts of a parallel
+ * (after a merge has closed its pools) makes all of it available again. A request that does not fit
+ * returns {@code null} and the caller allocates fresh memory. Thread-safe (parts of a parallel
  * merge carve their pools concurrently). The arenas are borrowed and must outlive the pools.
  */
 final class ArenaMemory {

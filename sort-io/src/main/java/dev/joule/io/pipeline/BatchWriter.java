@@ -8,9 +8,10 @@ import java.nio.ByteBuffer;
  * Hands out batches of record space straight inside a {@link BlockWriter}'s write-behind buffers
  * ({@link BlockWriter#reserve}), so that the gather or the merge writes each output record exactly
  * once, and feeds every finished batch to an {@link OutputValidator}. A batch is a whole number of
- * 4096-byte pages (a multiple of {@code 4096 / gcd(r, 4096)} records), which keeps the stream aligned
- * as {@code reserve} requires; when such a batch does not fit one transfer buffer (large records,
- * small transfers) the batch goes through a heap staging buffer and {@link BlockWriter#write}.
+ * 4096-byte pages (a multiple of {@code 4096 / gcd(r, 4096)} records), which keeps the stream
+ * aligned as {@code reserve} requires; when such a batch does not fit one transfer buffer (large
+ * records, small transfers) the batch goes through a heap staging buffer and {@link
+ * BlockWriter#write}.
  *
  * <p>Not thread-safe: one writing thread.
  */

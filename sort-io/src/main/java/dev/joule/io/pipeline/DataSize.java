@@ -5,8 +5,8 @@ import java.util.Locale;
 /**
  * A number of bytes, parsed from and printed with binary units the way sort users write them:
  * {@code 512}, {@code 64k}, {@code 256m}, {@code 2g}, {@code 1t} (case-insensitive; an optional
- * trailing {@code b} or {@code ib} is accepted, so {@code 256MiB} and {@code 256MB} both mean
- * 256 × 2^20). GNU sort's {@code -S} reads units the same way.
+ * trailing {@code b} or {@code ib} is accepted, so {@code 256MiB} and {@code 256MB} both mean 256 ×
+ * 2^20). GNU sort's {@code -S} reads units the same way.
  *
  * <p>Immutable value.
  */
@@ -56,7 +56,9 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
     }
     if (s.isEmpty() || !s.chars().allMatch(Character::isDigit)) {
       throw new IllegalArgumentException(
-          "invalid size '" + text + "': expected a whole number with an optional unit k, m, g, t or p"
+          "invalid size '"
+              + text
+              + "': expected a whole number with an optional unit k, m, g, t or p"
               + " (powers of 1024), e.g. 512m");
     }
     try {

@@ -17,17 +17,17 @@ import java.util.Objects;
  * push/pull session ({@link #open}).
  *
  * <p><b>File sort.</b> Checks the arguments (input readable and a whole number of records, output
- * directory present, temp stripes valid) before writing anything; then either the one-pass
- * {@link InMemorySortPhase} or {@link RunFormationPhase} followed by the {@link MergePlan}'s passes
- * in {@link MergePhase} (intermediate merges into temp runs, deleted as soon as they are consumed;
- * the final merge split over threads). The output is validated while it is written (count,
- * checksum and order against the input's count and checksum) and published atomically only if it
- * matches; otherwise {@link SortValidationException} and nothing is published.
+ * directory present, temp stripes valid) before writing anything; then either the one-pass {@link
+ * InMemorySortPhase} or {@link RunFormationPhase} followed by the {@link MergePlan}'s passes in
+ * {@link MergePhase} (intermediate merges into temp runs, deleted as soon as they are consumed; the
+ * final merge split over threads). The output is validated while it is written (count, checksum and
+ * order against the input's count and checksum) and published atomically only if it matches;
+ * otherwise {@link SortValidationException} and nothing is published.
  *
  * <p><b>Failure.</b> Every path closes what it opened (arenas, pools, reader and writer threads,
  * the radix ForkJoin pool), deletes the temp files ({@link TempSpace#closeAfterFailure}) and the
- * output temporary; the original exception propagates with cleanup errors suppressed. An
- * interrupt of the calling thread cancels the sort between blocks: {@link SortCancelledException}.
+ * output temporary; the original exception propagates with cleanup errors suppressed. An interrupt
+ * of the calling thread cancels the sort between blocks: {@link SortCancelledException}.
  *
  * <p>Stateless and thread-safe: concurrent sorts share nothing.
  */
@@ -52,15 +52,27 @@ public final class ExternalSorter {
   }
 
   /** Compares the output's validation with the input's numbers; returns the input's summary. */
-  static DataSummary validate(long inputRecords, RecordChecksum inputChecksum, OutputValidator out, Path output)
+  static DataSummary validate(
+      long inputRecords, RecordChecksum inputChecksum, OutputValidator out, Path output)
       throws SortValidationException {
     DataSummary o = out.summary();
-    // The input side cannot know its duplicates or order without sorting: -1 and false (DataSummary).
+    // The input side cannot know its duplicates or order without sorting: -1 and false
+    // (DataSummary).
     DataSummary in = new DataSummary(inputRecords, inputChecksum.toHex(), -1, false);
     if (o.records() != inputRecords || !out.checksum().equals(inputChecksum) || !o.ordered()) {
-      throw new SortValidationException("self-validation failed for " + output + ": input " + inputRecords
-          + " records, checksum " + inputChecksum.toHex() + "; output " + o.records() + " records, checksum "
-          + o.checksum() + (o.ordered() ? "" : ", NOT in key order") + "; nothing was published");
+      throw new SortValidationException(
+          "self-validation failed for "
+              + output
+              + ": input "
+              + inputRecords
+              + " records, checksum "
+              + inputChecksum.toHex()
+              + "; output "
+              + o.records()
+              + " records, checksum "
+              + o.checksum()
+              + (o.ordered() ? "" : ", NOT in key order")
+              + "; nothing was published");
     }
     return in;
   }
@@ -95,7 +107,9 @@ public final class ExternalSorter {
     throw new IllegalStateException(e);
   }
 
-  /** Throws {@link SortCancelledException} if the current thread was interrupted (flag kept set). */
+  /**
+   * Throws {@link SortCancelledException} if the current thread was interrupted (flag kept set).
+   */
   static void checkCancelled() throws SortCancelledException {
     if (Thread.currentThread().isInterrupted()) {
       throw new SortCancelledException("sort cancelled (thread interrupted)");

@@ -64,7 +64,8 @@ final class FileSortJob {
     return plan.onePass() ? onePass(in, plan, sorter) : twoPass(in, plan, sorter);
   }
 
-  private SortReport onePass(InputFile in, SortPlan plan, RadixRunSorter sorter) throws IOException {
+  private SortReport onePass(InputFile in, SortPlan plan, RadixRunSorter sorter)
+      throws IOException {
     BlockPool outPool = InMemorySortPhase.outputPool(plan, res);
     AtomicOutput out = res.add(AtomicOutput.create(output, config.directIo(), notices, outPool, 1));
     PhaseClock clock = new PhaseClock();
@@ -75,12 +76,15 @@ final class FileSortJob {
     return report(in, r.records(), 0, 0, 0, inSum, r.output().summary());
   }
 
-  private SortReport twoPass(InputFile in, SortPlan plan, RadixRunSorter sorter) throws IOException {
+  private SortReport twoPass(InputFile in, SortPlan plan, RadixRunSorter sorter)
+      throws IOException {
     temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
     PhaseClock clock = new PhaseClock();
     RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, config, res);
-    RunFormationPhase.Result rf = RunFormationPhase.run(in, plan, config, temp, sorter, arenas, meter);
-    phases.add(clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+    RunFormationPhase.Result rf =
+        RunFormationPhase.run(in, plan, config, temp, sorter, arenas, meter);
+    phases.add(
+        clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
     List<Path> runFiles = new ArrayList<>();
     for (RunDescriptor d : rf.runs()) {
       runFiles.add(d.path());
@@ -94,10 +98,16 @@ final class FileSortJob {
     for (int id : mp.finalMerge().inputs()) {
       finalInputs.add(segments.get(id));
     }
-    AtomicOutput out = res.add(AtomicOutput.create(output, config.directIo(), notices, res.pool(1, 4096), 1));
+    AtomicOutput out =
+        res.add(AtomicOutput.create(output, config.directIo(), notices, res.pool(1, 4096), 1));
     int parts = merge.parts(finalInputs.size(), rf.records());
     long outBytes = rf.records() * config.format().recordSize();
-    String name = "merge pass " + mp.passes().size() + " (final, " + parts + (parts == 1 ? " part)" : " parts)");
+    String name =
+        "merge pass "
+            + mp.passes().size()
+            + " (final, "
+            + parts
+            + (parts == 1 ? " part)" : " parts)");
     merge.startPass(name, outBytes);
     clock = new PhaseClock();
     OutputValidator v = merge.mergeToOutput(finalInputs, out, parts);
@@ -107,13 +117,16 @@ final class FileSortJob {
     temp.close();
     temp = null;
     out.commitRegions(outBytes);
-    phases.add(clock.phase(name, fileBytes(finalInputs), outBytes, finalInputs.size(), 1, finalInputs.size()));
-    return report(in, rf.records(), rf.runs().size(), mp.passes().size(), mp.fanIn(), inSum, v.summary());
+    phases.add(
+        clock.phase(
+            name, fileBytes(finalInputs), outBytes, finalInputs.size(), 1, finalInputs.size()));
+    return report(
+        in, rf.records(), rf.runs().size(), mp.passes().size(), mp.fanIn(), inSum, v.summary());
   }
 
   /** Runs the plan's passes before the final one; returns the segments, indexed by merge id. */
-  private List<RunDescriptor> intermediatePasses(MergePlan mp, List<RunDescriptor> runs, MergePhase merge)
-      throws IOException {
+  private List<RunDescriptor> intermediatePasses(
+      MergePlan mp, List<RunDescriptor> runs, MergePhase merge) throws IOException {
     List<RunDescriptor> segments = new ArrayList<>(runs);
     for (int i = 0; i < mp.merges().size(); i++) {
       segments.add(null);
@@ -151,10 +164,27 @@ final class FileSortJob {
     return segments;
   }
 
-  private SortReport report(InputFile in, long records, int runs, int passes, int fanIn, DataSummary inSum,
+  private SortReport report(
+      InputFile in,
+      long records,
+      int runs,
+      int passes,
+      int fanIn,
+      DataSummary inSum,
       DataSummary outSum) {
-    return new SortReport(records, in.size(), config.threads(), config.tempDirs().size(), in.file().isDirect(),
-        runs, passes, fanIn, meter.peak(), phases, inSum, outSum);
+    return new SortReport(
+        records,
+        in.size(),
+        config.threads(),
+        config.tempDirs().size(),
+        in.file().isDirect(),
+        runs,
+        passes,
+        fanIn,
+        meter.peak(),
+        phases,
+        inSum,
+        outSum);
   }
 
   private static long[] sizes(List<RunDescriptor> runs) {
@@ -179,8 +209,15 @@ final class FileSortJob {
     private final long cpu0 = CpuClock.processCpuNanos();
 
     PhaseReport phase(String name, long read, long written, int runsIn, int runsOut, int fanIn) {
-      return new PhaseReport(name, System.nanoTime() - wall0, CpuClock.processCpuNanos() - cpu0, read, written,
-          runsIn, runsOut, fanIn);
+      return new PhaseReport(
+          name,
+          System.nanoTime() - wall0,
+          CpuClock.processCpuNanos() - cpu0,
+          read,
+          written,
+          runsIn,
+          runsOut,
+          fanIn);
     }
   }
 }

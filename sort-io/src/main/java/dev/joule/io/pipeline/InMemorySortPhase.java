@@ -28,8 +28,14 @@ final class InMemorySortPhase {
 
   record Result(long records, RecordChecksum inputChecksum, OutputValidator output) {}
 
-  static Result run(InputFile in, AtomicOutput out, SortPlan plan, SortConfig c, RadixRunSorter sorter,
-      Resources res) throws IOException {
+  static Result run(
+      InputFile in,
+      AtomicOutput out,
+      SortPlan plan,
+      SortConfig c,
+      RadixRunSorter sorter,
+      Resources res)
+      throws IOException {
     FixedLengthFormat format = c.format();
     int rs = format.recordSize();
     long bytes = in.size();

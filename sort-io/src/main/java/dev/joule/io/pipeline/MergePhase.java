@@ -33,8 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * MergeSplitter} (over {@link RunFileView}s) into key ranges at ranks rounded down to whole
  * 4096-byte pages of output; part j merges its range on thread {@code joule-merge-N} into its own
  * region of the output temporary ({@link AtomicOutput#regionWriter}), starting at byte {@code
- * rank_j * r}. The stable merge order makes the concatenation byte-identical to one merge. Each part
- * validates its records; the parts' validators are combined at the boundaries.
+ * rank_j * r}. The stable merge order makes the concatenation byte-identical to one merge. Each
+ * part validates its records; the parts' validators are combined at the boundaries.
  *
  * <p><b>Memory</b> per part: {@code k + spare} temp-block buffers (spare ≤ k, from the part's share
  * of the budget) plus {@link SortPlan#OUTPUT_BUFFERS} − 1 output buffers, all allocated once per
@@ -42,6 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class MergePhase {
   private static final AtomicInteger THREADS = new AtomicInteger();
+
   /** Prefetch threads per part: one device per stripe is kept busy by one or two readers. */
   static final int PREFETCH_THREADS = 1;
 
@@ -60,6 +61,7 @@ final class MergePhase {
   /** A pool from the lent arena memory when it has room, else freshly allocated. */
   // Progress of the current pass, summed over its merges and parts (ProgressListener).
   private final AtomicLong progressDone = new AtomicLong();
+
   private volatile String progressName = "merge";
   private volatile long progressTotal;
 
@@ -106,34 +108,38 @@ final class MergePhase {
     for (RunDescriptor d : runs) {
       records += d.recordCount();
     }
-    try (Resources res = new Resources(meter); MergeInputs in = new MergeInputs(runs, c)) {
+    try (Resources res = new Resources(meter);
+        MergeInputs in = new MergeInputs(runs, c)) {
       BlockPool writePool = newPool(res, SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
-      BlockFile f = res.add(temp.createFile("merge", records * rs + 2L * plan.tempTransfer(), c.directIo()));
+      BlockFile f =
+          res.add(temp.createFile("merge", records * rs + 2L * plan.tempTransfer(), c.directIo()));
       RunWriter w = res.add(new RunWriter(f, c.format(), plan.tempTransfer(), writePool, 1));
       ByteBuffer staging = ByteBuffer.allocate(Math.max(1, plan.tempTransfer() / rs) * rs);
-      Sink sink = new Sink() {
-        @Override
-        public ByteBuffer batch(int n) {
-          return staging.clear().limit(n * rs);
-        }
+      Sink sink =
+          new Sink() {
+            @Override
+            public ByteBuffer batch(int n) {
+              return staging.clear().limit(n * rs);
+            }
 
-        @Override
-        public void commit(ByteBuffer batch) throws IOException {
-          batch.position(0);
-          w.add(batch);
-        }
+            @Override
+            public void commit(ByteBuffer batch) throws IOException {
+              batch.position(0);
+              w.add(batch);
+            }
 
-        @Override
-        public int batchRecords() {
-          return staging.capacity() / rs;
-        }
-      };
+            @Override
+            public int batchRecords() {
+              return staging.capacity() / rs;
+            }
+          };
       long[] from = new long[runs.size()];
       long[] to = new long[runs.size()];
       for (int i = 0; i < to.length; i++) {
         to[i] = in.descriptors[i].recordCount();
       }
-      mergeRange(in, from, to, pool(res, runs.size(), Math.min(plan.mergeMemory(), mergeBudget())), sink);
+      mergeRange(
+          in, from, to, pool(res, runs.size(), Math.min(plan.mergeMemory(), mergeBudget())), sink);
       return w.finish();
     } catch (IOException | RuntimeException | Error e) {
       throw e;
@@ -145,22 +151,31 @@ final class MergePhase {
   }
 
   private BlockPool pool(Resources res, int k, long memory) {
-    long buffers = (memory - (long) (SortPlan.OUTPUT_BUFFERS) * plan.outputTransfer()) / plan.tempTransfer();
+    long buffers =
+        (memory - (long) (SortPlan.OUTPUT_BUFFERS) * plan.outputTransfer()) / plan.tempTransfer();
     int count = (int) Math.max(k + 1, Math.min(2L * k, buffers));
     return newPool(res, count, plan.tempTransfer());
   }
 
-  /** How many parts the final merge of {@code k} runs can use within the budget and thread count. */
+  /**
+   * How many parts the final merge of {@code k} runs can use within the budget and thread count.
+   */
   int parts(int k, long records) {
     long budget = mergeBudget();
-    long perPart = (long) (k + 1) * plan.tempTransfer() + (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer();
+    long perPart =
+        (long) (k + 1) * plan.tempTransfer()
+            + (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer();
     long byMemory = Math.max(1, budget / perPart);
     long byRecords = Math.max(1, records / (SortPlan.alignQuantum(c.format().recordSize()) * 16));
     return (int) Math.max(1, Math.min(c.threads(), Math.min(byMemory, byRecords)));
   }
 
-  /** Merges {@code runs} into {@code out} with {@code parts} threads; returns the combined validator. */
-  OutputValidator mergeToOutput(List<RunDescriptor> runs, AtomicOutput out, int parts) throws IOException {
+  /**
+   * Merges {@code runs} into {@code out} with {@code parts} threads; returns the combined
+   * validator.
+   */
+  OutputValidator mergeToOutput(List<RunDescriptor> runs, AtomicOutput out, int parts)
+      throws IOException {
     int rs = c.format().recordSize();
     int k = runs.size();
     try (MergeInputs in = new MergeInputs(runs, c)) {
@@ -176,37 +191,44 @@ final class MergePhase {
       for (int j = 0; j < parts; j++) {
         int part = j;
         validators[j] = new OutputValidator(c.format());
-        Runnable body = () -> {
-          try (Resources res = new Resources(meter)) {
-            BlockPool pool = pool(res, k, budget);
-            BlockPool outPool = newPool(res, SortPlan.OUTPUT_BUFFERS - 1, plan.outputTransfer());
-            long startRecord = 0;
-            for (int i = 0; i < k; i++) {
-              startRecord += cuts[part][i];
-            }
-            BlockWriter w = res.add(out.regionWriter(startRecord * rs, outPool, 1));
-            BatchWriter bw = new BatchWriter(w, validators[part], rs, plan.outputTransfer());
-            mergeRange(in, cuts[part], cuts[part + 1], pool, new Sink() {
-              @Override
-              public ByteBuffer batch(int n) throws IOException {
-                return bw.batch(n);
-              }
+        Runnable body =
+            () -> {
+              try (Resources res = new Resources(meter)) {
+                BlockPool pool = pool(res, k, budget);
+                BlockPool outPool =
+                    newPool(res, SortPlan.OUTPUT_BUFFERS - 1, plan.outputTransfer());
+                long startRecord = 0;
+                for (int i = 0; i < k; i++) {
+                  startRecord += cuts[part][i];
+                }
+                BlockWriter w = res.add(out.regionWriter(startRecord * rs, outPool, 1));
+                BatchWriter bw = new BatchWriter(w, validators[part], rs, plan.outputTransfer());
+                mergeRange(
+                    in,
+                    cuts[part],
+                    cuts[part + 1],
+                    pool,
+                    new Sink() {
+                      @Override
+                      public ByteBuffer batch(int n) throws IOException {
+                        return bw.batch(n);
+                      }
 
-              @Override
-              public void commit(ByteBuffer batch) throws IOException {
-                bw.commit(batch);
-              }
+                      @Override
+                      public void commit(ByteBuffer batch) throws IOException {
+                        bw.commit(batch);
+                      }
 
-              @Override
-              public int batchRecords() {
-                return bw.batchRecords();
+                      @Override
+                      public int batchRecords() {
+                        return bw.batchRecords();
+                      }
+                    });
+                w.finishRegion();
+              } catch (Throwable t) {
+                failures[part] = t;
               }
-            });
-            w.finishRegion();
-          } catch (Throwable t) {
-            failures[part] = t;
-          }
-        };
+            };
         threads[j] = new Thread(body, "joule-merge-" + THREADS.incrementAndGet());
       }
       if (parts == 1) {
@@ -316,7 +338,8 @@ final class MergePhase {
   }
 
   /** Merges records {@code [from[i], to[i])} of every input into {@code sink}, on this thread. */
-  private void mergeRange(MergeInputs in, long[] from, long[] to, BlockPool pool, Sink sink) throws IOException {
+  private void mergeRange(MergeInputs in, long[] from, long[] to, BlockPool pool, Sink sink)
+      throws IOException {
     int k = in.descriptors.length;
     int[] fromBlock = new int[k];
     int[] toBlock = new int[k];
@@ -332,7 +355,8 @@ final class MergePhase {
     }
     PrefetchSchedule schedule = PrefetchSchedule.of(in.descriptors, fromBlock, toBlock);
     FileRunCursor[] cursors = new FileRunCursor[k];
-    try (BlockPrefetcher prefetcher = new BlockPrefetcher(in.readers, fromBlock, toBlock, schedule, pool, PREFETCH_THREADS)) {
+    try (BlockPrefetcher prefetcher =
+        new BlockPrefetcher(in.readers, fromBlock, toBlock, schedule, pool, PREFETCH_THREADS)) {
       try {
         for (int i = 0; i < k; i++) {
           cursors[i] = new FileRunCursor(in.descriptors[i], prefetcher, i, from[i], to[i]);

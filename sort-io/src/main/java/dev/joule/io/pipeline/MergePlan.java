@@ -11,19 +11,18 @@ import java.util.List;
  * The merge passes that reduce the sorted runs of run formation to one output, with fan-in at most
  * F: pure planning, no I/O. Printed by {@code --explain} through {@link #describe()}.
  *
- * <p><b>Algorithm.</b> Every merge takes adjacent segments (see Stability). With n runs and n
- * &le; F there is one final merge of all runs (none for n &le; 1). Otherwise:
+ * <p><b>Algorithm.</b> Every merge takes adjacent segments (see Stability). With n runs and n &le;
+ * F there is one final merge of all runs (none for n &le; 1). Otherwise:
  *
  * <ul>
  *   <li>When the search is small ({@code F n^3 / 6} steps within {@code
  *       MergePlanSearch.DP_MAX_STEPS} = 2^27, e.g. 200 runs at F = 16), an interval DP finds the
- * plan with
- *       the least intermediate volume among all plans of adjacent merges with fan-in &le; F.
+ *       plan with the least intermediate volume among all plans of adjacent merges with fan-in &le;
+ *       F.
  *   <li>Beyond that, the cheaper of two heuristics: Hadoop's {@code Merger} rule over adjacent
  *       windows (the first merge takes {@code (n - 1) mod (F - 1) + 1} inputs, F when that is 1,
  *       later ones F, each the cheapest window of adjacent segments, until exactly F segments
- * remain
- *       for a full final merge), and balanced rounds of F adjacent segments.
+ *       remain for a full final merge), and balanced rounds of F adjacent segments.
  * </ul>
  *
  * Hadoop's rule alone is optimal only without the adjacency restriction (it is Huffman's
@@ -40,10 +39,8 @@ import java.util.List;
  * record would fix that at the cost of bytes per record in every temp file; restricting merges to
  * adjacent segments costs nothing per record, and when runs are of one size (run formation makes
  * them so, except the last) an adjacent plan is as cheap as an unrestricted one (exactly so when
- * all
- * are equal: equal leaves can be laid out in any order). So every segment covers runs {@code
- * [fromRun, toRun)}, and a merge's inputs
- * are listed in run order with touching ranges.
+ * all are equal: equal leaves can be laid out in any order). So every segment covers runs {@code
+ * [fromRun, toRun)}, and a merge's inputs are listed in run order with touching ranges.
  *
  * <p><b>Passes.</b> A merge's pass is one more than the latest pass among its inputs (runs are pass
  * 0); the final merge is always alone in the last pass. Merges of one pass depend only on earlier
@@ -61,8 +58,7 @@ public final class MergePlan {
   private final List<Merge> merges;
   private final List<Pass> passes;
 
-  private MergePlan(
-      long[] runSizes, int fanIn, Rule rule, List<Merge> merges, List<Pass> passes) {
+  private MergePlan(long[] runSizes, int fanIn, Rule rule, List<Merge> merges, List<Pass> passes) {
     this.runSizes = runSizes;
     this.fanIn = fanIn;
     this.rule = rule;
@@ -74,8 +70,7 @@ public final class MergePlan {
    * Plans the merge of runs with the given sizes.
    *
    * @param runSizes size of each run in run (input) order, in bytes (record counts work the same
-   * way;
-   *     the plan only adds sizes); each at least 0
+   *     way; the plan only adds sizes); each at least 0
    * @param fanIn most inputs per merge, at least 2 (see {@link MergePlanLimits#maxFanIn})
    */
   public static MergePlan of(long[] runSizes, int fanIn) {
@@ -219,8 +214,15 @@ public final class MergePlan {
     for (long s : runSizes) {
       total += s;
     }
-    sb.append("merge plan: ").append(runSizes.length).append(" runs, ").append(total)
-        .append(" bytes, fan-in ").append(fanIn).append(", ").append(rule.text).append('\n');
+    sb.append("merge plan: ")
+        .append(runSizes.length)
+        .append(" runs, ")
+        .append(total)
+        .append(" bytes, fan-in ")
+        .append(fanIn)
+        .append(", ")
+        .append(rule.text)
+        .append('\n');
     if (merges.isEmpty()) {
       sb.append("  no merge: ")
           .append(runSizes.length == 0 ? "no runs" : "the single run is the output")
@@ -228,7 +230,9 @@ public final class MergePlan {
       return sb.toString();
     }
     for (Pass p : passes) {
-      sb.append("  pass ").append(p.number()).append(p.isFinal() ? " (final)" : "")
+      sb.append("  pass ")
+          .append(p.number())
+          .append(p.isFinal() ? " (final)" : "")
           .append(": ")
           .append(p.merges().size())
           .append(p.merges().size() == 1 ? " merge" : " merges")
@@ -236,15 +240,22 @@ public final class MergePlan {
           .append(p.volumeRead())
           .append(" bytes, write ")
           .append(p.volumeWritten())
-          .append(" bytes").append('\n');
+          .append(" bytes")
+          .append('\n');
       for (Merge m : p.merges()) {
         sb.append("    ").append(m).append('\n');
       }
     }
-    sb.append("  total: read ").append(volumeRead()).append(" bytes, intermediate write ")
-        .append(intermediateVolume()).append(" bytes (").append(String.format(java.util.Locale.ROOT,
-            "%.2f", total == 0 ? 0.0 : (double) volumeRead() / total))
-        .append("x the run volume)").append('\n');
+    sb.append("  total: read ")
+        .append(volumeRead())
+        .append(" bytes, intermediate write ")
+        .append(intermediateVolume())
+        .append(" bytes (")
+        .append(
+            String.format(
+                java.util.Locale.ROOT, "%.2f", total == 0 ? 0.0 : (double) volumeRead() / total))
+        .append("x the run volume)")
+        .append('\n');
     return sb.toString();
   }
 
@@ -338,8 +349,16 @@ public final class MergePlan {
       if (shown < inputs.length) {
         sb.append(" ... ").append(label(inputs[inputs.length - 1]));
       }
-      return sb.append(" (").append(inputs.length).append(" inputs, runs ").append(fromRun)
-          .append("..").append(toRun - 1).append(", ").append(size).append(" bytes)").toString();
+      return sb.append(" (")
+          .append(inputs.length)
+          .append(" inputs, runs ")
+          .append(fromRun)
+          .append("..")
+          .append(toRun - 1)
+          .append(", ")
+          .append(size)
+          .append(" bytes)")
+          .toString();
     }
 
     private String label(int segment) {

@@ -20,8 +20,7 @@ import java.util.OptionalLong;
 public final class MergePlanLimits {
   /**
    * Open-file limit assumed when {@code /proc/self/limits} cannot be read or parsed (not Linux, or
-   * a
-   * restricted {@code /proc}): 1024, the usual Linux soft default of {@code ulimit -n}, so a plan
+   * a restricted {@code /proc}): 1024, the usual Linux soft default of {@code ulimit -n}, so a plan
    * made under the fallback stays safe where the real limit is unknown.
    */
   public static final long FALLBACK_OPEN_FILES = 1024;
@@ -29,20 +28,21 @@ public final class MergePlanLimits {
   /**
    * Descriptors left for everything but the merge's inputs and output: the JVM's jars and shared
    * libraries, stdio, the input file, sockets of an embedding platform. A JDK 17 JVM holds about
-   * 30;
-   * the rest is headroom for the embedder.
+   * 30; the rest is headroom for the embedder.
    */
   public static final int DEFAULT_RESERVE = 64;
 
-  /** Headroom over the descriptors open at planning time when the limit is small ({@link #reserve}). */
+  /**
+   * Headroom over the descriptors open at planning time when the limit is small ({@link #reserve}).
+   */
   static final int SMALL_LIMIT_HEADROOM = 16;
 
   /**
-   * The reserve for this process under {@code openFileLimit}: {@link #DEFAULT_RESERVE}, except under
-   * a small limit ({@code ulimit -n 32}, below 4 x the default), where a fixed 64 would leave no
-   * inputs at all: there it is the descriptors open now plus {@link #SMALL_LIMIT_HEADROOM} (stripe
-   * locks, a directory fsync, the stale-dir sweep), at most the default. A smaller fan-in then adds
-   * merge passes instead of failing (RELIABILITY.md I9, GNU sort-merge-fdlimit).
+   * The reserve for this process under {@code openFileLimit}: {@link #DEFAULT_RESERVE}, except
+   * under a small limit ({@code ulimit -n 32}, below 4 x the default), where a fixed 64 would leave
+   * no inputs at all: there it is the descriptors open now plus {@link #SMALL_LIMIT_HEADROOM}
+   * (stripe locks, a directory fsync, the stale-dir sweep), at most the default. A smaller fan-in
+   * then adds merge passes instead of failing (RELIABILITY.md I9, GNU sort-merge-fdlimit).
    */
   public static int reserve(long openFileLimit) {
     if (openFileLimit >= 4L * DEFAULT_RESERVE) {
@@ -83,8 +83,7 @@ public final class MergePlanLimits {
 
   /**
    * The soft limit from the {@code Max open files} row of {@code /proc/<pid>/limits} lines ({@code
-   * "Max open files            1024                 524288               files"}), or empty if no
-   * such row parses.
+   * "Max open files 1024 524288 files"}), or empty if no such row parses.
    */
   static OptionalLong parseOpenFileLimit(List<String> lines) {
     for (String line : lines) {
@@ -116,8 +115,7 @@ public final class MergePlanLimits {
    * @param openFileLimit the process's open-file limit, e.g. {@link #openFileLimit()}
    * @param reserve descriptors kept for everything else, e.g. {@link #DEFAULT_RESERVE}
    * @return {@code min((memory / (2 * transfer)) - 1, openFileLimit - reserve - 1)}, the {@code
-   * -1}s
-   *     being the output's buffers and file, capped at {@link Integer#MAX_VALUE}
+   *     -1}s being the output's buffers and file, capped at {@link Integer#MAX_VALUE}
    * @throws IllegalArgumentException if the result would be below 2: such a sort cannot merge
    */
   public static int maxFanIn(

@@ -98,9 +98,8 @@ final class MergePlanSearch {
   /**
    * The least-volume tree of adjacent merges with fan-in at most F. {@code c[i][j]}: least volume
    * to reduce runs {@code [i, j)} to one segment (its own write included); {@code g[m][i][j]}:
-   * least
-   * volume to reduce them to exactly {@code m} segments, the first being {@code [i, t)}. O(F n^3)
-   * time, O(F n^2) memory; call only when {@link #dpFits}.
+   * least volume to reduce them to exactly {@code m} segments, the first being {@code [i, t)}. O(F
+   * n^3) time, O(F n^2) memory; call only when {@link #dpFits}.
    */
   static Node optimal(List<Node> runs, int fanIn) {
     int n = runs.size();

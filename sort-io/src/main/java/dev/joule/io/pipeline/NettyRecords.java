@@ -5,9 +5,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * The only class that names Netty: {@link SortSession#addByteBuf(ByteBuf)} delegates here, so a session
- * that is never given a {@code ByteBuf} never loads Netty and works without it on the class path
- * (the dependency is optional).
+ * The only class that names Netty: {@link SortSession#addByteBuf(ByteBuf)} delegates here, so a
+ * session that is never given a {@code ByteBuf} never loads Netty and works without it on the class
+ * path (the dependency is optional).
  */
 final class NettyRecords {
   private NettyRecords() {}

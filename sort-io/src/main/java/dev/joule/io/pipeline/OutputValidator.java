@@ -7,19 +7,20 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * valsort for any fixed-length format, fed the output as it is written: record count, checksum
- * (sum of per-record CRC-32, {@link RecordChecksum}), adjacent duplicate keys and out-of-order
- * pairs, plus the first and last key so that the parts of a parallel merge combine exactly
- * ({@link #append}), as valsort's {@code -s} does.
+ * valsort for any fixed-length format, fed the output as it is written: record count, checksum (sum
+ * of per-record CRC-32, {@link RecordChecksum}), adjacent duplicate keys and out-of-order pairs,
+ * plus the first and last key so that the parts of a parallel merge combine exactly ({@link
+ * #append}), as valsort's {@code -s} does.
  *
  * <p>Algorithm: one pass per batch in cache-sized steps; the key of every record is compared with
- * its predecessor's as unsigned bytes ({@code MergeOrder.compareKeys}), one CRC call per record. Memory: two key-sized
- * arrays. Not thread-safe: one validator per part.
+ * its predecessor's as unsigned bytes ({@code MergeOrder.compareKeys}), one CRC call per record.
+ * Memory: two key-sized arrays. Not thread-safe: one validator per part.
  */
 final class OutputValidator {
   private final int recordSize;
   private final int keyOffset;
   private final int keyLength;
+
   /**
    * Records per step of {@link #accept}: the CRC pass and the order check of one step read the same
    * 100 KB (within L2), so a 4 MiB batch is read from memory once, not twice.
@@ -80,7 +81,9 @@ final class OutputValidator {
     }
   }
 
-  /** Adds the next part's numbers, checking the boundary between this part's last key and its first. */
+  /**
+   * Adds the next part's numbers, checking the boundary between this part's last key and its first.
+   */
   void append(OutputValidator next) {
     if (next.records == 0) {
       return;

@@ -12,7 +12,9 @@ public interface RecordCursor extends AutoCloseable {
   /** Moves to the next record; {@code false} after the last. */
   boolean next() throws IOException;
 
-  /** The current record: read-only, position 0, limit = record size; valid until {@link #next()}. */
+  /**
+   * The current record: read-only, position 0, limit = record size; valid until {@link #next()}.
+   */
   ByteBuffer record();
 
   /** Releases everything the cursor holds; idempotent. */

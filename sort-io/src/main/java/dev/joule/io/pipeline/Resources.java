@@ -28,10 +28,11 @@ final class Resources implements AutoCloseable {
     RecordArena a = RecordArena.allocate(capacity, slabBytes);
     long bytes = a.directBytes();
     meter.allocated(bytes);
-    open.push(() -> {
-      a.close();
-      meter.freed(bytes);
-    });
+    open.push(
+        () -> {
+          a.close();
+          meter.freed(bytes);
+        });
     return a;
   }
 
@@ -39,10 +40,11 @@ final class Resources implements AutoCloseable {
     BlockPool p = new BlockPool(count, size);
     long bytes = (long) count * (size + 4096L);
     meter.allocated(bytes);
-    open.push(() -> {
-      meter.freed(bytes);
-      p.close();
-    });
+    open.push(
+        () -> {
+          meter.freed(bytes);
+          p.close();
+        });
     return p;
   }
 

@@ -31,16 +31,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thread checksums, indexes and radix-sorts chunk i (on the {@code joule-radix-N} ForkJoin
  * workers), the {@link BlockReader}'s {@code joule-read-N} thread reads chunk i+1 into the next
  * arena, and the {@code joule-runwrite-N} thread gathers run i−1 from its arena into the {@link
- * RunWriter}'s blocks, which {@code joule-write-N} writes behind. Before chunk i+1 is read into
- * the arena of run i−2, that run's write is awaited. The queues are bounded: the reader holds at
- * most one arena's windows, the writer {@link SortPlan#RUN_WRITE_BUFFERS} blocks, and at most two
- * run writes are pending.
+ * RunWriter}'s blocks, which {@code joule-write-N} writes behind. Before chunk i+1 is read into the
+ * arena of run i−2, that run's write is awaited. The queues are bounded: the reader holds at most
+ * one arena's windows, the writer {@link SortPlan#RUN_WRITE_BUFFERS} blocks, and at most two run
+ * writes are pending.
  *
- * <p>The input's record count and valsort checksum are taken here, per chunk in parallel and in
- * the same pass that builds the chunk's index ({@link ArenaFiller#checksumAndIndex}), before
- * sorting (so they describe the input, not the sorter's output). The input is checked unchanged
- * once fully read. EcoSort's smaller first run (which starts sorting sooner) was not tried: with
- * reads overlapped, the only gain is the first chunk's read time.
+ * <p>The input's record count and valsort checksum are taken here, per chunk in parallel and in the
+ * same pass that builds the chunk's index ({@link ArenaFiller#checksumAndIndex}), before sorting
+ * (so they describe the input, not the sorter's output). The input is checked unchanged once fully
+ * read. EcoSort's smaller first run (which starts sorting sooner) was not tried: with reads
+ * overlapped, the only gain is the first chunk's read time.
  *
  * <p>Memory: {@link SortPlan#sortMemory()}, registered with the caller's {@link Resources}.
  */
@@ -52,7 +52,12 @@ final class RunFormationPhase {
 
   private RunFormationPhase() {}
 
-  record Result(List<RunDescriptor> runs, long records, RecordChecksum inputChecksum, long bytesRead, long bytesWritten) {}
+  record Result(
+      List<RunDescriptor> runs,
+      long records,
+      RecordChecksum inputChecksum,
+      long bytesRead,
+      long bytesWritten) {}
 
   /** The arenas of run formation; the caller owns them (the merge borrows them afterwards). */
   static RecordArena[] allocateArenas(SortPlan plan, SortConfig c, Resources res) {
@@ -70,8 +75,15 @@ final class RunFormationPhase {
    * Forms the runs in the caller's two {@code arenas} ({@link #allocateArenas}). The write pool and
    * reader are this phase's own and are closed before it returns, on every path.
    */
-  static Result run(InputFile in, SortPlan plan, SortConfig c, TempSpace temp, RadixRunSorter sorter,
-      RecordArena[] arenas, MemoryMeter meter) throws IOException {
+  static Result run(
+      InputFile in,
+      SortPlan plan,
+      SortConfig c,
+      TempSpace temp,
+      RadixRunSorter sorter,
+      RecordArena[] arenas,
+      MemoryMeter meter)
+      throws IOException {
     Resources res = new Resources(meter);
     try {
       Result r = form(in, plan, c, temp, sorter, arenas, res);
@@ -83,18 +95,28 @@ final class RunFormationPhase {
     }
   }
 
-  private static Result form(InputFile in, SortPlan plan, SortConfig c, TempSpace temp, RadixRunSorter sorter,
-      RecordArena[] arenas, Resources res) throws IOException {
+  private static Result form(
+      InputFile in,
+      SortPlan plan,
+      SortConfig c,
+      TempSpace temp,
+      RadixRunSorter sorter,
+      RecordArena[] arenas,
+      Resources res)
+      throws IOException {
     FixedLengthFormat format = c.format();
     int rs = format.recordSize();
     long runBytes = plan.recordsPerRun() * rs;
     long size = in.size();
-    RecordIndex[] indexes = {RecordIndex.forArena(arenas[0], format), RecordIndex.forArena(arenas[0], format)};
+    RecordIndex[] indexes = {
+      RecordIndex.forArena(arenas[0], format), RecordIndex.forArena(arenas[0], format)
+    };
     BlockPool writePool = res.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
     int maxWindows = ArenaFiller.windows(arenas[0], runBytes, plan.inputTransfer()).size();
     BlockReader reader = res.add(in.reader(plan.inputTransfer(), maxWindows));
-    ExecutorService writer = Executors.newSingleThreadExecutor(
-        r -> daemon(new Thread(r, "joule-runwrite-" + WRITERS.incrementAndGet())));
+    ExecutorService writer =
+        Executors.newSingleThreadExecutor(
+            r -> daemon(new Thread(r, "joule-runwrite-" + WRITERS.incrementAndGet())));
     List<Future<RunDescriptor>> writes = new ArrayList<>();
     res.add(() -> stop(writer, writes)); // closed before the arenas: a write in progress reads one
     RecordGatherer gatherer = new RecordGatherer(null); // the writer thread's copy; the cores sort
@@ -104,7 +126,8 @@ final class RunFormationPhase {
     long read = 0;
     long written = 0;
     long records = 0;
-    List<ArenaFiller.Window> pending = ArenaFiller.windows(arenas[0], Math.min(runBytes, size), plan.inputTransfer());
+    List<ArenaFiller.Window> pending =
+        ArenaFiller.windows(arenas[0], Math.min(runBytes, size), plan.inputTransfer());
     ArenaFiller.submit(reader, pending);
     for (int i = 0; i < chunks; i++) {
       RecordArena arena = arenas[i % ARENAS];
@@ -123,13 +146,16 @@ final class RunFormationPhase {
         in.checkUnchanged(read);
       }
       ExternalSorter.checkCancelled();
-      RecordChecksum chunkSum = ArenaFiller.checksumAndIndex(arena.view(), index, format, sorter.pool());
+      RecordChecksum chunkSum =
+          ArenaFiller.checksumAndIndex(arena.view(), index, format, sorter.pool());
       sum.add(chunkSum);
       int n = index.size();
       records += n;
       sorter.sort(index);
       ExternalSorter.checkCancelled();
-      writes.add(writer.submit(() -> writeRun(index, n, format, plan, c, temp, writePool, gatherer, chunkSum)));
+      writes.add(
+          writer.submit(
+              () -> writeRun(index, n, format, plan, c, temp, writePool, gatherer, chunkSum)));
       c.progress().update("run formation", read, size);
     }
     for (int i = Math.max(0, chunks - 2); i < chunks; i++) {
@@ -181,15 +207,25 @@ final class RunFormationPhase {
     }
   }
 
-  private static RunDescriptor writeRun(RecordIndex index, int n, FixedLengthFormat format, SortPlan plan,
-      SortConfig c, TempSpace temp, BlockPool pool, RecordGatherer gatherer, RecordChecksum chunkSum)
+  private static RunDescriptor writeRun(
+      RecordIndex index,
+      int n,
+      FixedLengthFormat format,
+      SortPlan plan,
+      SortConfig c,
+      TempSpace temp,
+      BlockPool pool,
+      RecordGatherer gatherer,
+      RecordChecksum chunkSum)
       throws IOException {
     long expected = (long) n * format.recordSize() + 2L * plan.tempTransfer();
     BlockFile f = temp.createFile("run", expected, c.directIo());
     try (f) {
       RunWriter w = new RunWriter(f, format, plan.tempTransfer(), pool, 1);
       try {
-        w.add(index, 0, n, gatherer, chunkSum); // the chunk's checksum: same records, saves a CRC pass
+        w.add(
+            index, 0, n, gatherer,
+            chunkSum); // the chunk's checksum: same records, saves a CRC pass
         return w.finish();
       } catch (IOException | RuntimeException e) {
         try {

@@ -49,7 +49,8 @@ public final class SortConfig {
     this.format = b.format;
     this.memoryBudget = b.memoryBudget;
     this.threads = b.threads;
-    this.tempDirs = List.copyOf(b.tempDirs.isEmpty() ? List.of(TempSpace.defaultStripe()) : b.tempDirs);
+    this.tempDirs =
+        List.copyOf(b.tempDirs.isEmpty() ? List.of(TempSpace.defaultStripe()) : b.tempDirs);
     this.transferSizes = b.transferSizes;
     this.directIo = b.directIo;
     this.fanIn = b.fanIn;
@@ -57,7 +58,9 @@ public final class SortConfig {
     this.progress = b.progress;
   }
 
-  /** A builder with the defaults: gensort records, 256 MiB, all cores, java.io.tmpdir, 4 MiB, AUTO. */
+  /**
+   * A builder with the defaults: gensort records, 256 MiB, all cores, java.io.tmpdir, 4 MiB, AUTO.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -130,7 +133,9 @@ public final class SortConfig {
     return runRecordsLimit;
   }
 
-  /** Test hook: sees the run files between run formation and the merge. Package-private on purpose. */
+  /**
+   * Test hook: sees the run files between run formation and the merge. Package-private on purpose.
+   */
   Consumer<List<Path>> afterRunFormation() {
     return afterRunFormation;
   }
@@ -174,8 +179,8 @@ public final class SortConfig {
      * Test hook (package-private): called on the sorting thread with the run files, in run order,
      * after run formation has written and closed all of them and before the first merge opens one;
      * not called for a one-pass sort. The reliability tests damage or delete run files here
-     * (RELIABILITY.md F5, "pause-after-phase") and note the phase change; an exception thrown by the
-     * hook fails the sort like any other (everything is cleaned up).
+     * (RELIABILITY.md F5, "pause-after-phase") and note the phase change; an exception thrown by
+     * the hook fails the sort like any other (everything is cleaned up).
      */
     Builder afterRunFormation(Consumer<List<Path>> hook) {
       this.afterRunFormation = Objects.requireNonNull(hook, "afterRunFormation");
@@ -216,7 +221,9 @@ public final class SortConfig {
       return this;
     }
 
-    /** The temp directories, one per stripe (replaces any set before); empty means java.io.tmpdir. */
+    /**
+     * The temp directories, one per stripe (replaces any set before); empty means java.io.tmpdir.
+     */
     public Builder tempDirs(List<Path> dirs) {
       tempDirs.clear();
       for (Path d : dirs) {
@@ -233,7 +240,8 @@ public final class SortConfig {
     /** The transfer size of one file kind; a positive multiple of 4096. */
     public Builder transferSize(FileKind kind, DataSize size) {
       if (size.bytes() > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("transfer size for " + kind + " " + size + " is above 2 GiB");
+        throw new IllegalArgumentException(
+            "transfer size for " + kind + " " + size + " is above 2 GiB");
       }
       this.transferSizes = transferSizes.with(kind, (int) size.bytes());
       return this;
@@ -247,7 +255,8 @@ public final class SortConfig {
     /** Merge fan-in, at least 2; 0 (the default) derives it from memory and the open-file limit. */
     public Builder fanIn(int fanIn) {
       if (fanIn != 0 && fanIn < 2) {
-        throw new IllegalArgumentException("fan-in " + fanIn + " must be at least 2 (or 0 for automatic)");
+        throw new IllegalArgumentException(
+            "fan-in " + fanIn + " must be at least 2 (or 0 for automatic)");
       }
       this.fanIn = fanIn;
       return this;

@@ -16,15 +16,15 @@ import java.util.Locale;
  * {@link MergePlan}, memory per phase and temp space per stripe. Made by {@link
  * ExternalSorter#plan}; {@link #describe()} is what {@code --explain} prints.
  *
- * <p><b>Memory model</b> (budget B, record size r, index {@value RecordIndex#BYTES_PER_ENTRY}
- * bytes per record). One pass holds every record once plus its index entry plus the output's
- * write-behind ({@link #OUTPUT_BUFFERS} transfer buffers): it is chosen when {@code n (r + 32) +
- * 3 T_out + slack <= B}. Otherwise run formation holds <em>three</em> arenas (chunk i+1 is read
- * while chunk i is sorted and run i−1 written) and two indexes, so a run has {@code (B - io) / (3r
- * + 64)} records at most, fewer when the input is only a few budgets long ({@link
- * #fewestPagesPerRun}), rounded down so that every run starts at a 4096-aligned input offset (DIRECT reads). The
- * merge gives every input two temp-block buffers ({@link MergePlanLimits}); the fan-in is the
- * smaller of that and the open-file limit, or {@code config.fanIn()} clamped to it.
+ * <p><b>Memory model</b> (budget B, record size r, index {@value RecordIndex#BYTES_PER_ENTRY} bytes
+ * per record). One pass holds every record once plus its index entry plus the output's write-behind
+ * ({@link #OUTPUT_BUFFERS} transfer buffers): it is chosen when {@code n (r + 32) + 3 T_out + slack
+ * <= B}. Otherwise run formation holds <em>three</em> arenas (chunk i+1 is read while chunk i is
+ * sorted and run i−1 written) and two indexes, so a run has {@code (B - io) / (3r + 64)} records at
+ * most, fewer when the input is only a few budgets long ({@link #fewestPagesPerRun}), rounded down
+ * so that every run starts at a 4096-aligned input offset (DIRECT reads). The merge gives every
+ * input two temp-block buffers ({@link MergePlanLimits}); the fan-in is the smaller of that and the
+ * open-file limit, or {@code config.fanIn()} clamped to it.
  *
  * <p>Transfer sizes are capped at {@code B / }{@value #TRANSFERS_PER_BUDGET} so that a small budget
  * (8 MiB) still merges with a fan-in above 2. Immutable.
@@ -32,10 +32,13 @@ import java.util.Locale;
 public final class SortPlan {
   /** Output write-behind: two pool buffers (one filling, one writing) plus one staging buffer. */
   static final int OUTPUT_BUFFERS = 3;
+
   /** Temp run write-behind: one block filling, one being written. */
   static final int RUN_WRITE_BUFFERS = 2;
+
   /** At most B/32 per transfer: at 8 MiB that is 256 KiB, leaving room for a fan-in of 15. */
   static final int TRANSFERS_PER_BUDGET = 32;
+
   /** Alignment slack per arena: one 4096-byte page of its single slab, plus rounding. */
   static final long ARENA_SLACK = 2L * RecordArena.ALIGNMENT;
 
@@ -67,22 +70,35 @@ public final class SortPlan {
     this.notes = new ArrayList<>();
     this.inTransfer = cap(c.transferSize(FileKind.INPUT), FileKind.INPUT);
     this.outTransfer = cap(c.transferSize(FileKind.OUTPUT), FileKind.OUTPUT);
-    this.tempTransfer = Math.max(cap(c.transferSize(FileKind.TEMP), FileKind.TEMP),
-        blockFor(recordSize));
+    this.tempTransfer =
+        Math.max(cap(c.transferSize(FileKind.TEMP), FileKind.TEMP), blockFor(recordSize));
     long rs = recordSize;
     this.onePassCapacity =
-        Math.max(0, (budget - (long) OUTPUT_BUFFERS * outTransfer - ARENA_SLACK) / (rs + RecordIndex.BYTES_PER_ENTRY));
+        Math.max(
+            0,
+            (budget - (long) OUTPUT_BUFFERS * outTransfer - ARENA_SLACK)
+                / (rs + RecordIndex.BYTES_PER_ENTRY));
     // The runRecordsLimit test hook also applies here, so tests reach run formation and merges with
     // a few KiB of input instead of more than the budget's one-pass capacity.
-    this.onePass = records <= onePassCapacity
-        && (c.runRecordsLimit() == 0 || records <= Math.max(alignQuantum(recordSize), c.runRecordsLimit()));
-    int limit = MergePlanLimits.maxFanIn(budget, tempTransfer, openFileLimit, MergePlanLimits.reserve(openFileLimit));
+    this.onePass =
+        records <= onePassCapacity
+            && (c.runRecordsLimit() == 0
+                || records <= Math.max(alignQuantum(recordSize), c.runRecordsLimit()));
+    int limit =
+        MergePlanLimits.maxFanIn(
+            budget, tempTransfer, openFileLimit, MergePlanLimits.reserve(openFileLimit));
     int f = limit;
     if (c.fanIn() > 0) {
       f = Math.min(c.fanIn(), limit);
       if (f < c.fanIn() && !onePass) {
-        notes.add("fan-in " + c.fanIn() + " clamped to " + f
-            + " (memory for two " + tempTransfer + "-byte buffers per run and the open-file limit)");
+        notes.add(
+            "fan-in "
+                + c.fanIn()
+                + " clamped to "
+                + f
+                + " (memory for two "
+                + tempTransfer
+                + "-byte buffers per run and the open-file limit)");
       }
     }
     this.mergeFanIn = f;
@@ -94,7 +110,8 @@ public final class SortPlan {
       return;
     }
     long io = (long) RUN_WRITE_BUFFERS * tempTransfer + RunFormationPhase.ARENAS * ARENA_SLACK;
-    long perRun = (budget - io) / (RunFormationPhase.ARENAS * rs + 2L * RecordIndex.BYTES_PER_ENTRY);
+    long perRun =
+        (budget - io) / (RunFormationPhase.ARENAS * rs + 2L * RecordIndex.BYTES_PER_ENTRY);
     long q = alignQuantum(recordSize);
     perRun = Math.min(perRun, fewestPagesPerRun(perRun, f, q));
     if (c.runRecordsLimit() > 0) {
@@ -102,8 +119,14 @@ public final class SortPlan {
     }
     perRun = perRun / q * q;
     if (perRun < q) {
-      throw new IllegalArgumentException("memory budget " + c.memoryBudget() + " cannot hold three runs of "
-          + q + " records of " + recordSize + " bytes (needed for 4096-aligned runs)");
+      throw new IllegalArgumentException(
+          "memory budget "
+              + c.memoryBudget()
+              + " cannot hold three runs of "
+              + q
+              + " records of "
+              + recordSize
+              + " bytes (needed for 4096-aligned runs)");
     }
     this.recordsPerRun = perRun;
     this.runs = (int) Math.min(Integer.MAX_VALUE, (records + perRun - 1) / perRun);
@@ -119,13 +142,13 @@ public final class SortPlan {
    * Records per run with the smallest arenas that still let the final merge run in one pass, split
    * into {@code threads} parts each with two temp blocks per run (the merge borrows the three
    * arenas for its buffers, {@link ArenaMemory}): the largest run count k up to the fan-in with
-   * {@code 3 ceil(n/k) r >= threads (2k T_temp + 3 T_out) + 3 T_temp + 4096 k}. Never larger than the budget allows
-   * ({@code budgetPerRun}). Why: every freshly touched page costs 3–7 µs of kernel time here
-   * (DESIGN.md), and arenas and indexes sized to the whole budget touch it all even when the input
-   * is only a few budgets long. 4 GB at 1 GiB (2 threads, 4 MiB transfers), pipeline.md: 14 runs
-   * of 286 MB arenas took 9.1–9.9 CPU-s (2.0–2.8 s of it kernel) and 5.3 s of run formation; 28
-   * runs took 8.5–8.6 CPU-s (1.1–1.2 s kernel) and 3.4–3.6 s, the merge's deeper tree costing
-   * ≈ 0.5 CPU-s of that gain.
+   * {@code 3 ceil(n/k) r >= threads (2k T_temp + 3 T_out) + 3 T_temp + 4096 k}. Never larger than
+   * the budget allows ({@code budgetPerRun}). Why: every freshly touched page costs 3–7 µs of
+   * kernel time here (DESIGN.md), and arenas and indexes sized to the whole budget touch it all
+   * even when the input is only a few budgets long. 4 GB at 1 GiB (2 threads, 4 MiB transfers),
+   * pipeline.md: 14 runs of 286 MB arenas took 9.1–9.9 CPU-s (2.0–2.8 s of it kernel) and 5.3 s of
+   * run formation; 28 runs took 8.5–8.6 CPU-s (1.1–1.2 s kernel) and 3.4–3.6 s, the merge's deeper
+   * tree costing ≈ 0.5 CPU-s of that gain.
    */
   private long fewestPagesPerRun(long budgetPerRun, int fanIn, long q) {
     if (records == 0 || budgetPerRun <= 0) {
@@ -137,8 +160,10 @@ public final class SortPlan {
       long lent = RunFormationPhase.ARENAS * per * recordSize;
       // Plus what carving the arenas into blocks can lose: up to one block per arena, and the
       // splitter's one page per run. Short of that the merge would allocate fresh pools after all.
-      long need = (long) threads * (2L * k * tempTransfer + (long) OUTPUT_BUFFERS * outTransfer)
-          + (long) RunFormationPhase.ARENAS * tempTransfer + k * BlockFile.ALIGNMENT;
+      long need =
+          (long) threads * (2L * k * tempTransfer + (long) OUTPUT_BUFFERS * outTransfer)
+              + (long) RunFormationPhase.ARENAS * tempTransfer
+              + k * BlockFile.ALIGNMENT;
       if (lent < need) {
         break;
       }
@@ -148,10 +173,20 @@ public final class SortPlan {
   }
 
   private int cap(int transfer, FileKind kind) {
-    long max = Math.max(BlockFile.ALIGNMENT, budget / TRANSFERS_PER_BUDGET / BlockFile.ALIGNMENT * BlockFile.ALIGNMENT);
+    long max =
+        Math.max(
+            BlockFile.ALIGNMENT,
+            budget / TRANSFERS_PER_BUDGET / BlockFile.ALIGNMENT * BlockFile.ALIGNMENT);
     if (transfer > max) {
-      notes.add(kind.name().toLowerCase(Locale.ROOT) + " transfer size " + transfer + " capped to " + max
-          + " (budget / " + TRANSFERS_PER_BUDGET + ")");
+      notes.add(
+          kind.name().toLowerCase(Locale.ROOT)
+              + " transfer size "
+              + transfer
+              + " capped to "
+              + max
+              + " (budget / "
+              + TRANSFERS_PER_BUDGET
+              + ")");
       return (int) max;
     }
     return transfer;
@@ -239,10 +274,13 @@ public final class SortPlan {
   public long sortMemory() {
     long rs = recordSize;
     if (onePass) {
-      return records * (rs + RecordIndex.BYTES_PER_ENTRY) + (long) OUTPUT_BUFFERS * outTransfer + ARENA_SLACK;
+      return records * (rs + RecordIndex.BYTES_PER_ENTRY)
+          + (long) OUTPUT_BUFFERS * outTransfer
+          + ARENA_SLACK;
     }
     return recordsPerRun * (RunFormationPhase.ARENAS * rs + 2L * RecordIndex.BYTES_PER_ENTRY)
-        + (long) RUN_WRITE_BUFFERS * tempTransfer + RunFormationPhase.ARENAS * ARENA_SLACK;
+        + (long) RUN_WRITE_BUFFERS * tempTransfer
+        + RunFormationPhase.ARENAS * ARENA_SLACK;
   }
 
   /** Buffer memory of the widest merge: two blocks per input plus the output's buffers. */
@@ -254,7 +292,10 @@ public final class SortPlan {
     return 2L * k * tempTransfer + (long) OUTPUT_BUFFERS * outTransfer;
   }
 
-  /** Temp bytes the sort needs at its peak on each stripe (runs round-robin, plus one pass's output). */
+  /**
+   * Temp bytes the sort needs at its peak on each stripe (runs round-robin, plus one pass's
+   * output).
+   */
   public long tempBytesPerStripe() {
     if (onePass) {
       return 0;
@@ -294,25 +335,64 @@ public final class SortPlan {
   /** A multi-line account of the plan, as {@code joule sort --explain} prints it. */
   public String describe() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "input: %d records of %d bytes (%d bytes)%n", records, recordSize, inputBytes));
-    sb.append(String.format(Locale.ROOT, "memory budget: %d bytes; one-pass capacity %d records%n", budget, onePassCapacity));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "input: %d records of %d bytes (%d bytes)%n",
+            records,
+            recordSize,
+            inputBytes));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "memory budget: %d bytes; one-pass capacity %d records%n",
+            budget,
+            onePassCapacity));
     if (onePass) {
-      sb.append(String.format(Locale.ROOT, "plan: one pass (in-memory sort), memory %d bytes, threads %d%n",
-          sortMemory(), threads));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "plan: one pass (in-memory sort), memory %d bytes, threads %d%n",
+              sortMemory(),
+              threads));
     } else {
-      sb.append(String.format(Locale.ROOT,
-          "plan: two-pass external sort: %d runs of up to %d records, %d merge pass(es), fan-in %d, threads %d%n",
-          runs, recordsPerRun, mergePasses(), fanIn, threads));
-      sb.append(String.format(Locale.ROOT, "memory: run formation %d bytes (three arenas + two indexes + write-behind), merge %d bytes%n",
-          sortMemory(), mergeMemory()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "plan: two-pass external sort: %d runs of up to %d records, %d merge pass(es), fan-in"
+                  + " %d, threads %d%n",
+              runs,
+              recordsPerRun,
+              mergePasses(),
+              fanIn,
+              threads));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "memory: run formation %d bytes (three arenas + two indexes + write-behind), merge %d"
+                  + " bytes%n",
+              sortMemory(),
+              mergeMemory()));
       long[] usable = usableBytesPerStripe();
       for (int i = 0; i < stripes.size(); i++) {
-        sb.append(String.format(Locale.ROOT, "temp stripe %d %s: needs about %d bytes, %s usable%n", i, stripes.get(i),
-            tempBytesPerStripe(), usable[i] < 0 ? "unknown" : Long.toString(usable[i])));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "temp stripe %d %s: needs about %d bytes, %s usable%n",
+                i,
+                stripes.get(i),
+                tempBytesPerStripe(),
+                usable[i] < 0 ? "unknown" : Long.toString(usable[i])));
       }
       sb.append(mergePlan.describe());
     }
-    sb.append(String.format(Locale.ROOT, "transfers: input %d, output %d, temp %d bytes%n", inTransfer, outTransfer, tempTransfer));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "transfers: input %d, output %d, temp %d bytes%n",
+            inTransfer,
+            outTransfer,
+            tempTransfer));
     for (String n : notes) {
       sb.append("note: ").append(n).append(String.format("%n"));
     }

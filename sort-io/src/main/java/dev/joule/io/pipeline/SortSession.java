@@ -23,10 +23,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A push/pull sort for embedding: {@link #add} whole records (copied into one off-heap arena of
- * the budget's one-pass capacity; when it fills, it is sorted and spilled as a run file), then
- * {@link #finish()} returns a {@link RecordCursor} over all records in stable key order: straight
- * from the sorted arena if nothing was spilled, else from a streaming merge of the runs (after the
+ * A push/pull sort for embedding: {@link #add} whole records (copied into one off-heap arena of the
+ * budget's one-pass capacity; when it fills, it is sorted and spilled as a run file), then {@link
+ * #finish()} returns a {@link RecordCursor} over all records in stable key order: straight from the
+ * sorted arena if nothing was spilled, else from a streaming merge of the runs (after the
  * intermediate passes the {@link MergePlan} asks for). The cursor validates count, checksum and
  * order against what was added; a mismatch throws {@link SortValidationException} at the end.
  *
@@ -63,7 +63,8 @@ public final class SortSession implements AutoCloseable {
   /** Adds the records from {@code records}' position to its limit (whole records; not retained). */
   public void add(ByteBuffer records) throws IOException {
     if (records.remaining() % rs != 0) {
-      throw new IllegalArgumentException(records.remaining() + " bytes are not a whole number of " + rs + "-byte records");
+      throw new IllegalArgumentException(
+          records.remaining() + " bytes are not a whole number of " + rs + "-byte records");
     }
     addPart(records.duplicate());
     endAdd();
@@ -71,12 +72,13 @@ public final class SortSession implements AutoCloseable {
 
   /**
    * Adds the readable bytes of a Netty buffer (whole records; not retained, indices unchanged).
-   * Named apart from {@link #add(ByteBuffer)} on purpose: an overload would make javac load
-   * {@code ByteBuf} for every {@code add} call, so callers without Netty could not compile.
+   * Named apart from {@link #add(ByteBuffer)} on purpose: an overload would make javac load {@code
+   * ByteBuf} for every {@code add} call, so callers without Netty could not compile.
    */
   public void addByteBuf(io.netty.buffer.ByteBuf records) throws IOException {
     if (records.readableBytes() % rs != 0) {
-      throw new IllegalArgumentException(records.readableBytes() + " bytes are not a whole number of " + rs + "-byte records");
+      throw new IllegalArgumentException(
+          records.readableBytes() + " bytes are not a whole number of " + rs + "-byte records");
     }
     NettyRecords.add(this, records);
   }
@@ -120,7 +122,8 @@ public final class SortSession implements AutoCloseable {
   }
 
   private int sortArena() {
-    inputChecksum.add(ArenaFiller.checksumAndIndex(arena.view(), index, config.format(), sorter.pool()));
+    inputChecksum.add(
+        ArenaFiller.checksumAndIndex(arena.view(), index, config.format(), sorter.pool()));
     int n = index.size();
     records += n;
     sorter.sort(index);
@@ -134,7 +137,9 @@ public final class SortSession implements AutoCloseable {
     }
     try (Resources local = new Resources(meter)) {
       BlockPool pool = local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
-      BlockFile f = local.add(temp.createFile("run", (long) n * rs + 2L * plan.tempTransfer(), config.directIo()));
+      BlockFile f =
+          local.add(
+              temp.createFile("run", (long) n * rs + 2L * plan.tempTransfer(), config.directIo()));
       RunWriter w = local.add(new RunWriter(f, config.format(), plan.tempTransfer(), pool, 1));
       w.add(index, 0, n, new RecordGatherer(sorter.pool()));
       runs.add(w.finish());
@@ -277,11 +282,21 @@ public final class SortSession implements AutoCloseable {
         to[i] = in.descriptors[i].blockCount();
       }
       BlockPool pool = res.pool(2 * k, plan.tempTransfer());
-      prefetcher = res.add(new BlockPrefetcher(in.readers, from, to,
-          PrefetchSchedule.of(in.descriptors, from, to), pool, MergePhase.PREFETCH_THREADS));
+      prefetcher =
+          res.add(
+              new BlockPrefetcher(
+                  in.readers,
+                  from,
+                  to,
+                  PrefetchSchedule.of(in.descriptors, from, to),
+                  pool,
+                  MergePhase.PREFETCH_THREADS));
       cursors = new FileRunCursor[k];
       for (int i = 0; i < k; i++) {
-        cursors[i] = res.add(new FileRunCursor(in.descriptors[i], prefetcher, i, 0, in.descriptors[i].recordCount()));
+        cursors[i] =
+            res.add(
+                new FileRunCursor(
+                    in.descriptors[i], prefetcher, i, 0, in.descriptors[i].recordCount()));
       }
       try {
         tree = new TournamentTree(cursors);
@@ -302,7 +317,8 @@ public final class SortSession implements AutoCloseable {
         throw ExternalSorter.translate(e.getCause());
       }
       var c = tree.current();
-      current = c.buffer().slice(c.position(), rs); // read-only: the cursor's blocks are read-only views
+      current =
+          c.buffer().slice(c.position(), rs); // read-only: the cursor's blocks are read-only views
       return true;
     }
 

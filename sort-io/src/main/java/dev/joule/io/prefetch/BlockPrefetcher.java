@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * schedule therefore costs overlap, never progress.
  *
  * <p><b>Errors</b> of a prefetch thread are rethrown by the next {@link #take}. <b>Threads</b>: one
- * merge thread calls {@code take}/{@code release}; {@link #close()} (idempotent) stops and joins the
- * prefetch threads and returns every buffer not handed out to the pool.
+ * merge thread calls {@code take}/{@code release}; {@link #close()} (idempotent) stops and joins
+ * the prefetch threads and returns every buffer not handed out to the pool.
  */
 public final class BlockPrefetcher implements AutoCloseable {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -54,17 +54,25 @@ public final class BlockPrefetcher implements AutoCloseable {
    * @param readers the runs, in run order (borrowed)
    * @param fromBlock first block of each run's range
    * @param toBlock end block (exclusive) of each run's range
-   * @param pool buffers of at least the runs' block size; at least {@code k + 1} of them
-   *     (borrowed)
+   * @param pool buffers of at least the runs' block size; at least {@code k + 1} of them (borrowed)
    * @param threadCount prefetch threads (1 or 2 are plenty for one device)
    */
   public BlockPrefetcher(
-      RunReader[] readers, int[] fromBlock, int[] toBlock, PrefetchSchedule schedule, BlockPool pool,
+      RunReader[] readers,
+      int[] fromBlock,
+      int[] toBlock,
+      PrefetchSchedule schedule,
+      BlockPool pool,
       int threadCount) {
     int k = readers.length;
     if (pool.capacity() < k + 1) {
       throw new IllegalArgumentException(
-          "a prefetch pool for " + k + " runs needs at least " + (k + 1) + " buffers, has " + pool.capacity());
+          "a prefetch pool for "
+              + k
+              + " runs needs at least "
+              + (k + 1)
+              + " buffers, has "
+              + pool.capacity());
     }
     this.readers = readers.clone();
     this.fromBlock = fromBlock.clone();
@@ -163,7 +171,8 @@ public final class BlockPrefetcher implements AutoCloseable {
           wait();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while waiting for block " + b + " of run " + r);
+          throw new InterruptedIOException(
+              "interrupted while waiting for block " + b + " of run " + r);
         }
       }
     }

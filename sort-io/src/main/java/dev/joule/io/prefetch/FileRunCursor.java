@@ -18,8 +18,8 @@ import java.nio.ByteBuffer;
  * unwraps it. An interrupted thread is detected at every block boundary and reported the same way
  * (wrapping an {@link java.io.InterruptedIOException}).
  *
- * <p>Memory: at most one pool buffer at a time, given back when the cursor moves to the next
- * block or is {@link #close() closed}. Single-threaded (the merge thread).
+ * <p>Memory: at most one pool buffer at a time, given back when the cursor moves to the next block
+ * or is {@link #close() closed}. Single-threaded (the merge thread).
  */
 public final class FileRunCursor extends AbstractRunCursor implements AutoCloseable {
   private final BlockPrefetcher prefetcher;
@@ -62,7 +62,9 @@ public final class FileRunCursor extends AbstractRunCursor implements AutoClosea
     }
   }
 
-  /** The blocks of records {@code [fromRecord, toRecord)}: {first, end}; empty range gives {0, 0}. */
+  /**
+   * The blocks of records {@code [fromRecord, toRecord)}: {first, end}; empty range gives {0, 0}.
+   */
   public static int[] blockRange(RunDescriptor d, long fromRecord, long toRecord) {
     if (fromRecord >= toRecord) {
       return new int[] {0, 0};
@@ -116,12 +118,6 @@ public final class FileRunCursor extends AbstractRunCursor implements AutoClosea
     end = block == lastBlock ? start + endInLastBlock : buffer.limit();
     return true;
   }
-
-
-
-
-
-
 
   /** Gives the current block back to the pool; idempotent. */
   @Override

@@ -8,9 +8,9 @@ import java.util.Arrays;
  * of run r is needed when the merge output reaches (about) the first key of that block, so the
  * blocks of all runs sorted by their first-key prefix ({@link RunDescriptor#firstKeyPrefix}), ties
  * by run then block, is the consumption order up to prefix ties and to the gap between a block's
- * first key and its predecessor's last key. The first block of every run's range is needed at
- * once and comes first. {@link BlockPrefetcher} tolerates a wrong guess (the merge then reads the
- * block itself), so an approximate order costs only overlap, never progress.
+ * first key and its predecessor's last key. The first block of every run's range is needed at once
+ * and comes first. {@link BlockPrefetcher} tolerates a wrong guess (the merge then reads the block
+ * itself), so an approximate order costs only overlap, never progress.
  *
  * <p>Algorithm: one sort of {@code B} blocks, O(B log B). Memory: three arrays of B entries.
  * Immutable and thread-safe.

@@ -12,13 +12,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Random access to the keys of a run file for {@code core.merge.MergeSplitter}: the key of record
- * i is read from the 4096-byte page that holds it, through a small page cache (the splitter's
- * binary searches keep probing the same few pages as they converge).
+ * Random access to the keys of a run file for {@code core.merge.MergeSplitter}: the key of record i
+ * is read from the 4096-byte page that holds it, through a small page cache (the splitter's binary
+ * searches keep probing the same few pages as they converge).
  *
- * <p>Pages are read without block verification (the merge verifies every block it reads); a
- * corrupt page could only misplace a cut, and a misplaced cut shows up in the final merge's
- * self-validation (order, count and checksum), so it cannot publish a wrong output.
+ * <p>Pages are read without block verification (the merge verifies every block it reads); a corrupt
+ * page could only misplace a cut, and a misplaced cut shows up in the final merge's self-validation
+ * (order, count and checksum), so it cannot publish a wrong output.
  *
  * <p>Memory: at most {@link #MAX_PAGES} heap pages of 4096 bytes plus one borrowed aligned buffer.
  * Not thread-safe (one splitter thread). The file is borrowed.
@@ -62,7 +62,8 @@ public final class RunFileView implements SortedRunView {
   public void copyKey(long index, byte[] dst) {
     int rpb = d.recordsPerBlock();
     int b = (int) (index / rpb);
-    long at = d.blockOffset(b) + (index % rpb) * d.format().recordSize() + d.format().key().offset();
+    long at =
+        d.blockOffset(b) + (index % rpb) * d.format().recordSize() + d.format().key().offset();
     int done = 0;
     while (done < key.length) {
       long pos = at + done;
@@ -86,7 +87,8 @@ public final class RunFileView implements SortedRunView {
       page.clear();
       int got = file.read(pageNo * PAGE, page);
       if (got <= 0) {
-        throw new CorruptRunException(file.path(), pageNo * PAGE, "run file ends before page " + pageNo);
+        throw new CorruptRunException(
+            file.path(), pageNo * PAGE, "run file ends before page " + pageNo);
       }
       p = new byte[PAGE];
       page.flip().get(p, 0, got);

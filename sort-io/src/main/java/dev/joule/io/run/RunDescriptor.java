@@ -5,10 +5,10 @@ import dev.joule.core.valsort.RecordChecksum;
 import java.nio.file.Path;
 
 /**
- * What the merge needs to know about one run file without reading its data: the record format,
- * the block geometry, the record count, the valsort checksum of its records, and the first-key
- * prefix of every block (the STXXL "trigger" from which the prefetcher computes the order in which
- * the merge will need the blocks).
+ * What the merge needs to know about one run file without reading its data: the record format, the
+ * block geometry, the record count, the valsort checksum of its records, and the first-key prefix
+ * of every block (the STXXL "trigger" from which the prefetcher computes the order in which the
+ * merge will need the blocks).
  *
  * <p>Memory: one {@code long} per block. Immutable and thread-safe.
  */
@@ -93,7 +93,9 @@ public final class RunDescriptor {
     if (k < 0 || k >= blockCount()) {
       throw new IndexOutOfBoundsException("block " + k + " of " + blockCount());
     }
-    return k == blockCount() - 1 ? (int) (recordCount - (long) k * recordsPerBlock) : recordsPerBlock;
+    return k == blockCount() - 1
+        ? (int) (recordCount - (long) k * recordsPerBlock)
+        : recordsPerBlock;
   }
 
   /** The {@link dev.joule.core.record.KeyPrefix} of the first record of block {@code k}. */
@@ -103,7 +105,9 @@ public final class RunDescriptor {
 
   /** Offset of the footer region: the end of the data blocks. */
   public long footerOffset() {
-    return blockCount() == 0 ? RunLayout.HEADER_SIZE : blockOffset(blockCount() - 1) + lastBlockLength;
+    return blockCount() == 0
+        ? RunLayout.HEADER_SIZE
+        : blockOffset(blockCount() - 1) + lastBlockLength;
   }
 
   /** Total file size. */
@@ -113,6 +117,14 @@ public final class RunDescriptor {
 
   @Override
   public String toString() {
-    return "run " + path + " (" + recordCount + " records in " + blockCount() + " blocks of " + blockSize + ")";
+    return "run "
+        + path
+        + " ("
+        + recordCount
+        + " records in "
+        + blockCount()
+        + " blocks of "
+        + blockSize
+        + ")";
   }
 }

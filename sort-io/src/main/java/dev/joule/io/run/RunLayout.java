@@ -11,10 +11,13 @@ final class RunLayout {
   static final int VERSION = 1;
   static final int HEADER_SIZE = 4096;
   static final int ALIGN = 4096;
+
   /** Bytes at the end of every block: record count and CRC32C. */
   static final int BLOCK_TRAILER = 8;
+
   /** Fixed fields at the start of the footer, before the first-key prefixes. */
   static final int FOOTER_FIXED = 40;
+
   /** Trailer at the end of the footer region: footer offset, region length, CRC32C. */
   static final int FOOTER_TRAILER = 16;
 
@@ -45,7 +48,10 @@ final class RunLayout {
     return (blockSize - BLOCK_TRAILER) / recordSize;
   }
 
-  /** Length of a last block holding {@code records}: a full block keeps its size, a partial one shrinks. */
+  /**
+   * Length of a last block holding {@code records}: a full block keeps its size, a partial one
+   * shrinks.
+   */
   static int lastBlockLength(long records, int recordSize, int blockSize) {
     if (records == recordsPerBlock(blockSize, recordSize)) {
       return blockSize;

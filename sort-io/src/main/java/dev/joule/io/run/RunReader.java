@@ -42,7 +42,8 @@ public final class RunReader {
     Path path = file.path();
     long size = file.size();
     if (size < RunLayout.HEADER_SIZE + RunLayout.ALIGN) {
-      throw new CorruptRunException(path, size, "file is " + size + " bytes, shorter than header and footer");
+      throw new CorruptRunException(
+          path, size, "file is " + size + " bytes, shorter than header and footer");
     }
     if (size % RunLayout.ALIGN != 0) {
       throw new CorruptRunException(path, size, "file size " + size + " is not a multiple of 4096");
@@ -51,7 +52,8 @@ public final class RunReader {
     int storedCrc = h.getInt(RunLayout.H_CRC);
     int actualCrc = RunLayout.crc(h, 0, RunLayout.H_CRC);
     if (storedCrc != actualCrc) {
-      throw new CorruptRunException(path, RunLayout.H_CRC, "header CRC32C", storedCrc & 0xFFFFFFFFL, actualCrc & 0xFFFFFFFFL);
+      throw new CorruptRunException(
+          path, RunLayout.H_CRC, "header CRC32C", storedCrc & 0xFFFFFFFFL, actualCrc & 0xFFFFFFFFL);
     }
     byte[] magic = new byte[8];
     h.get(0, magic);
@@ -59,45 +61,66 @@ public final class RunReader {
       throw new CorruptRunException(path, 0, "not a joule run file (bad magic)");
     }
     if (h.getInt(RunLayout.H_VERSION) != RunLayout.VERSION) {
-      throw new CorruptRunException(path, RunLayout.H_VERSION, "unsupported run format version " + h.getInt(RunLayout.H_VERSION));
+      throw new CorruptRunException(
+          path,
+          RunLayout.H_VERSION,
+          "unsupported run format version " + h.getInt(RunLayout.H_VERSION));
     }
     FixedLengthFormat format = headerFormat(path, h);
     if (expected != null && !expected.equals(format)) {
-      throw new CorruptRunException(path, RunLayout.H_RECORD_SIZE, "run holds " + format + ", expected " + expected);
+      throw new CorruptRunException(
+          path, RunLayout.H_RECORD_SIZE, "run holds " + format + ", expected " + expected);
     }
     int blockSize = h.getInt(RunLayout.H_BLOCK_SIZE);
-    if (blockSize <= 0 || blockSize % RunLayout.ALIGN != 0
+    if (blockSize <= 0
+        || blockSize % RunLayout.ALIGN != 0
         || RunLayout.recordsPerBlock(blockSize, format.recordSize()) < 1
-        || h.getInt(RunLayout.H_RECORDS_PER_BLOCK) != RunLayout.recordsPerBlock(blockSize, format.recordSize())) {
+        || h.getInt(RunLayout.H_RECORDS_PER_BLOCK)
+            != RunLayout.recordsPerBlock(blockSize, format.recordSize())) {
       throw new CorruptRunException(path, RunLayout.H_BLOCK_SIZE, "bad block size " + blockSize);
     }
     return new RunReader(file, readFooter(file, size, format, blockSize));
   }
 
-  private static FixedLengthFormat headerFormat(Path path, ByteBuffer h) throws CorruptRunException {
+  private static FixedLengthFormat headerFormat(Path path, ByteBuffer h)
+      throws CorruptRunException {
     try {
       return RecordFormat.fixed(
-          h.getInt(RunLayout.H_RECORD_SIZE), KeySpec.bytes(h.getInt(RunLayout.H_KEY_OFFSET), h.getInt(RunLayout.H_KEY_LENGTH)));
+          h.getInt(RunLayout.H_RECORD_SIZE),
+          KeySpec.bytes(h.getInt(RunLayout.H_KEY_OFFSET), h.getInt(RunLayout.H_KEY_LENGTH)));
     } catch (IllegalArgumentException e) {
-      throw new CorruptRunException(path, RunLayout.H_RECORD_SIZE, "bad record format: " + e.getMessage());
+      throw new CorruptRunException(
+          path, RunLayout.H_RECORD_SIZE, "bad record format: " + e.getMessage());
     }
   }
 
-  private static RunDescriptor readFooter(BlockFile file, long size, FixedLengthFormat format, int blockSize)
-      throws IOException {
+  private static RunDescriptor readFooter(
+      BlockFile file, long size, FixedLengthFormat format, int blockSize) throws IOException {
     Path path = file.path();
     ByteBuffer t = readExactly(file, size - RunLayout.FOOTER_TRAILER, RunLayout.FOOTER_TRAILER);
     long footerOffset = t.getLong(0);
     int len = t.getInt(8);
-    if (len < RunLayout.ALIGN || len % RunLayout.ALIGN != 0 || footerOffset != size - len || footerOffset < RunLayout.HEADER_SIZE) {
-      throw new CorruptRunException(path, size - RunLayout.FOOTER_TRAILER,
-          "footer trailer says footer at " + footerOffset + " of length " + len + " in a file of " + size + " bytes");
+    if (len < RunLayout.ALIGN
+        || len % RunLayout.ALIGN != 0
+        || footerOffset != size - len
+        || footerOffset < RunLayout.HEADER_SIZE) {
+      throw new CorruptRunException(
+          path,
+          size - RunLayout.FOOTER_TRAILER,
+          "footer trailer says footer at "
+              + footerOffset
+              + " of length "
+              + len
+              + " in a file of "
+              + size
+              + " bytes");
     }
     ByteBuffer f = readExactly(file, footerOffset, len);
     int stored = f.getInt(len - 4);
     int actual = RunLayout.crc(f, 0, len - 4);
     if (stored != actual) {
-      throw new CorruptRunException(path, size - 4, "footer CRC32C", stored & 0xFFFFFFFFL, actual & 0xFFFFFFFFL);
+      throw new CorruptRunException(
+          path, size - 4, "footer CRC32C", stored & 0xFFFFFFFFL, actual & 0xFFFFFFFFL);
     }
     byte[] magic = new byte[8];
     f.get(0, magic);
@@ -106,19 +129,41 @@ public final class RunReader {
     int lastLength = f.getInt(RunLayout.F_LAST_LENGTH);
     int rpb = RunLayout.recordsPerBlock(blockSize, format.recordSize());
     long expectBlocks = records < 0 ? -1 : (records + rpb - 1) / rpb;
-    if (!Arrays.equals(magic, RunLayout.FOOTER_MAGIC) || blocks != expectBlocks || len != RunLayout.footerLength(blocks)) {
-      throw new CorruptRunException(path, footerOffset, "inconsistent footer (" + records + " records in " + blocks + " blocks)");
+    if (!Arrays.equals(magic, RunLayout.FOOTER_MAGIC)
+        || blocks != expectBlocks
+        || len != RunLayout.footerLength(blocks)) {
+      throw new CorruptRunException(
+          path,
+          footerOffset,
+          "inconsistent footer (" + records + " records in " + blocks + " blocks)");
     }
-    int expectLast = blocks == 0 ? 0 : RunLayout.lastBlockLength(records - (long) (blocks - 1) * rpb, format.recordSize(), blockSize);
+    int expectLast =
+        blocks == 0
+            ? 0
+            : RunLayout.lastBlockLength(
+                records - (long) (blocks - 1) * rpb, format.recordSize(), blockSize);
     long[] firsts = new long[blocks];
     for (int k = 0; k < blocks; k++) {
       firsts[k] = f.getLong(RunLayout.FOOTER_FIXED + 8 * k);
     }
-    RunDescriptor d = new RunDescriptor(path, format, blockSize, records, lastLength,
-        f.getLong(RunLayout.F_SUM_HI), f.getLong(RunLayout.F_SUM_LO), firsts);
+    RunDescriptor d =
+        new RunDescriptor(
+            path,
+            format,
+            blockSize,
+            records,
+            lastLength,
+            f.getLong(RunLayout.F_SUM_HI),
+            f.getLong(RunLayout.F_SUM_LO),
+            firsts);
     if (lastLength != expectLast || d.footerOffset() != footerOffset) {
-      throw new CorruptRunException(path, footerOffset + RunLayout.F_LAST_LENGTH,
-          "footer geometry does not match the file: data ends at " + d.footerOffset() + ", footer at " + footerOffset);
+      throw new CorruptRunException(
+          path,
+          footerOffset + RunLayout.F_LAST_LENGTH,
+          "footer geometry does not match the file: data ends at "
+              + d.footerOffset()
+              + ", footer at "
+              + footerOffset);
     }
     return d;
   }
@@ -127,7 +172,8 @@ public final class RunReader {
     ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.BIG_ENDIAN);
     int got = file.read(position, b);
     if (got != n) {
-      throw new CorruptRunException(file.path(), position + got, "file ends early (read " + got + " of " + n + " bytes)");
+      throw new CorruptRunException(
+          file.path(), position + got, "file ends early (read " + got + " of " + n + " bytes)");
     }
     return b.clear();
   }
@@ -146,37 +192,52 @@ public final class RunReader {
     RunDescriptor d = descriptor;
     int len = d.blockLength(k);
     if (dst.remaining() < len) {
-      throw new IllegalArgumentException("block " + k + " needs " + len + " bytes, buffer has " + dst.remaining());
+      throw new IllegalArgumentException(
+          "block " + k + " needs " + len + " bytes, buffer has " + dst.remaining());
     }
     long offset = d.blockOffset(k);
     int start = dst.position();
     dst.limit(start + len);
     int got = file.read(offset, dst);
     if (got != len) {
-      throw new CorruptRunException(file.path(), offset + got, "block " + k + " ends early (read " + got + " of " + len + " bytes)");
+      throw new CorruptRunException(
+          file.path(),
+          offset + got,
+          "block " + k + " ends early (read " + got + " of " + len + " bytes)");
     }
     ByteBuffer b = dst.duplicate().order(ByteOrder.BIG_ENDIAN);
     int stored = b.getInt(start + len - 4);
     int actual = RunLayout.crc(b, start, start + len - 4);
     if (stored != actual) {
-      throw new CorruptRunException(file.path(), offset + len - 4, "block " + k + " CRC32C", stored & 0xFFFFFFFFL, actual & 0xFFFFFFFFL);
+      throw new CorruptRunException(
+          file.path(),
+          offset + len - 4,
+          "block " + k + " CRC32C",
+          stored & 0xFFFFFFFFL,
+          actual & 0xFFFFFFFFL);
     }
     int count = b.getInt(start + len - 8);
     if (count != d.recordsInBlock(k)) {
-      throw new CorruptRunException(file.path(), offset + len - 8, "block " + k + " record count", d.recordsInBlock(k), count);
+      throw new CorruptRunException(
+          file.path(),
+          offset + len - 8,
+          "block " + k + " record count",
+          d.recordsInBlock(k),
+          count);
     }
     KeySpec key = d.format().key();
     long prefix = KeyPrefix.of(b, start + key.offset(), key.length());
     if (prefix != d.firstKeyPrefix(k)) {
-      throw new CorruptRunException(file.path(), offset, "block " + k + " first-key prefix", d.firstKeyPrefix(k), prefix);
+      throw new CorruptRunException(
+          file.path(), offset, "block " + k + " first-key prefix", d.firstKeyPrefix(k), prefix);
     }
     dst.position(start).limit(start + count * d.format().recordSize());
     return dst;
   }
 
   /**
-   * Reads every block in order into {@code scratch} (at least one block long) and checks the
-   * record count and valsort checksum against the footer. Returns the descriptor.
+   * Reads every block in order into {@code scratch} (at least one block long) and checks the record
+   * count and valsort checksum against the footer. Returns the descriptor.
    */
   public RunDescriptor verifyAll(ByteBuffer scratch) throws IOException {
     RunDescriptor d = descriptor;
@@ -190,8 +251,12 @@ public final class RunReader {
       records += n;
     }
     if (records != d.recordCount() || !sum.equals(d.checksum())) {
-      throw new CorruptRunException(file.path(), d.footerOffset() + RunLayout.F_SUM_LO, "valsort checksum of records",
-          d.checksum().lo(), sum.lo());
+      throw new CorruptRunException(
+          file.path(),
+          d.footerOffset() + RunLayout.F_SUM_LO,
+          "valsort checksum of records",
+          d.checksum().lo(),
+          sum.lo());
     }
     return d;
   }

@@ -1,7 +1,7 @@
 package dev.joule.io.run;
 
-import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeyPrefix;
 import dev.joule.core.record.RecordIndex;
 import dev.joule.core.valsort.RecordChecksum;
@@ -20,8 +20,8 @@ import java.util.Arrays;
  * the record count, the valsort checksum and every block's first-key prefix.
  *
  * <p>The writer does not check that records arrive sorted (the run sorter's tests do); it does not
- * fsync: a run file is only useful to the sort that writes it, which restarts from the input after a
- * crash.
+ * fsync: a run file is only useful to the sort that writes it, which restarts from the input after
+ * a crash.
  *
  * <p>Memory: the {@link BlockWriter}'s pool buffers (each at least one block) plus one {@code long}
  * per block. Not thread-safe: one thread adds records. The writer does not close the file.
@@ -42,19 +42,23 @@ public final class RunWriter implements AutoCloseable {
   private boolean finished;
 
   /**
-   * Starts a run in the new, empty {@code file}; {@code blockSize} must be a multiple of 4096, hold at
-   * least one record plus the 8-byte block trailer, and fit in one buffer of {@code pool}.
+   * Starts a run in the new, empty {@code file}; {@code blockSize} must be a multiple of 4096, hold
+   * at least one record plus the 8-byte block trailer, and fit in one buffer of {@code pool}.
    */
-  public RunWriter(BlockFile file, FixedLengthFormat format, int blockSize, BlockPool pool, int maxInFlight)
+  public RunWriter(
+      BlockFile file, FixedLengthFormat format, int blockSize, BlockPool pool, int maxInFlight)
       throws IOException {
     if (blockSize % RunLayout.ALIGN != 0 || blockSize <= 0) {
-      throw new IllegalArgumentException("block size must be a positive multiple of 4096: " + blockSize);
+      throw new IllegalArgumentException(
+          "block size must be a positive multiple of 4096: " + blockSize);
     }
     if (RunLayout.recordsPerBlock(blockSize, format.recordSize()) < 1) {
-      throw new IllegalArgumentException("block size " + blockSize + " cannot hold a record of " + format.recordSize());
+      throw new IllegalArgumentException(
+          "block size " + blockSize + " cannot hold a record of " + format.recordSize());
     }
     if (blockSize > pool.bufferSize()) {
-      throw new IllegalArgumentException("block size " + blockSize + " exceeds pool buffers of " + pool.bufferSize());
+      throw new IllegalArgumentException(
+          "block size " + blockSize + " exceeds pool buffers of " + pool.bufferSize());
     }
     this.file = file;
     this.format = format;
@@ -79,7 +83,9 @@ public final class RunWriter implements AutoCloseable {
         .putInt(RunLayout.H_KEY_OFFSET, format.key().offset())
         .putInt(RunLayout.H_KEY_LENGTH, format.key().length())
         .putInt(RunLayout.H_BLOCK_SIZE, blockSize)
-        .putInt(RunLayout.H_RECORDS_PER_BLOCK, RunLayout.recordsPerBlock(blockSize, format.recordSize()));
+        .putInt(
+            RunLayout.H_RECORDS_PER_BLOCK,
+            RunLayout.recordsPerBlock(blockSize, format.recordSize()));
     h.putInt(RunLayout.H_CRC, RunLayout.crc(h, 0, RunLayout.H_CRC));
     return h.clear();
   }
@@ -93,7 +99,8 @@ public final class RunWriter implements AutoCloseable {
       throw new IllegalStateException("run " + file.path() + " is finished");
     }
     if (records.remaining() % recordSize != 0) {
-      throw new IllegalArgumentException(records.remaining() + " bytes is not a whole number of " + recordSize + "-byte records");
+      throw new IllegalArgumentException(
+          records.remaining() + " bytes is not a whole number of " + recordSize + "-byte records");
     }
     int keyOffset = format.key().offset();
     int keyLength = format.key().length();
@@ -135,7 +142,8 @@ public final class RunWriter implements AutoCloseable {
    * the footer would disagree with the data, which {@link RunReader#verifyAll} and the sort's
    * self-validation both detect. {@code null} computes it.
    */
-  public void add(RecordIndex index, int from, int to, RecordGatherer gatherer, RecordChecksum known)
+  public void add(
+      RecordIndex index, int from, int to, RecordGatherer gatherer, RecordChecksum known)
       throws IOException {
     if (known != null) {
       checksum.add(known);
@@ -202,8 +210,15 @@ public final class RunWriter implements AutoCloseable {
     }
     long[] firsts = Arrays.copyOf(prefixes, blockCount);
     RunDescriptor d =
-        new RunDescriptor(file.path(), format, blockSize, recordCount, blockCount == 0 ? 0 : lastLength,
-            checksum.hi(), checksum.lo(), firsts);
+        new RunDescriptor(
+            file.path(),
+            format,
+            blockSize,
+            recordCount,
+            blockCount == 0 ? 0 : lastLength,
+            checksum.hi(),
+            checksum.lo(),
+            firsts);
     out.write(footer(d));
     out.finish(false);
     out.close();
@@ -218,7 +233,8 @@ public final class RunWriter implements AutoCloseable {
         .putLong(RunLayout.F_SUM_HI, d.checksum().hi())
         .putLong(RunLayout.F_SUM_LO, d.checksum().lo())
         .putInt(RunLayout.F_BLOCK_COUNT, d.blockCount())
-        .putInt(RunLayout.F_LAST_LENGTH, d.blockCount() == 0 ? 0 : d.blockLength(d.blockCount() - 1));
+        .putInt(
+            RunLayout.F_LAST_LENGTH, d.blockCount() == 0 ? 0 : d.blockLength(d.blockCount() - 1));
     for (int k = 0; k < d.blockCount(); k++) {
       f.putLong(RunLayout.FOOTER_FIXED + 8 * k, d.firstKeyPrefix(k));
     }
@@ -228,7 +244,10 @@ public final class RunWriter implements AutoCloseable {
     return f.clear();
   }
 
-  /** Stops the write-behind thread and returns its buffers (after a failure; {@link #finish()} does it on success). */
+  /**
+   * Stops the write-behind thread and returns its buffers (after a failure; {@link #finish()} does
+   * it on success).
+   */
   @Override
   public void close() throws IOException {
     out.close();

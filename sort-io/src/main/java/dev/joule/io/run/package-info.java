@@ -4,8 +4,10 @@
  * descriptor (per-block first-key prefixes) the merge's prefetcher schedules reads from.
  *
  * <h2>Format v1</h2>
+ *
  * All multi-byte fields are big-endian; every region is a multiple of 4096 bytes, so a run file can
  * be written and read with O_DIRECT throughout.
+ *
  * <pre>
  * offset 0        header, 4096 bytes
  *                   0  magic "JOULERUN" (8)      8  version = 1 (int)     12 header size = 4096 (int)
@@ -23,7 +25,9 @@
  *                   ... zero padding
  *                 F-16  trailer: footer offset (long)   F-8  F (int)   F-4  CRC32C of [0, F-4) (int)
  * </pre>
+ *
  * A full block holds R = floor((B - 8) / recordSize) records; the last block holds the rest and is
- * L = roundUp(count * recordSize + 8, 4096) bytes long (B when it is full). Every byte of the file is covered by a CRC.
+ * L = roundUp(count * recordSize + 8, 4096) bytes long (B when it is full). Every byte of the file
+ * is covered by a CRC.
  */
 package dev.joule.io.run;

@@ -18,11 +18,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Removes private directories ({@code joule-*}) that sorts killed by SIGKILL or power loss left in a
- * stripe. A directory is stale when nobody holds its {@code owner.lock} ({@code tryLock} succeeds:
- * the kernel released the dead owner's lock) and it has not changed for {@link #GRACE}; the grace
- * period covers a sort that has just created its directory but not yet locked it. A live sort's
- * directory (lock held by another process, or by this JVM) is never touched.
+ * Removes private directories ({@code joule-*}) that sorts killed by SIGKILL or power loss left in
+ * a stripe. A directory is stale when nobody holds its {@code owner.lock} ({@code tryLock}
+ * succeeds: the kernel released the dead owner's lock) and it has not changed for {@link #GRACE};
+ * the grace period covers a sort that has just created its directory but not yet locked it. A live
+ * sort's directory (lock held by another process, or by this JVM) is never touched.
  *
  * <p>Failures to remove a stale directory are reported through the notice sink and do not fail the
  * sort: the directory belongs to a dead sort, not to this one. Stateless and thread-safe.
@@ -36,7 +36,8 @@ public final class StaleDirSweeper {
   /** Removes the stale private directories in {@code stripeDir}; returns the ones removed. */
   public static List<Path> sweep(Path stripeDir, NoticeSink notices) {
     List<Path> removed = new ArrayList<>();
-    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(stripeDir, Stripe.PRIVATE_PREFIX + "*")) {
+    try (DirectoryStream<Path> dirs =
+        Files.newDirectoryStream(stripeDir, Stripe.PRIVATE_PREFIX + "*")) {
       for (Path d : dirs) {
         if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS) || !isOldEnough(d)) {
           continue;
@@ -46,7 +47,11 @@ public final class StaleDirSweeper {
         }
       }
     } catch (IOException e) {
-      notices.notice("could not scan temp dir " + stripeDir + " for stale files: " + SortIOException.reasonOf(e));
+      notices.notice(
+          "could not scan temp dir "
+              + stripeDir
+              + " for stale files: "
+              + SortIOException.reasonOf(e));
     }
     return removed;
   }
@@ -62,7 +67,8 @@ public final class StaleDirSweeper {
     FileLock lock = null;
     try {
       if (Files.exists(lockFile, LinkOption.NOFOLLOW_LINKS)) {
-        ch = FileChannel.open(lockFile, Set.of(StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
+        ch =
+            FileChannel.open(lockFile, Set.of(StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
         try {
           lock = ch.tryLock();
         } catch (OverlappingFileLockException e) {

@@ -19,9 +19,9 @@ import java.util.Set;
 /**
  * One temp directory in use by one sort: the stripe directory itself, checked for safety at start,
  * and this sort's private directory {@code joule-<uuid>} inside it (mode 0700) holding {@code
- * owner.lock}, locked with {@link FileChannel#lock()} for the sort's life and containing the owner's
- * pid. A sort killed with SIGKILL leaves the directory behind, but the kernel drops its lock, which
- * is how the next sort's {@link StaleDirSweeper} tells it from a live one.
+ * owner.lock}, locked with {@link FileChannel#lock()} for the sort's life and containing the
+ * owner's pid. A sort killed with SIGKILL leaves the directory behind, but the kernel drops its
+ * lock, which is how the next sort's {@link StaleDirSweeper} tells it from a live one.
  *
  * <p>Memory: a few objects and one open lock channel. Thread-safety: {@link #checkUsable(long)} may
  * be called concurrently; {@link #release()} once by the owner.
@@ -29,6 +29,7 @@ import java.util.Set;
 public final class Stripe {
   /** Name prefix of private directories; the rest is a random UUID. */
   public static final String PRIVATE_PREFIX = "joule-";
+
   /** Lock file inside the private directory. */
   public static final String LOCK_FILE = "owner.lock";
 
@@ -39,6 +40,7 @@ public final class Stripe {
 
   /** The sticky bit in {@code unix:mode}: S_ISVTX. */
   private static final int STICKY = 01000;
+
   /** "Other" write permission in {@code unix:mode}: S_IWOTH. */
   private static final int OTHERS_WRITE = 0002;
 
@@ -95,7 +97,9 @@ public final class Stripe {
     }
   }
 
-  /** The file-system identity of {@code dir}: {@code unix:dev} where available, else the FileStore. */
+  /**
+   * The file-system identity of {@code dir}: {@code unix:dev} where available, else the FileStore.
+   */
   static Object fileSystemId(Path dir) throws IOException {
     try {
       return Files.getAttribute(dir, "unix:dev");
@@ -106,8 +110,8 @@ public final class Stripe {
   }
 
   /**
-   * Validates {@code dir}, creates this sort's private directory in it (0700, set at creation so the
-   * umask cannot widen it) and takes its lock.
+   * Validates {@code dir}, creates this sort's private directory in it (0700, set at creation so
+   * the umask cannot widen it) and takes its lock.
    */
   static Stripe open(Path dir, String uuid) throws SortIOException {
     validate(dir);
@@ -129,10 +133,15 @@ public final class Stripe {
       s.lockChannel =
           FileChannel.open(
               lockFile,
-              Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+              Set.of(
+                  StandardOpenOption.CREATE_NEW,
+                  StandardOpenOption.WRITE,
+                  LinkOption.NOFOLLOW_LINKS),
               FILE_0600);
       s.lock = s.lockChannel.lock();
-      s.lockChannel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
+      s.lockChannel.write(
+          ByteBuffer.wrap(
+              (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
     } catch (IOException e) {
       SortIOException err = new SortIOException("lock", lockFile, SortIOException.reasonOf(e), e);
       try {
@@ -181,20 +190,26 @@ public final class Stripe {
     }
     if (usable < bytes) {
       throw new SortIOException(
-          "reserve space", dir, "No space left on device (need " + bytes + " bytes, " + usable + " usable)");
+          "reserve space",
+          dir,
+          "No space left on device (need " + bytes + " bytes, " + usable + " usable)");
     }
   }
 
   /**
-   * Deletes the private directory and everything in it (without following links), then releases
-   * the lock. Every entry is attempted; the first error is thrown with the others suppressed.
+   * Deletes the private directory and everything in it (without following links), then releases the
+   * lock. Every entry is attempted; the first error is thrown with the others suppressed.
    */
   void release() throws SortIOException {
     SortIOException first = TreeDeleter.deleteContents(privateDir, LOCK_FILE);
     try {
       Files.deleteIfExists(privateDir.resolve(LOCK_FILE));
     } catch (IOException e) {
-      first = TreeDeleter.add(first, new SortIOException("delete", privateDir.resolve(LOCK_FILE), SortIOException.reasonOf(e), e));
+      first =
+          TreeDeleter.add(
+              first,
+              new SortIOException(
+                  "delete", privateDir.resolve(LOCK_FILE), SortIOException.reasonOf(e), e));
     }
     try {
       if (lock != null) {
@@ -204,7 +219,11 @@ public final class Stripe {
         lockChannel.close();
       }
     } catch (IOException e) {
-      first = TreeDeleter.add(first, new SortIOException("unlock", privateDir.resolve(LOCK_FILE), SortIOException.reasonOf(e), e));
+      first =
+          TreeDeleter.add(
+              first,
+              new SortIOException(
+                  "unlock", privateDir.resolve(LOCK_FILE), SortIOException.reasonOf(e), e));
     } finally {
       lock = null;
       lockChannel = null;
@@ -212,7 +231,9 @@ public final class Stripe {
     try {
       Files.deleteIfExists(privateDir);
     } catch (IOException e) {
-      first = TreeDeleter.add(first, new SortIOException("delete", privateDir, SortIOException.reasonOf(e), e));
+      first =
+          TreeDeleter.add(
+              first, new SortIOException("delete", privateDir, SortIOException.reasonOf(e), e));
     }
     if (first != null) {
       throw first;

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The set of temp files a sort has created and not yet deleted, across all stripes (Lucene's
- * {@code TrackingDirectoryWrapper}). Files are registered right after their creation and removed
- * when deleted; {@link #deleteAll()} removes whatever is left, attempting every file even when some
+ * The set of temp files a sort has created and not yet deleted, across all stripes (Lucene's {@code
+ * TrackingDirectoryWrapper}). Files are registered right after their creation and removed when
+ * deleted; {@link #deleteAll()} removes whatever is left, attempting every file even when some
  * deletions fail.
  *
  * <p>Memory: one entry per live temp file. Thread-safe (synchronized).

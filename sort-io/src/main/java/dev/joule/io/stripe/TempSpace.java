@@ -36,7 +36,8 @@ public final class TempSpace implements AutoCloseable {
   private boolean closed;
   private boolean cleanedUp;
 
-  private TempSpace(List<Stripe> stripes, StripeAllocator allocator, NoticeSink notices, Thread hook) {
+  private TempSpace(
+      List<Stripe> stripes, StripeAllocator allocator, NoticeSink notices, Thread hook) {
     this.stripes = stripes;
     this.allocator = allocator;
     this.notices = notices;
@@ -66,13 +67,17 @@ public final class TempSpace implements AutoCloseable {
     }
     List<Stripe> stripes = new ArrayList<>();
     TempSpace[] self = new TempSpace[1];
-    Thread hook = new Thread(() -> {
-      TempSpace sp = self[0];
-      if (sp != null) {
-        sp.refuseNewFiles(); // the sort's threads keep running during shutdown: no file may appear after the sweep
-      }
-      cleanupQuietly(stripes);
-    }, "joule-temp-cleanup-" + HOOKS.incrementAndGet());
+    Thread hook =
+        new Thread(
+            () -> {
+              TempSpace sp = self[0];
+              if (sp != null) {
+                sp.refuseNewFiles(); // the sort's threads keep running during shutdown: no file
+                // may appear after the sweep
+              }
+              cleanupQuietly(stripes);
+            },
+            "joule-temp-cleanup-" + HOOKS.incrementAndGet());
     TempSpace space = new TempSpace(stripes, allocator, notices, hook);
     self[0] = space;
     Runtime.getRuntime().addShutdownHook(hook);
@@ -120,7 +125,8 @@ public final class TempSpace implements AutoCloseable {
    * @param kind a short lower-case name stem such as {@code "run"}
    * @throws SortIOException naming the stripe (no space, file system changed) or the file
    */
-  public BlockFile createFile(String kind, long expectedBytes, DirectIoPolicy policy) throws SortIOException {
+  public BlockFile createFile(String kind, long expectedBytes, DirectIoPolicy policy)
+      throws SortIOException {
     if (!kind.matches("[a-z]{1,16}")) {
       throw new IllegalArgumentException("bad temp file kind: " + kind);
     }
@@ -133,7 +139,8 @@ public final class TempSpace implements AutoCloseable {
       }
       Stripe s = stripes.get(allocator.next(stripes.size(), expectedBytes));
       s.checkUsable(expectedBytes);
-      Path file = s.privateDir().resolve(String.format("%s-%06d", kind, fileCounter.incrementAndGet()));
+      Path file =
+          s.privateDir().resolve(String.format("%s-%06d", kind, fileCounter.incrementAndGet()));
       BlockFile f = BlockFile.createNew(file, policy, notices, Stripe.FILE_0600);
       tracker.track(file);
       return f;
@@ -192,7 +199,10 @@ public final class TempSpace implements AutoCloseable {
     }
   }
 
-  /** Like {@link #close()} after a failure: cleanup errors are added to {@code primary} as suppressed. */
+  /**
+   * Like {@link #close()} after a failure: cleanup errors are added to {@code primary} as
+   * suppressed.
+   */
   public void closeAfterFailure(Throwable primary) {
     try {
       close();

@@ -15,7 +15,10 @@ import java.nio.file.Path;
 final class TreeDeleter {
   private TreeDeleter() {}
 
-  /** Deletes everything inside {@code dir} except the top-level entry named {@code keep}; returns the errors. */
+  /**
+   * Deletes everything inside {@code dir} except the top-level entry named {@code keep}; returns
+   * the errors.
+   */
   static SortIOException deleteContents(Path dir, String keep) {
     SortIOException first = null;
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
@@ -28,7 +31,8 @@ final class TreeDeleter {
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
-      first = add(first, new SortIOException("list directory", dir, SortIOException.reasonOf(e), e));
+      first =
+          add(first, new SortIOException("list directory", dir, SortIOException.reasonOf(e), e));
     }
     return first;
   }

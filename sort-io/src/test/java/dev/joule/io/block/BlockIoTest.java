@@ -54,7 +54,10 @@ class BlockIoTest {
     return a;
   }
 
-  /** Writes with write-behind, reads back with read-ahead and positionally: same bytes for every policy, size and short I/O. */
+  /**
+   * Writes with write-behind, reads back with read-ahead and positionally: same bytes for every
+   * policy, size and short I/O.
+   */
   @ParameterizedTest(name = "{0} size={1} shortIo={2}")
   @MethodSource("cases")
   void roundTripIsIdentical(DirectIoPolicy policy, int size, boolean shortIo) throws IOException {
@@ -115,28 +118,44 @@ class BlockIoTest {
       f.write(0, ByteBuffer.wrap(new byte[] {1, 2, 3}));
     }
     assertEquals(1, notices.size(), notices.toString());
-    assertEquals("direct I/O not supported in " + tmp + " (Invalid argument); using buffered I/O", notices.get(0));
+    assertEquals(
+        "direct I/O not supported in " + tmp + " (Invalid argument); using buffered I/O",
+        notices.get(0));
     NoticeSink once = NoticeSink.distinct(notices::add);
     for (String name : new String[] {"g1", "g2"}) {
-      try (BlockFile f = BlockFile.createNew(faults.wrap(tmp.resolve(name)), DirectIoPolicy.AUTO, once)) {
+      try (BlockFile f =
+          BlockFile.createNew(faults.wrap(tmp.resolve(name)), DirectIoPolicy.AUTO, once)) {
         assertFalse(f.isDirect());
       }
     }
-    assertEquals(2, notices.size(), "one more notice for the directory, not one per file: " + notices);
+    assertEquals(
+        2, notices.size(), "one more notice for the directory, not one per file: " + notices);
     Files.delete(tmp.resolve("g1"));
     Files.delete(tmp.resolve("g2"));
     assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(tmp.resolve("g.bin")));
 
-    SortIOException e = assertThrows(SortIOException.class, () -> BlockFile.openRead(file, DirectIoPolicy.ON, NoticeSink.IGNORE));
+    SortIOException e =
+        assertThrows(
+            SortIOException.class,
+            () -> BlockFile.openRead(file, DirectIoPolicy.ON, NoticeSink.IGNORE));
     assertEquals("open (direct I/O)", e.op());
-    assertTrue(e.getMessage().startsWith("open (direct I/O) failed: " + tmp.resolve("g.bin") + ": file system does not support direct I/O"), e.getMessage());
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "open (direct I/O) failed: "
+                    + tmp.resolve("g.bin")
+                    + ": file system does not support direct I/O"),
+        e.getMessage());
     faults.assertNoOpenHandles();
   }
 
   @Test
   void realErrorsAreNotHiddenByTheFallback() {
     Path missing = tmp.resolve("missing");
-    SortIOException e = assertThrows(SortIOException.class, () -> BlockFile.openRead(missing, DirectIoPolicy.AUTO, NoticeSink.IGNORE));
+    SortIOException e =
+        assertThrows(
+            SortIOException.class,
+            () -> BlockFile.openRead(missing, DirectIoPolicy.AUTO, NoticeSink.IGNORE));
     assertEquals("open failed: " + missing + ": No such file or directory", e.getMessage());
   }
 
@@ -148,13 +167,17 @@ class BlockIoTest {
         BlockWriter w = new BlockWriter(f, pool, 2)) {
       faults.failAt(FaultOp.WRITE, 2);
       ByteBuffer chunk = ByteBuffer.allocate(TRANSFER);
-      IOException e = assertThrows(IOException.class, () -> {
-        for (int i = 0; i < 100; i++) {
-          w.write(chunk.clear());
-        }
-        w.finish(true);
-      });
-      assertEquals("write failed: " + tmp.resolve("h.bin") + ": Input/output error", e.getMessage());
+      IOException e =
+          assertThrows(
+              IOException.class,
+              () -> {
+                for (int i = 0; i < 100; i++) {
+                  w.write(chunk.clear());
+                }
+                w.finish(true);
+              });
+      assertEquals(
+          "write failed: " + tmp.resolve("h.bin") + ": Input/output error", e.getMessage());
     }
     faults.assertNoOpenHandles();
   }
@@ -190,7 +213,8 @@ class BlockIoTest {
       assertThrows(SortIOException.class, f::force);
       long forces = faults.count(FaultOp.FORCE);
       SortIOException again = assertThrows(SortIOException.class, f::force);
-      assertTrue(again.getMessage().contains("an earlier fsync of this file failed"), again.getMessage());
+      assertTrue(
+          again.getMessage().contains("an earlier fsync of this file failed"), again.getMessage());
       assertEquals(forces, faults.count(FaultOp.FORCE), "force() must not reach the OS again");
     }
   }
@@ -202,7 +226,8 @@ class BlockIoTest {
     assertEquals(TRANSFER, b.capacity());
     pool.release(b);
     assertThrows(IllegalArgumentException.class, () -> pool.release(b));
-    assertThrows(IllegalArgumentException.class, () -> pool.release(ByteBuffer.allocateDirect(TRANSFER)));
+    assertThrows(
+        IllegalArgumentException.class, () -> pool.release(ByteBuffer.allocateDirect(TRANSFER)));
   }
 
   /** O_DIRECT works on tmpfs on these machines: the same bytes as buffered, odd size included. */
@@ -241,27 +266,31 @@ class BlockIoTest {
   void concurrentPositionalReadersShareOneFile() throws Exception {
     byte[] data = IoTestSupport.randomBytes(12, 64 * 4096 + 123);
     Files.write(tmp.resolve("shared"), data);
-    try (BlockFile f = BlockFile.openRead(tmp.resolve("shared"), DirectIoPolicy.ON, NoticeSink.IGNORE)) {
+    try (BlockFile f =
+        BlockFile.openRead(tmp.resolve("shared"), DirectIoPolicy.ON, NoticeSink.IGNORE)) {
       List<Thread> threads = new ArrayList<>();
       List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
       for (int t = 0; t < 3; t++) {
         ByteBuffer buf = pool.acquire();
         int seed = t;
-        threads.add(new Thread(() -> {
-          try {
-            java.util.Random r = new java.util.Random(seed);
-            for (int i = 0; i < 200; i++) {
-              int block = r.nextInt(65);
-              buf.clear().limit(8192);
-              int n = f.read(block * 4096L, buf);
-              assertEquals(ByteBuffer.wrap(data, block * 4096, n), buf.flip());
-            }
-          } catch (Throwable e) {
-            errors.add(e);
-          } finally {
-            pool.release(buf);
-          }
-        }, "test-reader-" + t));
+        threads.add(
+            new Thread(
+                () -> {
+                  try {
+                    java.util.Random r = new java.util.Random(seed);
+                    for (int i = 0; i < 200; i++) {
+                      int block = r.nextInt(65);
+                      buf.clear().limit(8192);
+                      int n = f.read(block * 4096L, buf);
+                      assertEquals(ByteBuffer.wrap(data, block * 4096, n), buf.flip());
+                    }
+                  } catch (Throwable e) {
+                    errors.add(e);
+                  } finally {
+                    pool.release(buf);
+                  }
+                },
+                "test-reader-" + t));
       }
       threads.forEach(Thread::start);
       for (Thread t : threads) {

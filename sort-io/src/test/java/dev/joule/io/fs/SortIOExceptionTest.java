@@ -20,7 +20,10 @@ class SortIOExceptionTest {
     assertEquals("write", ((SortIOException) e).op());
     assertEquals(p, ((SortIOException) e).path());
     assertSame(e, SortIOException.wrap("close", p, e), "already named: not wrapped again");
-    assertEquals("No such file or directory", SortIOException.reasonOf(new NoSuchFileException("/a")));
-    assertEquals("Input/output error", SortIOException.reasonOf(new FileSystemException("/a", null, "Input/output error")));
+    assertEquals(
+        "No such file or directory", SortIOException.reasonOf(new NoSuchFileException("/a")));
+    assertEquals(
+        "Input/output error",
+        SortIOException.reasonOf(new FileSystemException("/a", null, "Input/output error")));
   }
 }

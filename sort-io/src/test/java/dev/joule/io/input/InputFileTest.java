@@ -22,7 +22,11 @@ class InputFileTest {
     try (InputFile in = InputFile.open(f, DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
       in.checkWholeRecords(50);
       SortIOException e = assertThrows(SortIOException.class, () -> in.checkWholeRecords(100));
-      assertEquals("read failed: " + f + ": input size 250 is not a multiple of record size 100: 50 trailing bytes at offset 200",
+      assertEquals(
+          "read failed: "
+              + f
+              + ": input size 250 is not a multiple of record size 100: 50 trailing bytes at offset"
+              + " 200",
           e.getMessage());
     }
   }
@@ -35,16 +39,26 @@ class InputFileTest {
       assertThrows(SortIOException.class, () -> in.checkUnchanged(99));
       Files.write(f, new byte[1], StandardOpenOption.APPEND);
       SortIOException e = assertThrows(SortIOException.class, () -> in.checkUnchanged(100));
-      assertEquals("read failed: " + f + ": input changed while being read (size 100 at start, 101 now, 100 bytes read)", e.getMessage());
+      assertEquals(
+          "read failed: "
+              + f
+              + ": input changed while being read (size 100 at start, 101 now, 100 bytes read)",
+          e.getMessage());
     }
   }
 
   @Test
   void directoriesAndMissingFilesAreRefused() {
-    SortIOException dir = assertThrows(SortIOException.class, () -> InputFile.open(tmp, DirectIoPolicy.AUTO, NoticeSink.IGNORE));
+    SortIOException dir =
+        assertThrows(
+            SortIOException.class,
+            () -> InputFile.open(tmp, DirectIoPolicy.AUTO, NoticeSink.IGNORE));
     assertEquals("open failed: " + tmp + ": Is a directory", dir.getMessage());
     Path missing = tmp.resolve("nope");
-    SortIOException e = assertThrows(SortIOException.class, () -> InputFile.open(missing, DirectIoPolicy.AUTO, NoticeSink.IGNORE));
+    SortIOException e =
+        assertThrows(
+            SortIOException.class,
+            () -> InputFile.open(missing, DirectIoPolicy.AUTO, NoticeSink.IGNORE));
     assertEquals("open failed: " + missing + ": No such file or directory", e.getMessage());
   }
 }

@@ -70,7 +70,10 @@ class AtomicOutputTest {
     assertEquals(0, Files.size(out));
   }
 
-  /** Sorting a file onto itself: the input is read while the output is written, and replaced only at the rename. */
+  /**
+   * Sorting a file onto itself: the input is read while the output is written, and replaced only at
+   * the rename.
+   */
   @Test
   void outputMayBeTheInput() throws IOException {
     Path f = tmp.resolve("same");
@@ -78,7 +81,8 @@ class AtomicOutputTest {
     Files.write(f, data);
     try (InputFile in = InputFile.open(f, DirectIoPolicy.AUTO, NoticeSink.IGNORE);
         BlockReader r = in.reader(65536, 1);
-        AtomicOutput out = AtomicOutput.create(f, DirectIoPolicy.AUTO, NoticeSink.IGNORE, pool, 2)) {
+        AtomicOutput out =
+            AtomicOutput.create(f, DirectIoPolicy.AUTO, NoticeSink.IGNORE, pool, 2)) {
       ByteBuffer buf = ByteBuffer.allocateDirect(65536 + 4096).alignedSlice(4096);
       long read = 0;
       while (true) {
@@ -105,7 +109,10 @@ class AtomicOutputTest {
     assertEquals(List.of("same"), IoTestSupport.listRecursive(tmp));
   }
 
-  /** The k-th operation of each kind fails: either success, or a named error, the old output intact and nothing left. */
+  /**
+   * The k-th operation of each kind fails: either success, or a named error, the old output intact
+   * and nothing left.
+   */
   @Test
   void kthOperationFailureSweep() throws IOException {
     Path realOut = tmp.resolve("out");
@@ -113,36 +120,41 @@ class AtomicOutputTest {
     byte[] neu = IoTestSupport.randomBytes(11, SIZE);
     int failures = 0;
     for (DirectIoPolicy policy : new DirectIoPolicy[] {DirectIoPolicy.ON, DirectIoPolicy.OFF})
-    for (FaultOp op : new FaultOp[] {FaultOp.OPEN, FaultOp.WRITE, FaultOp.FORCE, FaultOp.MOVE}) {
-      for (int k = 1; ; k++) {
-        Files.write(realOut, old);
-        String sha = IoTestSupport.sha256(realOut);
-        FaultFileSystemProvider faults = FaultFileSystemProvider.create(IoTestSupport.seed() + k).shortIo(k % 2 == 0);
-        faults.failAt(op, k);
-        try {
-          publish(faults.wrap(realOut), neu, policy);
-          assertArrayEquals(neu, Files.readAllBytes(realOut), op + " k=" + k);
-          assertEquals(List.of("out"), IoTestSupport.listRecursive(tmp));
-          faults.assertNoOpenHandles();
-          break; // k passed the number of such operations: the sweep for this op is complete
-        } catch (SortIOException e) {
-          failures++;
-          if (e.op().equals("fsync directory")) {
-            // after the rename: the previous version is renamed back from its hard link (CFC 3)
-            assertEquals("fsync directory failed: " + tmp + ": Input/output error", e.getMessage());
-            assertEquals(sha, IoTestSupport.sha256(realOut), "previous output restored");
+      for (FaultOp op : new FaultOp[] {FaultOp.OPEN, FaultOp.WRITE, FaultOp.FORCE, FaultOp.MOVE}) {
+        for (int k = 1; ; k++) {
+          Files.write(realOut, old);
+          String sha = IoTestSupport.sha256(realOut);
+          FaultFileSystemProvider faults =
+              FaultFileSystemProvider.create(IoTestSupport.seed() + k).shortIo(k % 2 == 0);
+          faults.failAt(op, k);
+          try {
+            publish(faults.wrap(realOut), neu, policy);
+            assertArrayEquals(neu, Files.readAllBytes(realOut), op + " k=" + k);
             assertEquals(List.of("out"), IoTestSupport.listRecursive(tmp));
             faults.assertNoOpenHandles();
-            continue;
+            break; // k passed the number of such operations: the sweep for this op is complete
+          } catch (SortIOException e) {
+            failures++;
+            if (e.op().equals("fsync directory")) {
+              // after the rename: the previous version is renamed back from its hard link (CFC 3)
+              assertEquals(
+                  "fsync directory failed: " + tmp + ": Input/output error", e.getMessage());
+              assertEquals(sha, IoTestSupport.sha256(realOut), "previous output restored");
+              assertEquals(List.of("out"), IoTestSupport.listRecursive(tmp));
+              faults.assertNoOpenHandles();
+              continue;
+            }
+            assertTrue(
+                e.getMessage()
+                    .matches(
+                        "[a-z ()]+ failed: " + tmp + "/\\.?out[.a-z0-9]*: Input/output error.*"),
+                policy + " " + op + " k=" + k + ": " + e.getMessage());
+            assertEquals(sha, IoTestSupport.sha256(realOut), op + " k=" + k);
+            assertEquals(List.of("out"), IoTestSupport.listRecursive(tmp), op + " k=" + k);
+            faults.assertNoOpenHandles();
           }
-          assertTrue(e.getMessage().matches("[a-z ()]+ failed: " + tmp + "/\\.?out[.a-z0-9]*: Input/output error.*"),
-              policy + " " + op + " k=" + k + ": " + e.getMessage());
-          assertEquals(sha, IoTestSupport.sha256(realOut), op + " k=" + k);
-          assertEquals(List.of("out"), IoTestSupport.listRecursive(tmp), op + " k=" + k);
-          faults.assertNoOpenHandles();
         }
       }
-    }
     assertTrue(failures >= 12, "the sweep must actually fail something: " + failures);
   }
 
@@ -161,7 +173,11 @@ class AtomicOutputTest {
         }
         assertArrayEquals(neu, Files.readAllBytes(realOut));
       } catch (SortIOException e) {
-        assertTrue(e.getMessage().matches("write failed: " + tmp + "/\\.out\\.[a-z0-9]+\\.tmp: No space left on device"), e.getMessage());
+        assertTrue(
+            e.getMessage()
+                .matches(
+                    "write failed: " + tmp + "/\\.out\\.[a-z0-9]+\\.tmp: No space left on device"),
+            e.getMessage());
         assertEquals("write", e.op());
         assertArrayEquals(old, Files.readAllBytes(realOut), "n=" + n);
       }
@@ -212,7 +228,13 @@ class AtomicOutputTest {
       publish(out, new byte[1], DirectIoPolicy.AUTO);
       fail();
     } catch (IOException e) {
-      assertTrue(e.getMessage().matches("create failed: " + tmp + "/no/such/dir/\\.out\\.[a-z0-9]+\\.tmp: No such file or directory"), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .matches(
+                  "create failed: "
+                      + tmp
+                      + "/no/such/dir/\\.out\\.[a-z0-9]+\\.tmp: No such file or directory"),
+          e.getMessage());
     }
   }
 }

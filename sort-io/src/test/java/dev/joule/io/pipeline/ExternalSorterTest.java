@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
-/** End-to-end tests of ExternalSorter and SortSession against an in-memory stable reference sort. */
+/**
+ * End-to-end tests of ExternalSorter and SortSession against an in-memory stable reference sort.
+ */
 class ExternalSorterTest {
   static final long SEED = Long.getLong("joule.seed", 0x5EED_1234L);
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
@@ -82,7 +84,9 @@ class ExternalSorterTest {
     assertEquals(n, r.records());
     assertEquals(r.input().checksum(), r.output().checksum());
     assertTrue(r.output().ordered());
-    assertTrue(r.peakMemoryBytes() <= c.memoryBudget().bytes(), "peak " + r.peakMemoryBytes() + " over budget");
+    assertTrue(
+        r.peakMemoryBytes() <= c.memoryBudget().bytes(),
+        "peak " + r.peakMemoryBytes() + " over budget");
     if (c.format().equals(GENSORT) && n > 0) {
       // valsort's own logic (sort-core) agrees with the report
       StreamingValidator v = new StreamingValidator();
@@ -194,8 +198,13 @@ class ExternalSorterTest {
     Path in = dir.resolve("in");
     Files.write(in, new byte[250]);
     Path out = dir.resolve("out");
-    SortIOException e = assertThrows(SortIOException.class, () -> ExternalSorter.sort(in, out, small(1).build()));
-    assertTrue(e.getMessage().contains("input size 250 is not a multiple of record size 100: 50 trailing bytes at offset 200"),
+    SortIOException e =
+        assertThrows(SortIOException.class, () -> ExternalSorter.sort(in, out, small(1).build()));
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "input size 250 is not a multiple of record size 100: 50 trailing bytes at offset"
+                    + " 200"),
         e.getMessage());
     assertFalse(Files.exists(out));
   }
@@ -218,8 +227,10 @@ class ExternalSorterTest {
           for (int off = 0; off < data.length; off += 100 * 777) {
             int len = Math.min(100 * 777, data.length - off);
             if (netty) {
-              ByteBuf b = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(data, off, len / 2 + 3),
-                  Unpooled.wrappedBuffer(data, off + len / 2 + 3, len - len / 2 - 3));
+              ByteBuf b =
+                  Unpooled.wrappedBuffer(
+                      Unpooled.wrappedBuffer(data, off, len / 2 + 3),
+                      Unpooled.wrappedBuffer(data, off + len / 2 + 3, len - len / 2 - 3));
               s.addByteBuf(b);
             } else {
               s.add(ByteBuffer.wrap(data, off, len));
@@ -235,7 +246,10 @@ class ExternalSorterTest {
             }
           }
         }
-        assertArrayEquals(PipelineTestSupport.reference(data, GENSORT), got.toByteArray(), "n=" + n + " netty=" + netty);
+        assertArrayEquals(
+            PipelineTestSupport.reference(data, GENSORT),
+            got.toByteArray(),
+            "n=" + n + " netty=" + netty);
       }
     }
   }
@@ -245,9 +259,11 @@ class ExternalSorterTest {
     byte[] data = gensort(200_000);
     Path in = writeInput(data);
     Path out = dir.resolve("out");
-    SortConfig c = small(2).runRecordsLimit(4096)
-        .progress((phase, done, total) -> Thread.currentThread().interrupt())
-        .build();
+    SortConfig c =
+        small(2)
+            .runRecordsLimit(4096)
+            .progress((phase, done, total) -> Thread.currentThread().interrupt())
+            .build();
     try {
       assertThrows(SortCancelledException.class, () -> ExternalSorter.sort(in, out, c));
       assertTrue(Thread.currentThread().isInterrupted(), "interrupt flag kept");
@@ -256,7 +272,8 @@ class ExternalSorterTest {
     }
     assertFalse(Files.exists(out));
     try (var l = Files.list(dir)) {
-      assertEquals(List.of(), l.filter(p -> p.getFileName().toString().startsWith(".out")).toList());
+      assertEquals(
+          List.of(), l.filter(p -> p.getFileName().toString().startsWith(".out")).toList());
     }
   }
 
@@ -266,14 +283,18 @@ class ExternalSorterTest {
     Path in = writeInput(data);
     Path out = dir.resolve("out");
     Files.write(out, new byte[] {1, 2, 3});
-    SortConfig c = small(2).runRecordsLimit(4096)
-        .progress((phase, done, total) -> {
-          if (done > 1_000_000) {
-            throw new IllegalStateException("listener failed");
-          }
-        })
-        .build();
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ExternalSorter.sort(in, out, c));
+    SortConfig c =
+        small(2)
+            .runRecordsLimit(4096)
+            .progress(
+                (phase, done, total) -> {
+                  if (done > 1_000_000) {
+                    throw new IllegalStateException("listener failed");
+                  }
+                })
+            .build();
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> ExternalSorter.sort(in, out, c));
     assertEquals("listener failed", e.getMessage());
     assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(out), "previous output intact");
   }
@@ -282,17 +303,20 @@ class ExternalSorterTest {
   void inputChangedWhileReadIsDetected() throws IOException {
     Path in = writeInput(gensort(200_000));
     Path out = dir.resolve("out");
-    SortConfig c = small(2).runRecordsLimit(4096)
-        .progress((phase, done, total) -> {
-          if (done < 2_000_000) {
-            try {
-              Files.write(in, new byte[100], java.nio.file.StandardOpenOption.APPEND);
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          }
-        })
-        .build();
+    SortConfig c =
+        small(2)
+            .runRecordsLimit(4096)
+            .progress(
+                (phase, done, total) -> {
+                  if (done < 2_000_000) {
+                    try {
+                      Files.write(in, new byte[100], java.nio.file.StandardOpenOption.APPEND);
+                    } catch (IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  }
+                })
+            .build();
     SortIOException e = assertThrows(SortIOException.class, () -> ExternalSorter.sort(in, out, c));
     assertTrue(e.getMessage().contains("input changed while being read"), e.getMessage());
     assertFalse(Files.exists(out));
@@ -301,8 +325,10 @@ class ExternalSorterTest {
   @Test
   void missingOutputDirectoryFailsBeforeReading() throws IOException {
     Path in = writeInput(gensort(10));
-    SortIOException e = assertThrows(SortIOException.class,
-        () -> ExternalSorter.sort(in, dir.resolve("no/such/out"), small(1).build()));
+    SortIOException e =
+        assertThrows(
+            SortIOException.class,
+            () -> ExternalSorter.sort(in, dir.resolve("no/such/out"), small(1).build()));
     assertTrue(e.getMessage().contains("No such file or directory"), e.getMessage());
   }
 
@@ -311,7 +337,8 @@ class ExternalSorterTest {
     SortConfig c = small(2).fanIn(5).runRecordsLimit(1024).build();
     Path in = writeInput(gensort(100_000));
     String d = ExternalSorter.plan(in, dir.resolve("out"), c).describe();
-    for (String s : new String[] {"runs", "fan-in 5", "merge pass", "memory", "temp stripe 1", "usable"}) {
+    for (String s :
+        new String[] {"runs", "fan-in 5", "merge pass", "memory", "temp stripe 1", "usable"}) {
       assertTrue(d.contains(s), s + " missing in\n" + d);
     }
   }

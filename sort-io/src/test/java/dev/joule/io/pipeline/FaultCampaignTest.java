@@ -26,9 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Seeded fault campaign (RELIABILITY.md F2, F6, F16, F17) over {@link ExternalSorter#sort}: each
- * case draws a small configuration (record format, one pass / one merge / several merge passes,
- * 1–3 stripes, 1–2 threads, 4–64 KiB transfers, forced fan-in 2–4, runs of a few hundred records)
- * and one fault on the in-JVM fault layer: an IOException at the k-th operation of one kind (open,
+ * case draws a small configuration (record format, one pass / one merge / several merge passes, 1–3
+ * stripes, 1–2 threads, 4–64 KiB transfers, forced fan-in 2–4, runs of a few hundred records) and
+ * one fault on the in-JVM fault layer: an IOException at the k-th operation of one kind (open,
  * read, write, force, move, delete), the disk full after N bytes, short reads and writes, or
  * nothing. k and N are drawn over the operations and bytes of a fault-free dry run of the same
  * configuration, so every phase is hit. Each case must end as a clean failure ({@link
@@ -42,6 +42,7 @@ class FaultCampaignTest {
   static final int CASES = Integer.getInteger("joule.campaign.cases", 2000);
   static final long BASE = Long.getLong("joule.campaign.base", 0xC0FFEEL);
   static final Long ONE = Long.getLong("joule.campaign.seed");
+
   /** Configuration shapes the cases are spread over; each has one fault-free dry run. */
   static final int CONFIGS = Integer.getInteger("joule.campaign.configs", 64);
 
@@ -53,14 +54,35 @@ class FaultCampaignTest {
 
   @TempDir Path dir;
 
-  enum Fault { NONE, SHORT_IO, FAIL_AT, SHORT_IO_AND_FAIL_AT, DISK_FULL }
+  enum Fault {
+    NONE,
+    SHORT_IO,
+    FAIL_AT,
+    SHORT_IO_AND_FAIL_AT,
+    DISK_FULL
+  }
 
   /** One case, fully determined by its seed. */
-  record Case(long seed, int config, FixedLengthFormat format, long records, long runLimit, int fanIn, int stripes, int threads,
-      int tempKiB, int ioKiB, DirectIoPolicy direct, boolean previousOutput, Fault fault, FaultOp op, double where) {
+  record Case(
+      long seed,
+      int config,
+      FixedLengthFormat format,
+      long records,
+      long runLimit,
+      int fanIn,
+      int stripes,
+      int threads,
+      int tempKiB,
+      int ioKiB,
+      DirectIoPolicy direct,
+      boolean previousOutput,
+      Fault fault,
+      FaultOp op,
+      double where) {
 
     static Case of(long seed) {
-      // The configuration comes from one of CONFIGS shapes (so their dry runs are shared), the data,
+      // The configuration comes from one of CONFIGS shapes (so their dry runs are shared), the
+      // data,
       // fault and fault position from the seed itself.
       int config = (int) Math.floorMod(seed ^ (seed >>> 32), (long) CONFIGS);
       Random r = new Random(0x5EED_C0F1L + config);
@@ -87,8 +109,22 @@ class FaultCampaignTest {
       Random fr = new Random(seed);
       Fault fault = Fault.values()[pick(fr, 5, 10, 55, 10, 20)];
       FaultOp op = FaultOp.values()[pick(fr, 15, 25, 25, 15, 10, 10)];
-      return new Case(seed, config, f, records, runLimit, fanIn, stripes, threads, tempKiB, ioKiB, direct,
-          fr.nextBoolean(), fault, op, fr.nextDouble());
+      return new Case(
+          seed,
+          config,
+          f,
+          records,
+          runLimit,
+          fanIn,
+          stripes,
+          threads,
+          tempKiB,
+          ioKiB,
+          direct,
+          fr.nextBoolean(),
+          fault,
+          op,
+          fr.nextDouble());
     }
 
     String shape() {
@@ -97,10 +133,38 @@ class FaultCampaignTest {
 
     @Override
     public String toString() {
-      return "case -Djoule.campaign.seed=" + seed + " [config " + config + ", " + shape() + ", " + records + " x " + format.recordSize()
-          + " B, runs of " + runLimit + ", fan-in " + fanIn + ", " + stripes + " stripes, " + threads + " threads, temp "
-          + tempKiB + "K, io " + ioKiB + "K, " + direct + ", previous output " + previousOutput + ", fault " + fault
-          + (fault == Fault.FAIL_AT || fault == Fault.SHORT_IO_AND_FAIL_AT ? " " + op : "") + " at " + where + "]";
+      return "case -Djoule.campaign.seed="
+          + seed
+          + " [config "
+          + config
+          + ", "
+          + shape()
+          + ", "
+          + records
+          + " x "
+          + format.recordSize()
+          + " B, runs of "
+          + runLimit
+          + ", fan-in "
+          + fanIn
+          + ", "
+          + stripes
+          + " stripes, "
+          + threads
+          + " threads, temp "
+          + tempKiB
+          + "K, io "
+          + ioKiB
+          + "K, "
+          + direct
+          + ", previous output "
+          + previousOutput
+          + ", fault "
+          + fault
+          + (fault == Fault.FAIL_AT || fault == Fault.SHORT_IO_AND_FAIL_AT ? " " + op : "")
+          + " at "
+          + where
+          + "]";
     }
   }
 
@@ -134,14 +198,20 @@ class FaultCampaignTest {
     }
     StringBuilder sb = new StringBuilder("fault campaign (base seed " + BASE + "): ");
     long[] all = new long[3];
-    tally.forEach((k, v) -> {
-      sb.append(String.format("%n  %-40s cases %5d  clean failures %5d  validated outputs %5d", k, v[0], v[1], v[2]));
-      for (int i = 0; i < 3; i++) {
-        all[i] += v[i];
-      }
-    });
-    sb.append(String.format("%n  %-40s cases %5d  clean failures %5d  validated outputs %5d  (%d ms)", "TOTAL",
-        all[0], all[1], all[2], (System.nanoTime() - t0) / 1_000_000));
+    tally.forEach(
+        (k, v) -> {
+          sb.append(
+              String.format(
+                  "%n  %-40s cases %5d  clean failures %5d  validated outputs %5d",
+                  k, v[0], v[1], v[2]));
+          for (int i = 0; i < 3; i++) {
+            all[i] += v[i];
+          }
+        });
+    sb.append(
+        String.format(
+            "%n  %-40s cases %5d  clean failures %5d  validated outputs %5d  (%d ms)",
+            "TOTAL", all[0], all[1], all[2], (System.nanoTime() - t0) / 1_000_000));
     System.out.println(sb);
     if (base != null && !base.equals(dir)) {
       deleteTree(base);
@@ -182,22 +252,44 @@ class FaultCampaignTest {
     int failures = 0;
     for (FaultOp op : new FaultOp[] {FaultOp.DELETE, FaultOp.FORCE, FaultOp.MOVE}) {
       for (long k = 1; ; k++) {
-        Case c = new Case(k, 0, f, 6 * q + 7, q, 3, 2, 1, 4, 4, DirectIoPolicy.OFF, true, Fault.FAIL_AT, op, 0);
+        Case c =
+            new Case(
+                k,
+                0,
+                f,
+                6 * q + 7,
+                q,
+                3,
+                2,
+                1,
+                4,
+                4,
+                DirectIoPolicy.OFF,
+                true,
+                Fault.FAIL_AT,
+                op,
+                0);
         Path caseDir = Files.createDirectory(base.resolve("r" + op + k));
         try {
           byte[] data = PipelineTestSupport.records(k, c.records(), f, 0);
           Path in = caseDir.resolve("in");
           Files.write(in, data);
-          List<Path> stripes = List.of(Files.createDirectory(caseDir.resolve("s0")), Files.createDirectory(caseDir.resolve("s1")));
+          List<Path> stripes =
+              List.of(
+                  Files.createDirectory(caseDir.resolve("s0")),
+                  Files.createDirectory(caseDir.resolve("s1")));
           Path out = caseDir.resolve("out");
           Files.write(out, new byte[] {'o', 'l', 'd'});
           FaultFileSystemProvider faults = FaultFileSystemProvider.create(k).failAt(op, k);
           CleanFailureContract.Snapshot before = CleanFailureContract.before(out, stripes);
           try {
-            ExternalSorter.sort(faults.wrap(in), faults.wrap(out), config(c, faults, stripes, new int[1]));
-            assertArrayEquals(PipelineTestSupport.reference(data, f), Files.readAllBytes(out), op + " k=" + k);
+            ExternalSorter.sort(
+                faults.wrap(in), faults.wrap(out), config(c, faults, stripes, new int[1]));
+            assertArrayEquals(
+                PipelineTestSupport.reference(data, f), Files.readAllBytes(out), op + " k=" + k);
             before.assertNoTempsOrLeaks(op + " k=" + k, null);
-            assertTrue(faults.faultIndex() < 0, op + " k=" + k + ": a fault fired and the sort succeeded");
+            assertTrue(
+                faults.faultIndex() < 0, op + " k=" + k + ": a fault fired and the sort succeeded");
             break; // k is past the last such operation
           } catch (IOException e) {
             before.assertCleanFailure(e, "Input/output error", false, op + " k=" + k);
@@ -228,7 +320,9 @@ class FaultCampaignTest {
   }
 
   private void runCaseIn(Case c, Path caseDir) throws Exception {
-    byte[] data = PipelineTestSupport.records(c.seed(), c.records(), c.format(), (int) (c.seed() & 3) == 0 ? 5 : 0);
+    byte[] data =
+        PipelineTestSupport.records(
+            c.seed(), c.records(), c.format(), (int) (c.seed() & 3) == 0 ? 5 : 0);
     Path in = caseDir.resolve("in");
     Files.write(in, data);
     List<Path> stripes = new ArrayList<>();
@@ -247,7 +341,7 @@ class FaultCampaignTest {
     FaultFileSystemProvider faults = FaultFileSystemProvider.create(c.seed());
     String reason = "Input/output error";
     switch (c.fault()) {
-      case NONE -> { }
+      case NONE -> {}
       case SHORT_IO -> faults.shortIo(true);
       case FAIL_AT, SHORT_IO_AND_FAIL_AT -> {
         faults.shortIo(c.fault() == Fault.SHORT_IO_AND_FAIL_AT);
@@ -297,7 +391,8 @@ class FaultCampaignTest {
     FaultFileSystemProvider dry = FaultFileSystemProvider.create(c.config());
     Path dryOut = caseDir.resolve("dry.out");
     ExternalSorter.sort(dry.wrap(in), dry.wrap(dryOut), config(c, dry, stripes, new int[1]));
-    assertArrayEquals(PipelineTestSupport.reference(data, c.format()), Files.readAllBytes(dryOut), "dry run");
+    assertArrayEquals(
+        PipelineTestSupport.reference(data, c.format()), Files.readAllBytes(dryOut), "dry run");
     Files.delete(dryOut);
     Files.delete(in);
     Map<FaultOp, Long> counts = new EnumMap<>(FaultOp.class);
@@ -308,12 +403,15 @@ class FaultCampaignTest {
   }
 
   private void count(Case c, String phase, boolean failed) {
-    String fault = switch (c.fault()) {
-      case FAIL_AT, SHORT_IO_AND_FAIL_AT -> (c.fault() == Fault.SHORT_IO_AND_FAIL_AT ? "short+" : "") + c.op().name().toLowerCase();
-      case DISK_FULL -> "disk full";
-      case SHORT_IO -> "short io";
-      case NONE -> "none";
-    };
+    String fault =
+        switch (c.fault()) {
+          case FAIL_AT, SHORT_IO_AND_FAIL_AT ->
+              (c.fault() == Fault.SHORT_IO_AND_FAIL_AT ? "short+" : "")
+                  + c.op().name().toLowerCase();
+          case DISK_FULL -> "disk full";
+          case SHORT_IO -> "short io";
+          case NONE -> "none";
+        };
     long[] v = tally.computeIfAbsent(String.format("%-12s %s", fault, phase), k -> new long[3]);
     v[0]++;
     v[failed ? 1 : 2]++;
@@ -336,8 +434,10 @@ class FaultCampaignTest {
         break;
       }
     }
-    boolean onOutput = entry.contains("/." + outName + ".") || entry.endsWith("/" + outName)
-        || entry.endsWith(out.getParent().toString());
+    boolean onOutput =
+        entry.contains("/." + outName + ".")
+            || entry.endsWith("/" + outName)
+            || entry.endsWith(out.getParent().toString());
     if (entry.startsWith("MOVE ") || (entry.startsWith("FORCE ") && onOutput)) {
       return "publish";
     }
@@ -354,17 +454,18 @@ class FaultCampaignTest {
   }
 
   static SortConfig config(Case c, FaultFileSystemProvider fs, List<Path> stripes, int[] hook) {
-    SortConfig.Builder b = SortConfig.builder()
-        .format(c.format())
-        .memoryBudget(DataSize.ofMiB(8))
-        .threads(c.threads())
-        .tempDirs(stripes.stream().map(fs::wrap).toList())
-        .transferSize(FileKind.TEMP, DataSize.ofKiB(c.tempKiB()))
-        .transferSize(FileKind.INPUT, DataSize.ofKiB(c.ioKiB()))
-        .transferSize(FileKind.OUTPUT, DataSize.ofKiB(c.ioKiB()))
-        .directIo(c.direct())
-        .fanIn(c.fanIn())
-        .afterRunFormation(runs -> hook[0] = fs.log().size());
+    SortConfig.Builder b =
+        SortConfig.builder()
+            .format(c.format())
+            .memoryBudget(DataSize.ofMiB(8))
+            .threads(c.threads())
+            .tempDirs(stripes.stream().map(fs::wrap).toList())
+            .transferSize(FileKind.TEMP, DataSize.ofKiB(c.tempKiB()))
+            .transferSize(FileKind.INPUT, DataSize.ofKiB(c.ioKiB()))
+            .transferSize(FileKind.OUTPUT, DataSize.ofKiB(c.ioKiB()))
+            .directIo(c.direct())
+            .fanIn(c.fanIn())
+            .afterRunFormation(runs -> hook[0] = fs.log().size());
     if (c.runLimit() > 0) {
       b.runRecordsLimit(c.runLimit());
     }

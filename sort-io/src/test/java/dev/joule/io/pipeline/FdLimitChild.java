@@ -25,11 +25,21 @@ public final class FdLimitChild {
     byte[] data = PipelineTestSupport.records(runs, runs * q - 3, f, 0);
     Path in = dir.resolve("in");
     Files.write(in, data);
-    SortConfig c = SortConfig.builder().format(f).memoryBudget(DataSize.ofMiB(8)).threads(2)
-        .tempDirs(List.of(Files.createDirectories(dir.resolve("s0")), Files.createDirectories(dir.resolve("s1"))))
-        .transferSize(FileKind.TEMP, DataSize.ofKiB(4)).runRecordsLimit(q).build();
+    SortConfig c =
+        SortConfig.builder()
+            .format(f)
+            .memoryBudget(DataSize.ofMiB(8))
+            .threads(2)
+            .tempDirs(
+                List.of(
+                    Files.createDirectories(dir.resolve("s0")),
+                    Files.createDirectories(dir.resolve("s1"))))
+            .transferSize(FileKind.TEMP, DataSize.ofKiB(4))
+            .runRecordsLimit(q)
+            .build();
     SortReport r = ExternalSorter.sort(in, dir.resolve("out"), c);
-    if (!Arrays.equals(PipelineTestSupport.reference(data, f), Files.readAllBytes(dir.resolve("out")))) {
+    if (!Arrays.equals(
+        PipelineTestSupport.reference(data, f), Files.readAllBytes(dir.resolve("out")))) {
       throw new AssertionError("output differs from the reference");
     }
     System.out.println("ok " + r.runs() + " " + r.mergePasses() + " " + r.fanIn());

@@ -23,13 +23,28 @@ class FdLimitTest {
 
   @Test
   void fourHundredRunsUnderAnOpenFileLimitOf32AddPasses() throws Exception {
-    Path prlimit = Stream.of("/usr/bin/prlimit", "/bin/prlimit").map(Path::of).filter(Files::isExecutable)
-        .findFirst().orElse(null);
+    Path prlimit =
+        Stream.of("/usr/bin/prlimit", "/bin/prlimit")
+            .map(Path::of)
+            .filter(Files::isExecutable)
+            .findFirst()
+            .orElse(null);
     assumeTrue(prlimit != null, "prlimit (util-linux) is not installed: skipped");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(prlimit.toString(), "--nofile=32", java, "-ea", "-XX:MaxDirectMemorySize=256m",
-        "-cp", System.getProperty("java.class.path"), FdLimitChild.class.getName(), dir.toString(), "400")
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                prlimit.toString(),
+                "--nofile=32",
+                java,
+                "-ea",
+                "-XX:MaxDirectMemorySize=256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                FdLimitChild.class.getName(),
+                dir.toString(),
+                "400")
+            .redirectErrorStream(true)
+            .start();
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child still running after 60 s");
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, p.exitValue(), out);

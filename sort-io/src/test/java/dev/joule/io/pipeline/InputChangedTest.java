@@ -38,27 +38,39 @@ class InputChangedTest {
     Path s0 = Files.createDirectory(dir.resolve("s0"));
     Path out = dir.resolve("out");
     boolean[] done = {false};
-    SortConfig c = SortConfig.builder().format(F).memoryBudget(DataSize.ofMiB(8)).threads(2).tempDirs(List.of(s0))
-        .transferSize(FileKind.INPUT, DataSize.ofKiB(4)).transferSize(FileKind.TEMP, DataSize.ofKiB(4))
-        .runRecordsLimit(q)
-        .progress((phase, read, total) -> {
-          if (!done[0]) {
-            done[0] = true;
-            try (FileChannel ch = FileChannel.open(in, StandardOpenOption.WRITE)) {
-              switch (change) {
-                case "append" -> ch.write(java.nio.ByteBuffer.allocate(16), ch.size());
-                case "truncate" -> ch.truncate(ch.size() - 16 * q);
-                default -> {
-                  ch.write(java.nio.ByteBuffer.wrap(new byte[4096]), ch.size() - 4096); // same size, new mtime
-                  Files.setLastModifiedTime(in, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
-                }
-              }
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-          }
-        })
-        .build();
+    SortConfig c =
+        SortConfig.builder()
+            .format(F)
+            .memoryBudget(DataSize.ofMiB(8))
+            .threads(2)
+            .tempDirs(List.of(s0))
+            .transferSize(FileKind.INPUT, DataSize.ofKiB(4))
+            .transferSize(FileKind.TEMP, DataSize.ofKiB(4))
+            .runRecordsLimit(q)
+            .progress(
+                (phase, read, total) -> {
+                  if (!done[0]) {
+                    done[0] = true;
+                    try (FileChannel ch = FileChannel.open(in, StandardOpenOption.WRITE)) {
+                      switch (change) {
+                        case "append" -> ch.write(java.nio.ByteBuffer.allocate(16), ch.size());
+                        case "truncate" -> ch.truncate(ch.size() - 16 * q);
+                        default -> {
+                          ch.write(
+                              java.nio.ByteBuffer.wrap(new byte[4096]),
+                              ch.size() - 4096); // same size, new mtime
+                          Files.setLastModifiedTime(
+                              in,
+                              java.nio.file.attribute.FileTime.fromMillis(
+                                  System.currentTimeMillis() + 5000));
+                        }
+                      }
+                    } catch (IOException e) {
+                      throw new UncheckedIOException(e);
+                    }
+                  }
+                })
+            .build();
     CleanFailureContract.Snapshot before = CleanFailureContract.before(out, List.of(s0));
     SortIOException e = assertThrows(SortIOException.class, () -> ExternalSorter.sort(in, out, c));
     before.assertCleanFailure(e, "input changed while being read", false, change);

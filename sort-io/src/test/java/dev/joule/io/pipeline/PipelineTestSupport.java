@@ -51,8 +51,13 @@ final class PipelineTestSupport {
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    Arrays.sort(order, Comparator.comparing((Integer i) -> i, (a, b) -> Arrays.compareUnsigned(
-        data, a * rs + ko, a * rs + ko + kl, data, b * rs + ko, b * rs + ko + kl)));
+    Arrays.sort(
+        order,
+        Comparator.comparing(
+            (Integer i) -> i,
+            (a, b) ->
+                Arrays.compareUnsigned(
+                    data, a * rs + ko, a * rs + ko + kl, data, b * rs + ko, b * rs + ko + kl)));
     byte[] out = new byte[data.length];
     for (int i = 0; i < n; i++) {
       System.arraycopy(data, order[i] * rs, out, i * rs, rs);
@@ -61,7 +66,8 @@ final class PipelineTestSupport {
   }
 
   /** Arenas closed, stripe dirs empty, no joule- worker threads left. */
-  static void assertNoLeaks(String test, List<Path> stripes) throws IOException, InterruptedException {
+  static void assertNoLeaks(String test, List<Path> stripes)
+      throws IOException, InterruptedException {
     ArenaLeakExtension.checkNoLeaks(test);
     for (Path s : stripes) {
       try (Stream<Path> l = Files.list(s)) {
@@ -72,9 +78,15 @@ final class PipelineTestSupport {
     long deadline = System.nanoTime() + 3_000_000_000L;
     List<String> alive;
     do {
-      alive = Thread.getAllStackTraces().keySet().stream()
-          .filter(t -> t.isAlive() && t.getName().startsWith("joule-") && !t.getName().startsWith("joule-temp-cleanup"))
-          .map(Thread::getName).collect(Collectors.toList());
+      alive =
+          Thread.getAllStackTraces().keySet().stream()
+              .filter(
+                  t ->
+                      t.isAlive()
+                          && t.getName().startsWith("joule-")
+                          && !t.getName().startsWith("joule-temp-cleanup"))
+              .map(Thread::getName)
+              .collect(Collectors.toList());
       if (alive.isEmpty()) {
         return;
       }

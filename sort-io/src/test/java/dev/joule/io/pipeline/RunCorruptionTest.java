@@ -31,10 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * RELIABILITY.md F5: between run formation and the merge ({@link
- * SortConfig.Builder#afterRunFormation}), one run file is damaged in one of Lucene's {@code crash()}
- * ways, and the sort must detect it every time: {@link CorruptRunException} (exit 3), or for a
- * deleted run a {@link SortIOException} naming that file; never a success. The damage modes: a
- * single-bit flip anywhere (at random), in the header, in a data block, in the last data byte, in
+ * SortConfig.Builder#afterRunFormation}), one run file is damaged in one of Lucene's {@code
+ * crash()} ways, and the sort must detect it every time: {@link CorruptRunException} (exit 3), or
+ * for a deleted run a {@link SortIOException} naming that file; never a success. The damage modes:
+ * a single-bit flip anywhere (at random), in the header, in a data block, in the last data byte, in
  * the footer; truncation to 0, to half, by one byte; zero fill; deletion; garbage appended; and the
  * footer's record count, the footer's block count and a block's record count rewritten to a huge
  * value with the region's CRC recomputed (so only the structural checks can catch them).
@@ -48,17 +48,34 @@ class RunCorruptionTest {
   static final byte[] FOOTER_MAGIC = "JRUNFOOT".getBytes(StandardCharsets.US_ASCII);
 
   enum Damage {
-    UNDAMAGED, FLIP_ANY, FLIP_HEADER, FLIP_DATA, FLIP_LAST_DATA_BYTE, FLIP_FOOTER, TRUNCATE_0, TRUNCATE_HALF,
-    TRUNCATE_MINUS_1, ZERO_FILL, DELETE, APPEND_GARBAGE, HUGE_RECORD_COUNT, HUGE_BLOCK_COUNT, HUGE_BLOCK_RECORDS
+    UNDAMAGED,
+    FLIP_ANY,
+    FLIP_HEADER,
+    FLIP_DATA,
+    FLIP_LAST_DATA_BYTE,
+    FLIP_FOOTER,
+    TRUNCATE_0,
+    TRUNCATE_HALF,
+    TRUNCATE_MINUS_1,
+    ZERO_FILL,
+    DELETE,
+    APPEND_GARBAGE,
+    HUGE_RECORD_COUNT,
+    HUGE_BLOCK_COUNT,
+    HUGE_BLOCK_RECORDS
   }
 
   @TempDir Path dir;
 
-  final Map<Damage, int[]> tally = new EnumMap<>(Damage.class); // cases, ok, CorruptRunException, SortIOException
+  final Map<Damage, int[]> tally =
+      new EnumMap<>(Damage.class); // cases, ok, CorruptRunException, SortIOException
 
   @Test
   void everyDamageModeIsDetectedAndUndamagedPasses() throws Exception {
-    Path base = Files.isWritable(Path.of("/dev/shm")) ? Files.createTempDirectory(Path.of("/dev/shm"), "corruption-test-") : dir;
+    Path base =
+        Files.isWritable(Path.of("/dev/shm"))
+            ? Files.createTempDirectory(Path.of("/dev/shm"), "corruption-test-")
+            : dir;
     try {
       SplittableRandom seeds = new SplittableRandom(BASE);
       int i = 0;
@@ -67,7 +84,9 @@ class RunCorruptionTest {
           runCase(base, i++, seeds.nextLong(), d);
         }
       }
-      Damage[] flips = {Damage.FLIP_ANY, Damage.FLIP_HEADER, Damage.FLIP_DATA, Damage.FLIP_FOOTER, Damage.FLIP_ANY};
+      Damage[] flips = {
+        Damage.FLIP_ANY, Damage.FLIP_HEADER, Damage.FLIP_DATA, Damage.FLIP_FOOTER, Damage.FLIP_ANY
+      };
       for (int f = 0; f < FLIPS; f++) {
         long seed = seeds.nextLong();
         runCase(base, i++, seed, flips[(int) Math.floorMod(seed, (long) flips.length)]);
@@ -82,14 +101,19 @@ class RunCorruptionTest {
     int detected = 0;
     for (Map.Entry<Damage, int[]> e : tally.entrySet()) {
       int[] v = e.getValue();
-      sb.append(String.format("%n  %-20s cases %5d  as expected %5d  (corrupt run: %d, I/O error naming the run: %d)",
-          e.getKey(), v[0], v[1], v[2], v[3]));
+      sb.append(
+          String.format(
+              "%n  %-20s cases %5d  as expected %5d  (corrupt run: %d, I/O error naming the run:"
+                  + " %d)",
+              e.getKey(), v[0], v[1], v[2], v[3]));
       if (e.getKey() != Damage.UNDAMAGED) {
         cases += e.getValue()[0];
         detected += e.getValue()[1];
       }
     }
-    sb.append(String.format("%n  detection rate %d/%d = %.2f %%", detected, cases, 100.0 * detected / cases));
+    sb.append(
+        String.format(
+            "%n  detection rate %d/%d = %.2f %%", detected, cases, 100.0 * detected / cases));
     System.out.println(sb);
     assertEquals(cases, detected, sb.toString());
   }
@@ -101,7 +125,8 @@ class RunCorruptionTest {
       Random r = new Random(seed);
       long q = SortPlan.alignQuantum(FORMAT.recordSize());
       int runs = 3 + r.nextInt(4);
-      byte[] data = PipelineTestSupport.records(seed, (runs - 1) * q + 1 + r.nextInt((int) q), FORMAT, 0);
+      byte[] data =
+          PipelineTestSupport.records(seed, (runs - 1) * q + 1 + r.nextInt((int) q), FORMAT, 0);
       Path in = caseDir.resolve("in");
       Files.write(in, data);
       List<Path> stripes = new ArrayList<>();
@@ -114,33 +139,41 @@ class RunCorruptionTest {
         Files.write(out, new byte[] {'o', 'l', 'd'});
       }
       Path[] victim = new Path[1];
-      SortConfig c = SortConfig.builder()
-          .format(FORMAT)
-          .memoryBudget(DataSize.ofMiB(8))
-          .threads(1 + r.nextInt(2))
-          .tempDirs(stripes)
-          .transferSize(FileKind.TEMP, DataSize.ofKiB(4 << r.nextInt(2)))
-          .transferSize(FileKind.INPUT, DataSize.ofKiB(16))
-          .transferSize(FileKind.OUTPUT, DataSize.ofKiB(16))
-          .directIo(DirectIoPolicy.OFF)
-          .fanIn(r.nextBoolean() ? 2 : 0) // intermediate merges read the damaged run, or the final merge does
-          .runRecordsLimit(q)
-          .afterRunFormation(files -> {
-            victim[0] = files.get(r.nextInt(files.size()));
-            try {
-              damage(victim[0], damage, r);
-            } catch (IOException e) {
-              throw new UncheckedIOException(e);
-            }
-          })
-          .build();
+      SortConfig c =
+          SortConfig.builder()
+              .format(FORMAT)
+              .memoryBudget(DataSize.ofMiB(8))
+              .threads(1 + r.nextInt(2))
+              .tempDirs(stripes)
+              .transferSize(FileKind.TEMP, DataSize.ofKiB(4 << r.nextInt(2)))
+              .transferSize(FileKind.INPUT, DataSize.ofKiB(16))
+              .transferSize(FileKind.OUTPUT, DataSize.ofKiB(16))
+              .directIo(DirectIoPolicy.OFF)
+              .fanIn(
+                  r.nextBoolean()
+                      ? 2
+                      : 0) // intermediate merges read the damaged run, or the final merge does
+              .runRecordsLimit(q)
+              .afterRunFormation(
+                  files -> {
+                    victim[0] = files.get(r.nextInt(files.size()));
+                    try {
+                      damage(victim[0], damage, r);
+                    } catch (IOException e) {
+                      throw new UncheckedIOException(e);
+                    }
+                  })
+              .build();
       CleanFailureContract.Snapshot before = CleanFailureContract.before(out, stripes);
       int[] t = tally.computeIfAbsent(damage, k -> new int[4]);
       t[0]++;
       try {
         ExternalSorter.sort(in, out, c);
-        assertTrue(damage == Damage.UNDAMAGED, () -> ctx + ": damage not detected, sort succeeded (victim " + victim[0] + ")");
-        assertArrayEquals(PipelineTestSupport.reference(data, FORMAT), Files.readAllBytes(out), ctx);
+        assertTrue(
+            damage == Damage.UNDAMAGED,
+            () -> ctx + ": damage not detected, sort succeeded (victim " + victim[0] + ")");
+        assertArrayEquals(
+            PipelineTestSupport.reference(data, FORMAT), Files.readAllBytes(out), ctx);
         before.assertNoTempsOrLeaks(ctx, null);
         t[1]++;
       } catch (CorruptRunException e) {
@@ -149,7 +182,8 @@ class RunCorruptionTest {
         t[1]++;
         t[2]++;
       } catch (SortIOException e) {
-        assertTrue(damage == Damage.DELETE || damage == Damage.TRUNCATE_0,
+        assertTrue(
+            damage == Damage.DELETE || damage == Damage.TRUNCATE_0,
             ctx + ": damage reported as an I/O error, not as corruption: " + e.getMessage());
         assertEquals(victim[0].toString(), String.valueOf(e.path()), ctx + ": " + e.getMessage());
         before.assertCleanFailure(e, "No such file or directory|.+", false, ctx);
@@ -169,7 +203,7 @@ class RunCorruptionTest {
     int footer = lastIndexOf(b, FOOTER_MAGIC);
     assertTrue(footer > 4096, "footer not found in " + f);
     switch (d) {
-      case UNDAMAGED -> { }
+      case UNDAMAGED -> {}
       case FLIP_ANY -> flip(b, r.nextInt(b.length), r);
       case FLIP_HEADER -> flip(b, r.nextInt(4096), r);
       case FLIP_DATA -> flip(b, 4096 + r.nextInt(footer - 4096), r);
@@ -198,7 +232,8 @@ class RunCorruptionTest {
         recrcFooter(b, footer);
       }
       case HUGE_BLOCK_RECORDS -> {
-        // the first data block: its length is the header's block size B (or the whole data if one block)
+        // the first data block: its length is the header's block size B (or the whole data if one
+        // block)
         int blockSize = ByteBuffer.wrap(b).getInt(28);
         int len = Math.min(blockSize, footer - 4096);
         ByteBuffer bb = ByteBuffer.wrap(b);

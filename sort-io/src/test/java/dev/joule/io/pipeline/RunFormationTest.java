@@ -24,7 +24,9 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A run gathered with the arena's (pre-sort) checksum has a footer that verifies against its data. */
+/**
+ * A run gathered with the arena's (pre-sort) checksum has a footer that verifies against its data.
+ */
 class RunFormationTest {
   @TempDir Path dir;
 
@@ -42,12 +44,14 @@ class RunFormationTest {
       int n = index.build(arena.view(), f);
       sorter.sort(index);
       RunDescriptor d;
-      try (BlockFile file = BlockFile.createNew(dir.resolve("run"), DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
+      try (BlockFile file =
+          BlockFile.createNew(dir.resolve("run"), DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
         RunWriter w = new RunWriter(file, f, 16384, pool, 1);
         w.add(index, 0, n, new RecordGatherer(sorter.pool()), known);
         d = w.finish();
       }
-      try (BlockFile file = BlockFile.openRead(dir.resolve("run"), DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
+      try (BlockFile file =
+          BlockFile.openRead(dir.resolve("run"), DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
         RunDescriptor v = RunReader.open(file, f).verifyAll(ByteBuffer.allocateDirect(16384));
         assertEquals(d.checksum(), v.checksum());
         assertEquals(20_000, v.recordCount());

@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.joule.io.block.BlockFile;
 import org.junit.jupiter.api.Test;
 
-/** Run sizes: no larger than a one-pass merge split over the threads needs, never above the budget. */
+/**
+ * Run sizes: no larger than a one-pass merge split over the threads needs, never above the budget.
+ */
 class SortPlanRunSizeTest {
   private static final long MIB = 1L << 20;
 
   private static SortPlan plan(long inputBytes, long budgetMiB, int threads) {
-    SortConfig c = SortConfig.builder().memoryBudget(DataSize.ofMiB(budgetMiB)).threads(threads).build();
+    SortConfig c =
+        SortConfig.builder().memoryBudget(DataSize.ofMiB(budgetMiB)).threads(threads).build();
     return SortPlan.of(inputBytes, c);
   }
 
@@ -19,8 +22,10 @@ class SortPlanRunSizeTest {
   private static boolean mergeFits(SortPlan p, int threads) {
     long k = p.runs();
     long lent = RunFormationPhase.ARENAS * p.recordsPerRun() * 100;
-    long need = threads * (2 * k * p.tempTransfer() + (long) SortPlan.OUTPUT_BUFFERS * p.outputTransfer())
-        + (long) RunFormationPhase.ARENAS * p.tempTransfer() + k * BlockFile.ALIGNMENT;
+    long need =
+        threads * (2 * k * p.tempTransfer() + (long) SortPlan.OUTPUT_BUFFERS * p.outputTransfer())
+            + (long) RunFormationPhase.ARENAS * p.tempTransfer()
+            + k * BlockFile.ALIGNMENT;
     return lent >= need;
   }
 

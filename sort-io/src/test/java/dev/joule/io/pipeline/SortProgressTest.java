@@ -15,7 +15,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every phase reports progress, and each ends at its own total (what `joule sort --progress` draws). */
+/**
+ * Every phase reports progress, and each ends at its own total (what `joule sort --progress`
+ * draws).
+ */
 class SortProgressTest {
   private static final long SEED = 0x9E0C;
 
@@ -31,7 +34,8 @@ class SortProgressTest {
   }
 
   /** Last (done, total) per phase name, in the order the phases first reported. */
-  private Map<String, long[]> sortWithProgress(long records, SortConfig.Builder b) throws IOException {
+  private Map<String, long[]> sortWithProgress(long records, SortConfig.Builder b)
+      throws IOException {
     Path in = dir.resolve("in");
     Files.write(in, PipelineTestSupport.records(SEED, records, RecordFormat.gensort(), 1000));
     Map<String, long[]> last = new LinkedHashMap<>();

@@ -19,8 +19,10 @@ class SortReportTest {
         3,
         1 << 20,
         List.of(
-            new PhaseReport("run formation", 2_000_000_000L, 3_000_000_000L, 100_000, 100_000, 0, 3, 0),
-            new PhaseReport("merge pass 1 \"final\"", 1_000_000_000L, 500_000_000L, 100_000, 100_000, 3, 1, 3)),
+            new PhaseReport(
+                "run formation", 2_000_000_000L, 3_000_000_000L, 100_000, 100_000, 0, 3, 0),
+            new PhaseReport(
+                "merge pass 1 \"final\"", 1_000_000_000L, 500_000_000L, 100_000, 100_000, 3, 1, 3)),
         new DataSummary(1000, "1ea6370b955", 0, false),
         new DataSummary(1000, "1ea6370b955", 0, true));
   }

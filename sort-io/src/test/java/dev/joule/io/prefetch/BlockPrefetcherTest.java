@@ -51,7 +51,8 @@ class BlockPrefetcherTest {
     for (int i = d.length + 1; i < s.size(); i++) {
       long a = d[s.run(i - 1)].firstKeyPrefix(s.block(i - 1));
       long b = d[s.run(i)].firstKeyPrefix(s.block(i));
-      assertEquals(true, Long.compareUnsigned(a, b) <= 0, "schedule position " + i + " seed " + SEED);
+      assertEquals(
+          true, Long.compareUnsigned(a, b) <= 0, "schedule position " + i + " seed " + SEED);
     }
   }
 
@@ -74,7 +75,8 @@ class BlockPrefetcherTest {
       }
       ByteArrayOutputStream got = new ByteArrayOutputStream();
       try (BlockPool pool = new BlockPool(k + 1, BLOCK);
-          BlockPrefetcher p = new BlockPrefetcher(readers, from, to, PrefetchSchedule.of(d, from, to), pool, 2)) {
+          BlockPrefetcher p =
+              new BlockPrefetcher(readers, from, to, PrefetchSchedule.of(d, from, to), pool, 2)) {
         FileRunCursor[] cursors = new FileRunCursor[k];
         for (int i = 0; i < k; i++) {
           cursors[i] = new FileRunCursor(d[i], p, i, 0, d[i].recordCount());
@@ -132,7 +134,9 @@ class BlockPrefetcherTest {
   private static byte[] reference(List<byte[][]> runs) {
     List<byte[]> all = new ArrayList<>();
     runs.forEach(r -> all.addAll(Arrays.asList(r)));
-    all.sort(Comparator.comparing(x -> x, (a, b) -> Arrays.compareUnsigned(a, 0, 8, b, 0, 8))); // stable: run order
+    all.sort(
+        Comparator.comparing(
+            x -> x, (a, b) -> Arrays.compareUnsigned(a, 0, 8, b, 0, 8))); // stable: run order
     ByteArrayOutputStream o = new ByteArrayOutputStream();
     all.forEach(o::writeBytes);
     return o.toByteArray();

@@ -35,8 +35,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class RunFileTest {
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
+
   /** Golden fixture geometry: 100-byte records, 4096-byte blocks (40 records each), 100 records. */
   static final int GOLDEN_BLOCK = 4096;
+
   static final int GOLDEN_RECORDS = 100;
   static final String GOLDEN = "/runs/v1/gensort-100x100-b4096.run";
 
@@ -63,7 +65,8 @@ class RunFileTest {
       r.nextBytes(rec);
     }
     KeySpec k = f.key();
-    Arrays.sort(recs, (a, b) -> Arrays.compareUnsigned(a, k.offset(), k.end(), b, k.offset(), k.end()));
+    Arrays.sort(
+        recs, (a, b) -> Arrays.compareUnsigned(a, k.offset(), k.end(), b, k.offset(), k.end()));
     byte[] all = new byte[n * rs];
     for (int i = 0; i < n; i++) {
       System.arraycopy(recs[i], 0, all, i * rs, rs);
@@ -71,7 +74,9 @@ class RunFileTest {
     return all;
   }
 
-  RunDescriptor write(Path file, FixedLengthFormat f, int blockSize, byte[] records, DirectIoPolicy policy) throws IOException {
+  RunDescriptor write(
+      Path file, FixedLengthFormat f, int blockSize, byte[] records, DirectIoPolicy policy)
+      throws IOException {
     try (BlockFile bf = BlockFile.createNew(file, policy, NoticeSink.IGNORE);
         RunWriter w = new RunWriter(bf, f, blockSize, pool, 2)) {
       ByteBuffer src = ByteBuffer.wrap(records);
@@ -94,7 +99,11 @@ class RunFileTest {
       for (int k = d.blockCount() - 1; k >= 0; k--) { // by position, in any order
         ByteBuffer b = r.readBlock(k, buf.clear());
         assertEquals(d.recordsInBlock(k) * f.recordSize(), b.remaining());
-        out.put((int) ((long) k * d.recordsPerBlock() * f.recordSize()), b, b.position(), b.remaining());
+        out.put(
+            (int) ((long) k * d.recordsPerBlock() * f.recordSize()),
+            b,
+            b.position(),
+            b.remaining());
       }
       r.verifyAll(buf);
       return out.array();
@@ -108,7 +117,9 @@ class RunFileTest {
     "3, 5000, 8192, ON", "2, 4088, 4096, OFF"
   })
   void roundTrip(int n, int recordSize, int blockSize, DirectIoPolicy policy) throws IOException {
-    FixedLengthFormat f = RecordFormat.fixed(recordSize, KeySpec.bytes(recordSize > 12 ? 2 : 0, Math.min(recordSize, 10)));
+    FixedLengthFormat f =
+        RecordFormat.fixed(
+            recordSize, KeySpec.bytes(recordSize > 12 ? 2 : 0, Math.min(recordSize, 10)));
     byte[] recs = sortedRecords(IoTestSupport.seed() + n, n, f);
     Path file = tmp.resolve("run");
     RunDescriptor d = write(file, f, blockSize, recs, policy);
@@ -122,7 +133,8 @@ class RunFileTest {
     assertEquals(sum, d.checksum());
     for (int k = 0; k < d.blockCount(); k++) {
       int first = k * d.recordsPerBlock() * recordSize;
-      assertEquals(KeyPrefix.of(recs, first + f.key().offset(), f.key().length()), d.firstKeyPrefix(k));
+      assertEquals(
+          KeyPrefix.of(recs, first + f.key().offset(), f.key().length()), d.firstKeyPrefix(k));
     }
     assertArrayEquals(recs, readAll(file, f, policy));
   }
@@ -131,7 +143,10 @@ class RunFileTest {
     return sortedRecords(20260101L, GOLDEN_RECORDS, GENSORT);
   }
 
-  /** Pins format v1: the writer must reproduce the committed fixture byte for byte, and the reader must read it. */
+  /**
+   * Pins format v1: the writer must reproduce the committed fixture byte for byte, and the reader
+   * must read it.
+   */
   @Test
   void writerReproducesGoldenFile() throws IOException {
     Path file = tmp.resolve("golden");
@@ -144,17 +159,22 @@ class RunFileTest {
           Files.copy(file, out);
           fail("golden file written to " + out.toAbsolutePath() + "; commit it and rerun");
         }
-        throw new AssertionError("missing fixture " + GOLDEN + " (regenerate with -Djoule.regenerateGolden=true)");
+        throw new AssertionError(
+            "missing fixture " + GOLDEN + " (regenerate with -Djoule.regenerateGolden=true)");
       }
       golden = in.readAllBytes();
     }
-    assertArrayEquals(golden, Files.readAllBytes(file), "run format v1 changed: bump the version instead");
+    assertArrayEquals(
+        golden, Files.readAllBytes(file), "run format v1 changed: bump the version instead");
     Path copy = tmp.resolve("golden-copy");
     Files.write(copy, golden);
     assertArrayEquals(goldenRecords(), readAll(copy, GENSORT, DirectIoPolicy.OFF));
   }
 
-  /** Every single-bit flip anywhere in a small run file is detected (CRC32C detects all 1-bit errors). */
+  /**
+   * Every single-bit flip anywhere in a small run file is detected (CRC32C detects all 1-bit
+   * errors).
+   */
   @Test
   void everySingleBitFlipIsDetected() throws IOException {
     Path good = tmp.resolve("good");
@@ -167,7 +187,8 @@ class RunFileTest {
     try (FileChannel ch = FileChannel.open(bad, StandardOpenOption.WRITE)) {
       for (int pos = 0; pos < bytes.length; pos++) {
         int bit = r.nextInt(8);
-        ch.write(ByteBuffer.wrap(new byte[] {(byte) (bytes[pos] ^ (1 << bit))}), pos); // flip in place
+        ch.write(
+            ByteBuffer.wrap(new byte[] {(byte) (bytes[pos] ^ (1 << bit))}), pos); // flip in place
         assertCorrupt(bad, buf, "bit " + bit + " of byte " + pos);
         ch.write(ByteBuffer.wrap(new byte[] {bytes[pos]}), pos); // and restore
       }
@@ -184,21 +205,30 @@ class RunFileTest {
     ByteBuffer buf = ByteBuffer.allocateDirect(2 * GOLDEN_BLOCK).alignedSlice(4096);
     Files.write(bad, bytes);
     try (FileChannel ch = FileChannel.open(bad, StandardOpenOption.WRITE)) {
-      for (int len = bytes.length - 1; len >= 0; len--) { // shrinking one byte at a time: no rewrites
+      for (int len = bytes.length - 1;
+          len >= 0;
+          len--) { // shrinking one byte at a time: no rewrites
         ch.truncate(len);
         assertCorrupt(bad, buf, "truncated to " + len);
       }
     }
     for (int extra : new int[] {1, 4096}) {
-      Files.write(bad, Arrays.copyOf(bytes, bytes.length + extra), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+      Files.write(
+          bad,
+          Arrays.copyOf(bytes, bytes.length + extra),
+          StandardOpenOption.CREATE,
+          StandardOpenOption.TRUNCATE_EXISTING);
       assertCorrupt(bad, buf, "appended " + extra);
     }
   }
 
   private static void assertCorrupt(Path file, ByteBuffer buf, String what) throws IOException {
     try (BlockFile bf = BlockFile.openRead(file, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
-      CorruptRunException e = assertThrows(CorruptRunException.class, () -> RunReader.open(bf, GENSORT).verifyAll(buf), what);
-      assertTrue(e.getMessage().startsWith("corrupt run file " + file + " at offset "), e.getMessage());
+      CorruptRunException e =
+          assertThrows(
+              CorruptRunException.class, () -> RunReader.open(bf, GENSORT).verifyAll(buf), what);
+      assertTrue(
+          e.getMessage().startsWith("corrupt run file " + file + " at offset "), e.getMessage());
       assertEquals(file, e.file());
     }
   }
@@ -215,8 +245,12 @@ class RunFileTest {
       ByteBuffer buf = ByteBuffer.allocateDirect(8192).alignedSlice(4096);
       CorruptRunException e = assertThrows(CorruptRunException.class, () -> r.readBlock(0, buf));
       assertEquals(4096 + 4096 - 4, e.offset());
-      assertTrue(e.getMessage().matches(
-          "corrupt run file .* at offset 8188: block 0 CRC32C mismatch \\(expected 0x[0-9a-f]+, actual 0x[0-9a-f]+\\)"), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .matches(
+                  "corrupt run file .* at offset 8188: block 0 CRC32C mismatch \\(expected"
+                      + " 0x[0-9a-f]+, actual 0x[0-9a-f]+\\)"),
+          e.getMessage());
     }
   }
 
@@ -225,7 +259,9 @@ class RunFileTest {
     Path file = tmp.resolve("r");
     write(file, GENSORT, GOLDEN_BLOCK, goldenRecords(), DirectIoPolicy.OFF);
     try (BlockFile bf = BlockFile.openRead(file, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
-      assertThrows(CorruptRunException.class, () -> RunReader.open(bf, RecordFormat.fixed(100, KeySpec.bytes(0, 8))));
+      assertThrows(
+          CorruptRunException.class,
+          () -> RunReader.open(bf, RecordFormat.fixed(100, KeySpec.bytes(0, 8))));
     }
     Path foreign = tmp.resolve("foreign");
     Files.write(foreign, new byte[3 * 4096]);
@@ -236,7 +272,8 @@ class RunFileTest {
 
   @Test
   void shortReadsAndWritesGiveTheSameRun() throws IOException {
-    FaultFileSystemProvider faults = FaultFileSystemProvider.create(IoTestSupport.seed()).shortIo(true);
+    FaultFileSystemProvider faults =
+        FaultFileSystemProvider.create(IoTestSupport.seed()).shortIo(true);
     byte[] recs = sortedRecords(7, 2000, GENSORT);
     Path plain = tmp.resolve("plain");
     Path shortIo = faults.wrap(tmp.resolve("short"));

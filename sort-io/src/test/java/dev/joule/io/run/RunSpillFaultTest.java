@@ -31,8 +31,11 @@ class RunSpillFaultTest {
 
   @TempDir Path tmp;
 
-  /** Writes and reads back RUNS runs over two stripes; returns normally or throws the first failure. */
-  private static void spill(List<Path> stripes, BlockPool pool, DirectIoPolicy policy) throws IOException {
+  /**
+   * Writes and reads back RUNS runs over two stripes; returns normally or throws the first failure.
+   */
+  private static void spill(List<Path> stripes, BlockPool pool, DirectIoPolicy policy)
+      throws IOException {
     TempSpace space = TempSpace.open(stripes, new RoundRobinStripes(), NoticeSink.IGNORE);
     try {
       byte[] recs = RunFileTest.sortedRecords(1, RECORDS, RunFileTest.GENSORT);
@@ -45,7 +48,8 @@ class RunSpillFaultTest {
           }
           ByteBuffer buf = pool.acquire();
           try {
-            assertEquals(d.checksum(), RunReader.open(f, RunFileTest.GENSORT).verifyAll(buf).checksum());
+            assertEquals(
+                d.checksum(), RunReader.open(f, RunFileTest.GENSORT).verifyAll(buf).checksum());
           } finally {
             pool.release(buf);
           }
@@ -72,7 +76,13 @@ class RunSpillFaultTest {
           for (int k = 1; ; k++) {
             FaultFileSystemProvider faults = FaultFileSystemProvider.create(k).shortIo(k % 2 == 1);
             faults.failAt(op, k);
-            if (!attempt(faults, List.of(faults.wrap(s1), faults.wrap(s2)), pool, policy, op + " k=" + k, "Input/output error")) {
+            if (!attempt(
+                faults,
+                List.of(faults.wrap(s1), faults.wrap(s2)),
+                pool,
+                policy,
+                op + " k=" + k,
+                "Input/output error")) {
               break;
             }
             failures++;
@@ -81,7 +91,13 @@ class RunSpillFaultTest {
         }
         for (long n = 0; n < RUNS * 90_000L; n += 7919) {
           FaultFileSystemProvider faults = FaultFileSystemProvider.create(n).diskFullAfter(n);
-          if (attempt(faults, List.of(faults.wrap(s1), faults.wrap(s2)), pool, policy, "full at " + n, "No space left on device")) {
+          if (attempt(
+              faults,
+              List.of(faults.wrap(s1), faults.wrap(s2)),
+              pool,
+              policy,
+              "full at " + n,
+              "No space left on device")) {
             failures++;
           }
           assertNothingLeft(faults, pool, s1, s2);
@@ -92,18 +108,27 @@ class RunSpillFaultTest {
   }
 
   /** Returns whether the spill failed (as it must, with a message naming op, path and reason). */
-  private static boolean attempt(FaultFileSystemProvider faults, List<Path> stripes, BlockPool pool,
-      DirectIoPolicy policy, String what, String reason) throws IOException {
+  private static boolean attempt(
+      FaultFileSystemProvider faults,
+      List<Path> stripes,
+      BlockPool pool,
+      DirectIoPolicy policy,
+      String what,
+      String reason)
+      throws IOException {
     try {
       spill(stripes, pool, policy);
       return false;
     } catch (SortIOException e) {
-      assertTrue(e.getMessage().matches("[a-z ()]+ failed: /\\S+: " + reason + ".*"), what + ": " + e.getMessage());
+      assertTrue(
+          e.getMessage().matches("[a-z ()]+ failed: /\\S+: " + reason + ".*"),
+          what + ": " + e.getMessage());
       return true;
     }
   }
 
-  private static void assertNothingLeft(FaultFileSystemProvider faults, BlockPool pool, Path... stripes) throws IOException {
+  private static void assertNothingLeft(
+      FaultFileSystemProvider faults, BlockPool pool, Path... stripes) throws IOException {
     for (Path s : stripes) {
       assertEquals(List.of(), IoTestSupport.listRecursive(s));
     }

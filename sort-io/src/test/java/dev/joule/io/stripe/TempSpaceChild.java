@@ -17,11 +17,14 @@ public final class TempSpaceChild {
   private TempSpaceChild() {}
 
   public static void main(String[] args) throws Exception {
-    TempSpace space = TempSpace.open(List.of(Path.of(args[0])), new RoundRobinStripes(), NoticeSink.IGNORE);
+    TempSpace space =
+        TempSpace.open(List.of(Path.of(args[0])), new RoundRobinStripes(), NoticeSink.IGNORE);
     try (BlockFile f = space.createFile("run", 1, DirectIoPolicy.AUTO)) {
       Path dir = space.stripes().get(0).privateDir();
-      System.out.println(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)) + " "
-          + PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path())));
+      System.out.println(
+          PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))
+              + " "
+              + PosixFilePermissions.toString(Files.getPosixFilePermissions(f.path())));
     }
     if (args[1].equals("wait")) {
       System.out.println("ready");

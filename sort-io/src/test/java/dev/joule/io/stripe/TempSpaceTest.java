@@ -33,7 +33,8 @@ class TempSpaceTest {
   @TempDir Path tmp;
 
   private static String mode(Path p) throws IOException {
-    return PosixFilePermissions.toString(Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
+    return PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
   }
 
   private TempSpace open(Path... stripes) throws SortIOException {
@@ -41,7 +42,8 @@ class TempSpaceTest {
   }
 
   private static void makeOld(Path p) throws IOException {
-    Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(StaleDirSweeper.GRACE).minusSeconds(60)));
+    Files.setLastModifiedTime(
+        p, FileTime.from(Instant.now().minus(StaleDirSweeper.GRACE).minusSeconds(60)));
   }
 
   @Test
@@ -70,7 +72,10 @@ class TempSpaceTest {
     assertEquals(List.of(), IoTestSupport.listRecursive(s2));
   }
 
-  /** Under umask 000 the modes are still exactly 0700 / 0600, and exit without close() still cleans up (shutdown hook). */
+  /**
+   * Under umask 000 the modes are still exactly 0700 / 0600, and exit without close() still cleans
+   * up (shutdown hook).
+   */
   @Test
   void childJvmUnderUmask000() throws Exception {
     Path stripe = Files.createDirectory(tmp.resolve("s"));
@@ -79,22 +84,26 @@ class TempSpaceTest {
     assertTrue(p.waitFor(30, TimeUnit.SECONDS));
     assertEquals(0, p.exitValue(), out.toString());
     assertEquals("rwx------ rw-------", out.get(0));
-    assertEquals(List.of(), IoTestSupport.listRecursive(stripe), "shutdown hook must remove everything");
+    assertEquals(
+        List.of(), IoTestSupport.listRecursive(stripe), "shutdown hook must remove everything");
   }
 
   @Test
   void sigtermCleansUpAndSigkillLeftoversAreSweptButLiveDirsAreNot() throws Exception {
     Path stripe = Files.createDirectory(tmp.resolve("s"));
     Process term = child(stripe, "wait");
-    BufferedReader r = new BufferedReader(new InputStreamReader(term.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader r =
+        new BufferedReader(new InputStreamReader(term.getInputStream(), StandardCharsets.UTF_8));
     r.readLine();
     assertEquals("ready", r.readLine());
     term.destroy(); // SIGTERM
     assertTrue(term.waitFor(10, TimeUnit.SECONDS));
-    assertEquals(List.of(), IoTestSupport.listRecursive(stripe), "SIGTERM: the hook removes everything");
+    assertEquals(
+        List.of(), IoTestSupport.listRecursive(stripe), "SIGTERM: the hook removes everything");
 
     Process live = child(stripe, "wait");
-    BufferedReader lr = new BufferedReader(new InputStreamReader(live.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader lr =
+        new BufferedReader(new InputStreamReader(live.getInputStream(), StandardCharsets.UTF_8));
     lr.readLine();
     assertEquals("ready", lr.readLine());
     try {
@@ -105,7 +114,8 @@ class TempSpaceTest {
       makeOld(liveDir);
       try (TempSpace space = open(stripe)) {
         assertEquals(1, space.stripes().size());
-        assertTrue(Files.exists(liveDir.resolve("run-000001")), "a live sort's dir must not be touched");
+        assertTrue(
+            Files.exists(liveDir.resolve("run-000001")), "a live sort's dir must not be touched");
       }
       live.destroyForcibly(); // SIGKILL: no hook runs, the lock dies with the process
       assertTrue(live.waitFor(10, TimeUnit.SECONDS));
@@ -123,13 +133,25 @@ class TempSpaceTest {
 
   private static Process child(Path stripe, String mode) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String cmd = "umask 000; exec '" + java + "' -cp '" + System.getProperty("java.class.path") + "' "
-        + TempSpaceChild.class.getName() + " '" + stripe + "' " + mode;
-    return new ProcessBuilder("sh", "-c", cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    String cmd =
+        "umask 000; exec '"
+            + java
+            + "' -cp '"
+            + System.getProperty("java.class.path")
+            + "' "
+            + TempSpaceChild.class.getName()
+            + " '"
+            + stripe
+            + "' "
+            + mode;
+    return new ProcessBuilder("sh", "-c", cmd)
+        .redirectError(ProcessBuilder.Redirect.INHERIT)
+        .start();
   }
 
   private static List<String> lines(Process p) throws IOException {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       List<String> l = new ArrayList<>();
       for (String s; (s = r.readLine()) != null; ) {
         l.add(s);
@@ -168,8 +190,11 @@ class TempSpaceTest {
     String sha = IoTestSupport.sha256(victim);
     try (TempSpace space = open(stripe)) {
       Path dir = space.stripes().get(0).privateDir();
-      Files.createSymbolicLink(dir.resolve("run-000001"), victim); // the next name the space would use
-      SortIOException e = assertThrows(SortIOException.class, () -> space.createFile("run", 1, DirectIoPolicy.AUTO));
+      Files.createSymbolicLink(
+          dir.resolve("run-000001"), victim); // the next name the space would use
+      SortIOException e =
+          assertThrows(
+              SortIOException.class, () -> space.createFile("run", 1, DirectIoPolicy.AUTO));
       assertEquals("create failed: " + dir.resolve("run-000001") + ": File exists", e.getMessage());
       try (BlockFile f = space.createFile("run", 1, DirectIoPolicy.AUTO)) {
         assertEquals("run-000002", f.path().getFileName().toString());
@@ -205,13 +230,22 @@ class TempSpaceTest {
   void notEnoughSpaceNamesTheStripe() throws IOException {
     Path stripe = Files.createDirectory(tmp.resolve("s"));
     try (TempSpace space = open(stripe)) {
-      SortIOException e = assertThrows(SortIOException.class, () -> space.createFile("run", Long.MAX_VALUE / 2, DirectIoPolicy.AUTO));
-      assertTrue(e.getMessage().startsWith("reserve space failed: " + stripe + ": No space left on device (need "), e.getMessage());
+      SortIOException e =
+          assertThrows(
+              SortIOException.class,
+              () -> space.createFile("run", Long.MAX_VALUE / 2, DirectIoPolicy.AUTO));
+      assertTrue(
+          e.getMessage()
+              .startsWith("reserve space failed: " + stripe + ": No space left on device (need "),
+          e.getMessage());
     }
     assertEquals(List.of(), IoTestSupport.listRecursive(stripe));
   }
 
-  /** Every k-th open failure while creating temp files leaves nothing behind once the space is closed after the failure. */
+  /**
+   * Every k-th open failure while creating temp files leaves nothing behind once the space is
+   * closed after the failure.
+   */
   @Test
   void failuresLeaveNoTempFiles() throws IOException {
     Path real = Files.createDirectory(tmp.resolve("s"));
@@ -219,7 +253,8 @@ class TempSpaceTest {
       FaultFileSystemProvider faults = FaultFileSystemProvider.create(k);
       faults.failAt(FaultOp.OPEN, k);
       try {
-        TempSpace space = TempSpace.open(List.of(faults.wrap(real)), new RoundRobinStripes(), NoticeSink.IGNORE);
+        TempSpace space =
+            TempSpace.open(List.of(faults.wrap(real)), new RoundRobinStripes(), NoticeSink.IGNORE);
         try {
           for (int i = 0; i < 3; i++) {
             space.createFile("run", 1, DirectIoPolicy.AUTO).close();
@@ -238,12 +273,18 @@ class TempSpaceTest {
     }
   }
 
-  /** F13: a lazily unmounted stripe is refused before any byte lands on the parent file system. Needs root. */
+  /**
+   * F13: a lazily unmounted stripe is refused before any byte lands on the parent file system.
+   * Needs root.
+   */
   @Test
   void lazilyUnmountedStripeIsRefused() throws Exception {
     Path mnt = Files.createDirectory(tmp.resolve("mnt"));
-    Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m,mode=0755", "tmpfs", mnt.toString())
-        .redirectErrorStream(true).start();
+    Process m =
+        new ProcessBuilder(
+                "mount", "-t", "tmpfs", "-o", "size=1m,mode=0755", "tmpfs", mnt.toString())
+            .redirectErrorStream(true)
+            .start();
     Assumptions.assumeTrue(m.waitFor() == 0, "needs root to mount a tmpfs");
     boolean mounted = true;
     try {
@@ -252,12 +293,17 @@ class TempSpaceTest {
         space.createFile("run", 1, DirectIoPolicy.AUTO).close();
         assertEquals(0, new ProcessBuilder("umount", "-l", mnt.toString()).start().waitFor());
         mounted = false;
-        SortIOException e = assertThrows(SortIOException.class, () -> space.createFile("run", 1, DirectIoPolicy.AUTO));
-        assertTrue(e.getMessage().endsWith(": temp dir " + mnt + " is no longer on the same file system"), e.getMessage());
+        SortIOException e =
+            assertThrows(
+                SortIOException.class, () -> space.createFile("run", 1, DirectIoPolicy.AUTO));
+        assertTrue(
+            e.getMessage().endsWith(": temp dir " + mnt + " is no longer on the same file system"),
+            e.getMessage());
       } finally {
         space.close();
       }
-      assertEquals(List.of(), IoTestSupport.listRecursive(mnt), "nothing written to the parent file system");
+      assertEquals(
+          List.of(), IoTestSupport.listRecursive(mnt), "nothing written to the parent file system");
     } finally {
       if (mounted) {
         new ProcessBuilder("umount", "-l", mnt.toString()).start().waitFor();
@@ -273,7 +319,8 @@ class TempSpaceTest {
   void failedDeletionIsReportedAndLeftoversAreSwept() throws IOException {
     Path real = Files.createDirectory(tmp.resolve("s"));
     FaultFileSystemProvider faults = FaultFileSystemProvider.create(1);
-    TempSpace space = TempSpace.open(List.of(faults.wrap(real)), new RoundRobinStripes(), NoticeSink.IGNORE);
+    TempSpace space =
+        TempSpace.open(List.of(faults.wrap(real)), new RoundRobinStripes(), NoticeSink.IGNORE);
     Path run;
     try (BlockFile f = space.createFile("run", 1, DirectIoPolicy.AUTO)) {
       run = f.path();

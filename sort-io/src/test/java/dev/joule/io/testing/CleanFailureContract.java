@@ -29,8 +29,8 @@ import java.util.stream.Stream;
  *   <li>a typed exception: {@link SortIOException} (op and path set), {@link CorruptRunException},
  *       {@link SortValidationException} or (only if allowed) {@link SortCancelledException};
  *   <li>one line of message naming the operation, the exact path and the reason, matched by {@link
- *       #SORT_IO_MESSAGE} / {@link #CORRUPT_MESSAGE}; the reason matches the expected errno text and
- *       an underlying exception, if any, is chained as the cause;
+ *       #SORT_IO_MESSAGE} / {@link #CORRUPT_MESSAGE}; the reason matches the expected errno text
+ *       and an underlying exception, if any, is chained as the cause;
  *   <li>the output is absent, or byte-identical to its previous content (sha256);
  *   <li>no {@code joule-*} entry in any stripe dir, no {@code .<name>.*.tmp} or {@code joule-*} in
  *       the output dir;
@@ -43,18 +43,26 @@ import java.util.stream.Stream;
  */
 public final class CleanFailureContract {
   /** {@code "<op> failed: <absolute path>: <reason>"}: op lower case, one line. */
-  public static final Pattern SORT_IO_MESSAGE = Pattern.compile("([a-z][a-z ()/-]*) failed: (/\\S*): ([^\\n]+)");
-  /** {@code "corrupt run file <path> at offset <n>: <what>"}. */
-  public static final Pattern CORRUPT_MESSAGE = Pattern.compile("corrupt run file (/\\S+) at offset (\\d+): ([^\\n]+)");
+  public static final Pattern SORT_IO_MESSAGE =
+      Pattern.compile("([a-z][a-z ()/-]*) failed: (/\\S*): ([^\\n]+)");
 
-  /** errno texts of the faults the tests inject: such a failure must chain the original exception. */
-  static final Pattern OS_ERRNO = Pattern.compile("Input/output error|No space left on device|File too large");
+  /** {@code "corrupt run file <path> at offset <n>: <what>"}. */
+  public static final Pattern CORRUPT_MESSAGE =
+      Pattern.compile("corrupt run file (/\\S+) at offset (\\d+): ([^\\n]+)");
+
+  /**
+   * errno texts of the faults the tests inject: such a failure must chain the original exception.
+   */
+  static final Pattern OS_ERRNO =
+      Pattern.compile("Input/output error|No space left on device|File too large");
 
   static final long TIME_LIMIT_NANOS = 10_000_000_000L;
 
   private CleanFailureContract() {}
 
-  /** Records the baseline before a sort writing {@code output} with temp space on {@code stripes}. */
+  /**
+   * Records the baseline before a sort writing {@code output} with temp space on {@code stripes}.
+   */
   public static Snapshot before(Path output, List<Path> stripes) throws IOException {
     return new Snapshot(output, stripes);
   }
@@ -70,16 +78,18 @@ public final class CleanFailureContract {
     private Snapshot(Path output, List<Path> stripes) throws IOException {
       this.output = real(output);
       this.stripes = stripes.stream().map(CleanFailureContract::real).toList();
-      this.outputSha = Files.exists(this.output, LinkOption.NOFOLLOW_LINKS) ? sha256(this.output) : null;
+      this.outputSha =
+          Files.exists(this.output, LinkOption.NOFOLLOW_LINKS) ? sha256(this.output) : null;
       this.fds = openFds();
     }
 
     /**
      * Asserts the whole contract for the failure {@code e}; {@code reason} is a regex the
-     * SortIOException reason must match (null: any). Returns the exception's category:
-     * "io", "corrupt", "validation" or "cancelled".
+     * SortIOException reason must match (null: any). Returns the exception's category: "io",
+     * "corrupt", "validation" or "cancelled".
      */
-    public String assertCleanFailure(Throwable e, String reason, boolean cancelAllowed, String context)
+    public String assertCleanFailure(
+        Throwable e, String reason, boolean cancelAllowed, String context)
         throws IOException, InterruptedException {
       long elapsed = System.nanoTime() - start;
       check(elapsed < TIME_LIMIT_NANOS, context, "failure took " + elapsed / 1_000_000 + " ms", e);
@@ -89,17 +99,36 @@ public final class CleanFailureContract {
       if (e instanceof CorruptRunException) {
         CorruptRunException c = (CorruptRunException) e;
         Matcher mm = CORRUPT_MESSAGE.matcher(m);
-        check(mm.matches(), context, "corruption message does not match " + CORRUPT_MESSAGE + ": " + m, e);
-        check(mm.group(1).equals(String.valueOf(c.file())), context, "message names " + mm.group(1) + ", file() is " + c.file(), e);
+        check(
+            mm.matches(),
+            context,
+            "corruption message does not match " + CORRUPT_MESSAGE + ": " + m,
+            e);
+        check(
+            mm.group(1).equals(String.valueOf(c.file())),
+            context,
+            "message names " + mm.group(1) + ", file() is " + c.file(),
+            e);
         category = "corrupt";
       } else if (e instanceof SortIOException) {
         SortIOException s = (SortIOException) e;
         Matcher mm = SORT_IO_MESSAGE.matcher(m);
         check(mm.matches(), context, "message does not match " + SORT_IO_MESSAGE + ": " + m, e);
-        check(s.op() != null && mm.group(1).equals(s.op()), context, "op " + s.op() + " vs message " + m, e);
-        check(s.path() != null && mm.group(2).equals(s.path().toString()), context, "path " + s.path() + " vs message " + m, e);
-        check(reason == null || Pattern.compile(reason).matcher(s.reason()).find(), context,
-            "reason '" + s.reason() + "' does not match " + reason, e);
+        check(
+            s.op() != null && mm.group(1).equals(s.op()),
+            context,
+            "op " + s.op() + " vs message " + m,
+            e);
+        check(
+            s.path() != null && mm.group(2).equals(s.path().toString()),
+            context,
+            "path " + s.path() + " vs message " + m,
+            e);
+        check(
+            reason == null || Pattern.compile(reason).matcher(s.reason()).find(),
+            context,
+            "reason '" + s.reason() + "' does not match " + reason,
+            e);
         if (s.getCause() == null && OS_ERRNO.matcher(s.reason()).find()) {
           // an injected or OS fault must stay reachable as the cause (Lucene style); conditions the
           // sorter detects itself (input changed, bad size) have none
@@ -118,26 +147,44 @@ public final class CleanFailureContract {
     }
 
     /** Output absent or unchanged, no temps, no leaked fds, arenas or threads (after a failure). */
-    public void assertNoLeftovers(String context, Throwable e) throws IOException, InterruptedException {
+    public void assertNoLeftovers(String context, Throwable e)
+        throws IOException, InterruptedException {
       if (outputSha == null) {
-        check(!Files.exists(output, LinkOption.NOFOLLOW_LINKS), context, "output " + output + " exists after a failure", e);
+        check(
+            !Files.exists(output, LinkOption.NOFOLLOW_LINKS),
+            context,
+            "output " + output + " exists after a failure",
+            e);
       } else {
-        check(outputSha.equals(sha256(output)), context, "previous output " + output + " changed", e);
+        check(
+            outputSha.equals(sha256(output)), context, "previous output " + output + " changed", e);
       }
       assertNoTempsOrLeaks(context, e);
     }
 
     /** No temps, fds, arenas or threads left (after a success as after a failure). */
-    public void assertNoTempsOrLeaks(String context, Throwable e) throws IOException, InterruptedException {
+    public void assertNoTempsOrLeaks(String context, Throwable e)
+        throws IOException, InterruptedException {
       List<String> left = new ArrayList<>();
       for (Path s : stripes) {
         left.addAll(list(s, n -> n.startsWith("joule-")));
       }
       String name = output.getFileName().toString();
-      left.addAll(list(output.getParent(), n -> n.startsWith("joule-") || (n.startsWith("." + name + ".") && n.endsWith(".tmp"))));
+      left.addAll(
+          list(
+              output.getParent(),
+              n ->
+                  n.startsWith("joule-")
+                      || (n.startsWith("." + name + ".") && n.endsWith(".tmp"))));
       check(left.isEmpty(), context, "temp files left: " + left, e);
-      check(ArenaTracker.liveDirectBytes() == 0, context, "direct bytes live: " + ArenaTracker.liveDirectBytes()
-          + " " + ArenaTracker.liveAllocationSites(), e);
+      check(
+          ArenaTracker.liveDirectBytes() == 0,
+          context,
+          "direct bytes live: "
+              + ArenaTracker.liveDirectBytes()
+              + " "
+              + ArenaTracker.liveAllocationSites(),
+          e);
       long deadline = System.nanoTime() + 3_000_000_000L;
       int nowFds;
       List<String> threads;
@@ -150,7 +197,11 @@ public final class CleanFailureContract {
         Thread.sleep(5);
       }
       check(threads.isEmpty(), context, "threads alive: " + threads, e);
-      check(nowFds <= fds, context, "open fds " + nowFds + " > baseline " + fds + ": " + fdTargets(), e);
+      check(
+          nowFds <= fds,
+          context,
+          "open fds " + nowFds + " > baseline " + fds + ": " + fdTargets(),
+          e);
     }
   }
 
@@ -161,8 +212,14 @@ public final class CleanFailureContract {
   /** Live threads named {@code joule-*} (the shutdown hooks, never started here, do not count). */
   public static List<String> jouleThreads() {
     return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.isAlive() && t.getName().startsWith("joule-") && !t.getName().startsWith("joule-temp-cleanup"))
-        .map(Thread::getName).sorted().collect(Collectors.toList());
+        .filter(
+            t ->
+                t.isAlive()
+                    && t.getName().startsWith("joule-")
+                    && !t.getName().startsWith("joule-temp-cleanup"))
+        .map(Thread::getName)
+        .sorted()
+        .collect(Collectors.toList());
   }
 
   /** Number of open file descriptors of this JVM. */
@@ -188,12 +245,16 @@ public final class CleanFailureContract {
     return r;
   }
 
-  private static List<String> list(Path dir, java.util.function.Predicate<String> ours) throws IOException {
+  private static List<String> list(Path dir, java.util.function.Predicate<String> ours)
+      throws IOException {
     if (dir == null || !Files.isDirectory(dir)) {
       return List.of();
     }
     try (Stream<Path> s = Files.list(dir)) {
-      return s.map(p -> p.toString()).filter(p -> ours.test(Path.of(p).getFileName().toString())).sorted().toList();
+      return s.map(p -> p.toString())
+          .filter(p -> ours.test(Path.of(p).getFileName().toString()))
+          .sorted()
+          .toList();
     }
   }
 
@@ -206,7 +267,8 @@ public final class CleanFailureContract {
   /** Hex SHA-256 of a file. */
   public static String sha256(Path p) throws IOException {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
     } catch (NoSuchAlgorithmException e) {
       throw new AssertionError(e);
     }

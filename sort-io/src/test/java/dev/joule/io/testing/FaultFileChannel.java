@@ -21,7 +21,8 @@ public final class FaultFileChannel extends FileChannel {
   private final FileChannel delegate;
   private final boolean direct;
 
-  FaultFileChannel(FaultFileSystemProvider faults, Path path, FileChannel delegate, boolean direct) {
+  FaultFileChannel(
+      FaultFileSystemProvider faults, Path path, FileChannel delegate, boolean direct) {
     this.faults = faults;
     this.path = path;
     this.delegate = delegate;
@@ -72,10 +73,25 @@ public final class FaultFileChannel extends FileChannel {
     return written;
   }
 
-  @Override public int read(ByteBuffer dst) throws IOException { return read(dst, -1, false); }
-  @Override public int read(ByteBuffer dst, long position) throws IOException { return read(dst, position, true); }
-  @Override public int write(ByteBuffer src) throws IOException { return write(src, -1, false); }
-  @Override public int write(ByteBuffer src, long position) throws IOException { return write(src, position, true); }
+  @Override
+  public int read(ByteBuffer dst) throws IOException {
+    return read(dst, -1, false);
+  }
+
+  @Override
+  public int read(ByteBuffer dst, long position) throws IOException {
+    return read(dst, position, true);
+  }
+
+  @Override
+  public int write(ByteBuffer src) throws IOException {
+    return write(src, -1, false);
+  }
+
+  @Override
+  public int write(ByteBuffer src, long position) throws IOException {
+    return write(src, position, true);
+  }
 
   @Override
   public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
@@ -107,7 +123,10 @@ public final class FaultFileChannel extends FileChannel {
     return total;
   }
 
-  @Override public long position() throws IOException { return delegate.position(); }
+  @Override
+  public long position() throws IOException {
+    return delegate.position();
+  }
 
   @Override
   public FileChannel position(long newPosition) throws IOException {
@@ -115,7 +134,10 @@ public final class FaultFileChannel extends FileChannel {
     return this;
   }
 
-  @Override public long size() throws IOException { return delegate.size(); }
+  @Override
+  public long size() throws IOException {
+    return delegate.size();
+  }
 
   @Override
   public FileChannel truncate(long size) throws IOException {
@@ -144,8 +166,15 @@ public final class FaultFileChannel extends FileChannel {
     throw new UnsupportedOperationException("the fault layer does not map files");
   }
 
-  @Override public FileLock lock(long position, long size, boolean shared) throws IOException { return delegate.lock(position, size, shared); }
-  @Override public FileLock tryLock(long position, long size, boolean shared) throws IOException { return delegate.tryLock(position, size, shared); }
+  @Override
+  public FileLock lock(long position, long size, boolean shared) throws IOException {
+    return delegate.lock(position, size, shared);
+  }
+
+  @Override
+  public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+    return delegate.tryLock(position, size, shared);
+  }
 
   @Override
   protected void implCloseChannel() throws IOException {

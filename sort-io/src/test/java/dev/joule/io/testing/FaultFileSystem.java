@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** The {@link FileSystem} of the fault layer: the default file system seen through {@link FaultFileSystemProvider}. */
+/**
+ * The {@link FileSystem} of the fault layer: the default file system seen through {@link
+ * FaultFileSystemProvider}.
+ */
 final class FaultFileSystem extends FileSystem {
   private final FaultFileSystemProvider provider;
   private final FileSystem delegate;
@@ -24,11 +27,30 @@ final class FaultFileSystem extends FileSystem {
     return new FaultPath(this, p);
   }
 
-  @Override public FaultFileSystemProvider provider() { return provider; }
-  @Override public void close() { throw new UnsupportedOperationException(); }
-  @Override public boolean isOpen() { return true; }
-  @Override public boolean isReadOnly() { return delegate.isReadOnly(); }
-  @Override public String getSeparator() { return delegate.getSeparator(); }
+  @Override
+  public FaultFileSystemProvider provider() {
+    return provider;
+  }
+
+  @Override
+  public void close() {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public boolean isOpen() {
+    return true;
+  }
+
+  @Override
+  public boolean isReadOnly() {
+    return delegate.isReadOnly();
+  }
+
+  @Override
+  public String getSeparator() {
+    return delegate.getSeparator();
+  }
 
   @Override
   public Iterable<Path> getRootDirectories() {
@@ -37,9 +59,20 @@ final class FaultFileSystem extends FileSystem {
     return roots;
   }
 
-  @Override public Iterable<FileStore> getFileStores() { return delegate.getFileStores(); }
-  @Override public Set<String> supportedFileAttributeViews() { return delegate.supportedFileAttributeViews(); }
-  @Override public Path getPath(String first, String... more) { return wrap(delegate.getPath(first, more)); }
+  @Override
+  public Iterable<FileStore> getFileStores() {
+    return delegate.getFileStores();
+  }
+
+  @Override
+  public Set<String> supportedFileAttributeViews() {
+    return delegate.supportedFileAttributeViews();
+  }
+
+  @Override
+  public Path getPath(String first, String... more) {
+    return wrap(delegate.getPath(first, more));
+  }
 
   @Override
   public PathMatcher getPathMatcher(String syntaxAndPattern) {
@@ -47,6 +80,13 @@ final class FaultFileSystem extends FileSystem {
     return p -> m.matches(FaultPath.unwrap(p));
   }
 
-  @Override public UserPrincipalLookupService getUserPrincipalLookupService() { return delegate.getUserPrincipalLookupService(); }
-  @Override public WatchService newWatchService() { throw new UnsupportedOperationException(); }
+  @Override
+  public UserPrincipalLookupService getUserPrincipalLookupService() {
+    return delegate.getUserPrincipalLookupService();
+  }
+
+  @Override
+  public WatchService newWatchService() {
+    throw new UnsupportedOperationException();
+  }
 }

@@ -36,10 +36,10 @@ import java.util.Set;
  * <ul>
  *   <li>throw an {@link IOException} ("Input/output error") at the k-th operation of a kind ({@link
  *       #failAt});
- *   <li>make reads and writes short ({@link #shortIo}): 1..n-1 bytes (whole 4096-byte units on DIRECT
- *       channels, which the JDK requires);
- *   <li>report a full disk after N bytes written in total ({@link #diskFullAfter}): the part that fits
- *       is written, then "No space left on device" is thrown;
+ *   <li>make reads and writes short ({@link #shortIo}): 1..n-1 bytes (whole 4096-byte units on
+ *       DIRECT channels, which the JDK requires);
+ *   <li>report a full disk after N bytes written in total ({@link #diskFullAfter}): the part that
+ *       fits is written, then "No space left on device" is thrown;
  *   <li>refuse {@code ExtendedOpenOption.DIRECT} with "Invalid argument" ({@link #refuseDirect}),
  *       otherwise DIRECT passes through to the real provider;
  *   <li>log every operation ({@link #log()}) and track open channels ({@link #openHandles()}).
@@ -57,7 +57,8 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
   private final Map<FaultOp, Long> counts = new EnumMap<>(FaultOp.class);
   private final Map<FaultOp, Long> failAt = new EnumMap<>(FaultOp.class);
   private final List<String> log = Collections.synchronizedList(new ArrayList<>());
-  private final Map<FaultFileChannel, Throwable> open = Collections.synchronizedMap(new IdentityHashMap<>());
+  private final Map<FaultFileChannel, Throwable> open =
+      Collections.synchronizedMap(new IdentityHashMap<>());
   private volatile boolean shortIo;
   private volatile boolean refuseDirect;
   private long diskFullAfter = Long.MAX_VALUE;
@@ -99,7 +100,9 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
     return this;
   }
 
-  /** Makes opening with DIRECT fail with "Invalid argument", as file systems without O_DIRECT do. */
+  /**
+   * Makes opening with DIRECT fail with "Invalid argument", as file systems without O_DIRECT do.
+   */
   public FaultFileSystemProvider refuseDirect(boolean on) {
     refuseDirect = on;
     return this;
@@ -140,7 +143,8 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
     Map<FaultFileChannel, Throwable> h = openHandles();
     if (!h.isEmpty()) {
       Map.Entry<FaultFileChannel, Throwable> e = h.entrySet().iterator().next();
-      throw new AssertionError(h.size() + " file handles leaked, e.g. " + e.getKey().path, e.getValue());
+      throw new AssertionError(
+          h.size() + " file handles leaked, e.g. " + e.getKey().path, e.getValue());
     }
   }
 
@@ -207,20 +211,35 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
     open.remove(ch);
   }
 
-  @Override public String getScheme() { return "faultfs"; }
-  @Override public FileSystem newFileSystem(URI uri, Map<String, ?> env) { throw new UnsupportedOperationException(); }
-  @Override public FileSystem getFileSystem(URI uri) { return fs; }
-  @Override public Path getPath(URI uri) { return fs.wrap(delegate.getPath(uri)); }
+  @Override
+  public String getScheme() {
+    return "faultfs";
+  }
 
   @Override
-  public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
-      throws IOException {
+  public FileSystem newFileSystem(URI uri, Map<String, ?> env) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public FileSystem getFileSystem(URI uri) {
+    return fs;
+  }
+
+  @Override
+  public Path getPath(URI uri) {
+    return fs.wrap(delegate.getPath(uri));
+  }
+
+  @Override
+  public SeekableByteChannel newByteChannel(
+      Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs) throws IOException {
     return newFileChannel(path, options, attrs);
   }
 
   @Override
-  public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
-      throws IOException {
+  public FileChannel newFileChannel(
+      Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs) throws IOException {
     Path real = FaultPath.unwrap(path);
     op(FaultOp.OPEN, real);
     boolean direct = options.contains(com.sun.nio.file.ExtendedOpenOption.DIRECT);
@@ -232,16 +251,24 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
   }
 
   @Override
-  public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
-      throws IOException {
-    DirectoryStream<Path> ds = delegate.newDirectoryStream(FaultPath.unwrap(dir), p -> filter.accept(fs.wrap(p)));
+  public DirectoryStream<Path> newDirectoryStream(
+      Path dir, DirectoryStream.Filter<? super Path> filter) throws IOException {
+    DirectoryStream<Path> ds =
+        delegate.newDirectoryStream(FaultPath.unwrap(dir), p -> filter.accept(fs.wrap(p)));
     return new DirectoryStream<>() {
       @Override
       public Iterator<Path> iterator() {
         Iterator<Path> it = ds.iterator();
         return new Iterator<>() {
-          @Override public boolean hasNext() { return it.hasNext(); }
-          @Override public Path next() { return fs.wrap(it.next()); }
+          @Override
+          public boolean hasNext() {
+            return it.hasNext();
+          }
+
+          @Override
+          public Path next() {
+            return fs.wrap(it.next());
+          }
         };
       }
 
@@ -275,35 +302,57 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
     delegate.move(FaultPath.unwrap(source), FaultPath.unwrap(target), options);
   }
 
-  @Override public boolean isSameFile(Path a, Path b) throws IOException { return delegate.isSameFile(FaultPath.unwrap(a), FaultPath.unwrap(b)); }
-  @Override public boolean isHidden(Path path) throws IOException { return delegate.isHidden(FaultPath.unwrap(path)); }
-  @Override public FileStore getFileStore(Path path) throws IOException { return delegate.getFileStore(FaultPath.unwrap(path)); }
-  @Override public void checkAccess(Path path, AccessMode... modes) throws IOException { delegate.checkAccess(FaultPath.unwrap(path), modes); }
+  @Override
+  public boolean isSameFile(Path a, Path b) throws IOException {
+    return delegate.isSameFile(FaultPath.unwrap(a), FaultPath.unwrap(b));
+  }
 
   @Override
-  public <V extends FileAttributeView> V getFileAttributeView(Path path, Class<V> type, LinkOption... options) {
+  public boolean isHidden(Path path) throws IOException {
+    return delegate.isHidden(FaultPath.unwrap(path));
+  }
+
+  @Override
+  public FileStore getFileStore(Path path) throws IOException {
+    return delegate.getFileStore(FaultPath.unwrap(path));
+  }
+
+  @Override
+  public void checkAccess(Path path, AccessMode... modes) throws IOException {
+    delegate.checkAccess(FaultPath.unwrap(path), modes);
+  }
+
+  @Override
+  public <V extends FileAttributeView> V getFileAttributeView(
+      Path path, Class<V> type, LinkOption... options) {
     return delegate.getFileAttributeView(FaultPath.unwrap(path), type, options);
   }
 
   @Override
-  public <A extends BasicFileAttributes> A readAttributes(Path path, Class<A> type, LinkOption... options)
-      throws IOException {
+  public <A extends BasicFileAttributes> A readAttributes(
+      Path path, Class<A> type, LinkOption... options) throws IOException {
     return delegate.readAttributes(FaultPath.unwrap(path), type, options);
   }
 
   @Override
-  public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options) throws IOException {
+  public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options)
+      throws IOException {
     return delegate.readAttributes(FaultPath.unwrap(path), attributes, options);
   }
 
   @Override
-  public void setAttribute(Path path, String attribute, Object value, LinkOption... options) throws IOException {
+  public void setAttribute(Path path, String attribute, Object value, LinkOption... options)
+      throws IOException {
     delegate.setAttribute(FaultPath.unwrap(path), attribute, value, options);
   }
 
   @Override
-  public void createSymbolicLink(Path link, Path target, FileAttribute<?>... attrs) throws IOException {
-    delegate.createSymbolicLink(FaultPath.unwrap(link), target instanceof FaultPath ? FaultPath.unwrap(target) : target, attrs);
+  public void createSymbolicLink(Path link, Path target, FileAttribute<?>... attrs)
+      throws IOException {
+    delegate.createSymbolicLink(
+        FaultPath.unwrap(link),
+        target instanceof FaultPath ? FaultPath.unwrap(target) : target,
+        attrs);
   }
 
   @Override
