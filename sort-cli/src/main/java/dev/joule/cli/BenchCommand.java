@@ -9,10 +9,10 @@ import dev.joule.core.valsort.ParallelValidator;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.core.valsort.ValsortException;
 import dev.joule.core.valsort.ValsortSummary;
-import dev.joule.io.fs.SortIOException;
-import dev.joule.io.pipeline.ProgressListener;
-import dev.joule.io.pipeline.SortConfig;
-import dev.joule.io.stripe.Stripe;
+import dev.joule.io.config.ProgressListener;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.pipeline.ExternalSorter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -126,10 +126,8 @@ public final class BenchCommand implements Callable<Integer> {
     ProgressBar bar = options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
     SortConfig config =
         options.toConfig(SortCommand.notices(err, bar), bar != null ? bar : ProgressListener.NONE);
-    Stripe.validate(dir); // the same checks as a temp dir: exists, writable, safe
-    for (Path d : config.tempDirs()) {
-      Stripe.validate(d);
-    }
+    ExternalSorter.checkTempDir(dir); // the same checks as a temp dir: exists, writable, safe
+    ExternalSorter.checkTempDirs(config);
     RaplMeter rapl = RaplMeter.open(env.powercap());
     PrivateDir work = PrivateDir.create(dir, "bench");
     try {

@@ -2,8 +2,8 @@ package dev.joule.cli;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.OperatingSystemMXBean;
-import dev.joule.io.pipeline.DataSize;
-import dev.joule.io.pipeline.SortConfig;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.SortConfig;
 import java.lang.management.ManagementFactory;
 
 /**

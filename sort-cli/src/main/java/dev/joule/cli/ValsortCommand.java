@@ -4,7 +4,7 @@ import dev.joule.core.valsort.ParallelValidator;
 import dev.joule.core.valsort.SummaryCombiner;
 import dev.joule.core.valsort.ValsortException;
 import dev.joule.core.valsort.ValsortSummary;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package dev.joule.core.merge;
 
+import dev.joule.core.index.KeyPrefix;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeyPrefix;
 import java.nio.ByteBuffer;
 
 /**

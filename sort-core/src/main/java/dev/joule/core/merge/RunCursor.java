@@ -36,7 +36,7 @@ public interface RunCursor {
   /**
    * The current record's normalized key prefix: its first 8 key bytes big-endian (zero-padded when
    * the key is shorter), comparable with {@link Long#compareUnsigned}; see {@link
-   * dev.joule.core.record.KeyPrefix}.
+   * dev.joule.core.index.KeyPrefix}.
    */
   long prefix();
 

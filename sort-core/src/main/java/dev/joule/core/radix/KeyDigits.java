@@ -1,6 +1,6 @@
 package dev.joule.core.radix;
 
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.RecordIndex;
 
 /**
  * Key digits of {@link RadixRunSorter}'s entries, read from the index words: the 8-bit digit of key

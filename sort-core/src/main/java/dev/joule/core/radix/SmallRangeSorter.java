@@ -1,6 +1,6 @@
 package dev.joule.core.radix;
 
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.RecordIndex;
 
 /**
  * The radix sorter's fallback for small ranges: a stable insertion sort of (key word, ref word)

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.index.KeyPrefix;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeyPrefix;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
 import java.nio.ByteBuffer;

@@ -3,12 +3,12 @@ package dev.joule.core.radix;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.joule.core.index.KeyPrefix;
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeyPrefix;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.core.record.RecordIndex;
 import dev.joule.testing.KeyShape;
 import dev.joule.testing.RandomRecords;
 import java.util.SplittableRandom;

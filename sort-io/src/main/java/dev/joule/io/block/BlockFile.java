@@ -1,7 +1,9 @@
 package dev.joule.io.block;
 
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.core.memory.Alignment;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -24,8 +26,8 @@ import java.util.Set;
  * after a short transfer.
  *
  * <p>Algorithm: a transfer uses the DIRECT channel iff the file position, the buffer address and
- * the length are all multiples of {@link #ALIGNMENT} (the JDK demands all three); otherwise the
- * largest aligned prefix goes direct and the rest buffered. O_DIRECT writes invalidate the
+ * the length are all multiples of {@link Alignment#BYTES} (the JDK demands all three); otherwise
+ * the largest aligned prefix goes direct and the rest buffered. O_DIRECT writes invalidate the
  * page-cache range they cover, so mixing the two channels stays coherent. Every {@code read}/{@code
  * write} loops until the whole buffer is transferred (or EOF), so short transfers are invisible to
  * callers.
@@ -36,8 +38,6 @@ import java.util.Set;
  * without calling the OS again, because the kernel may already have dropped the dirty pages.
  */
 public final class BlockFile implements AutoCloseable {
-  /** Alignment the JDK requires for DIRECT transfers on these file systems (4 KiB). */
-  public static final int ALIGNMENT = 4096;
 
   private static final OpenOption DIRECT = com.sun.nio.file.ExtendedOpenOption.DIRECT;
 
@@ -210,11 +210,11 @@ public final class BlockFile implements AutoCloseable {
   private int alignedPrefix(long position, ByteBuffer b) {
     if (direct == null
         || !b.isDirect()
-        || position % ALIGNMENT != 0
-        || b.alignmentOffset(b.position(), ALIGNMENT) != 0) {
+        || position % Alignment.BYTES != 0
+        || b.alignmentOffset(b.position(), Alignment.BYTES) != 0) {
       return 0;
     }
-    return b.remaining() & -ALIGNMENT;
+    return b.remaining() & -Alignment.BYTES;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.joule.io.block;
 
+import dev.joule.core.memory.Alignment;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
@@ -35,9 +36,9 @@ public final class BlockPool implements AutoCloseable {
     if (count < 1) {
       throw new IllegalArgumentException("buffer count must be at least 1: " + count);
     }
-    if (bufferSize <= 0 || bufferSize % BlockFile.ALIGNMENT != 0) {
+    if (bufferSize <= 0 || bufferSize % Alignment.BYTES != 0) {
       throw new IllegalArgumentException(
-          "buffer size must be a positive multiple of " + BlockFile.ALIGNMENT + ": " + bufferSize);
+          "buffer size must be a positive multiple of " + Alignment.BYTES + ": " + bufferSize);
     }
     this.bufferSize = bufferSize;
     this.count = count;
@@ -64,14 +65,14 @@ public final class BlockPool implements AutoCloseable {
     if (buffers.isEmpty()) {
       throw new IllegalArgumentException("buffer count must be at least 1: 0");
     }
-    if (bufferSize <= 0 || bufferSize % BlockFile.ALIGNMENT != 0) {
+    if (bufferSize <= 0 || bufferSize % Alignment.BYTES != 0) {
       throw new IllegalArgumentException(
-          "buffer size must be a positive multiple of " + BlockFile.ALIGNMENT + ": " + bufferSize);
+          "buffer size must be a positive multiple of " + Alignment.BYTES + ": " + bufferSize);
     }
     for (ByteBuffer b : buffers) {
       if (!b.isDirect()
           || b.capacity() != bufferSize
-          || b.alignmentOffset(0, BlockFile.ALIGNMENT) != 0) {
+          || b.alignmentOffset(0, Alignment.BYTES) != 0) {
         throw new IllegalArgumentException(
             "pool buffers must be direct, 4096-aligned and " + bufferSize + " bytes");
       }
@@ -85,8 +86,8 @@ public final class BlockPool implements AutoCloseable {
 
   /** An aligned direct buffer of exactly {@code size} bytes (capacity), position 0. */
   private static ByteBuffer allocateAligned(int size) {
-    return ByteBuffer.allocateDirect(size + BlockFile.ALIGNMENT)
-        .alignedSlice(BlockFile.ALIGNMENT)
+    return ByteBuffer.allocateDirect(size + Alignment.BYTES)
+        .alignedSlice(Alignment.BYTES)
         .limit(size)
         .slice();
   }

@@ -1,6 +1,7 @@
 package dev.joule.io.block;
 
-import dev.joule.io.fs.SortIOException;
+import dev.joule.core.memory.Alignment;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -101,7 +102,7 @@ public final class BlockWriter implements AutoCloseable {
     }
     ByteBuffer cur = current();
     if (cur.remaining() < n) {
-      if (cur.position() % BlockFile.ALIGNMENT != 0) {
+      if (cur.position() % Alignment.BYTES != 0) {
         throw new IllegalStateException("reserve at unaligned stream position " + position());
       }
       submitCurrent();

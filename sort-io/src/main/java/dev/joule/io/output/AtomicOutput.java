@@ -3,10 +3,10 @@ package dev.joule.io.output;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
-import dev.joule.io.block.DirectIoPolicy;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.fs.Durability;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -63,6 +63,22 @@ public final class AtomicOutput implements AutoCloseable {
     this.temp = temp;
     this.file = file;
     this.writer = writer;
+  }
+
+  /**
+   * Checks, before any input is read, that an output can be created at {@code target}: its
+   * directory exists and is writable.
+   *
+   * @throws SortIOException op {@code "create"} naming {@code target}
+   */
+  public static void checkDirectory(Path target) throws SortIOException {
+    Path dir = target.toAbsolutePath().getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      throw new SortIOException("create", target, "No such file or directory");
+    }
+    if (!Files.isWritable(dir)) {
+      throw new SortIOException("create", target, "Permission denied");
+    }
   }
 
   /**

@@ -1,29 +1,41 @@
 package dev.joule.io.pipeline;
 
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.RecordIndex;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.block.BlockReader;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.fs.Failures;
+import dev.joule.io.input.ArenaIndexer;
 import dev.joule.io.input.InputFile;
+import dev.joule.io.input.InputStage;
+import dev.joule.io.memory.Resources;
 import dev.joule.io.output.AtomicOutput;
+import dev.joule.io.output.BatchWriter;
+import dev.joule.io.output.OutputValidator;
+import dev.joule.io.plan.SortPlan;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.List;
 
 /**
- * The one-pass sort (input fits the budget): read the whole input straight into one {@link
- * RecordArena} (its windows are the reader's buffers), checksum it in parallel, index and
- * radix-sort it, and gather it straight into the output's write-behind buffers ({@link
- * BatchWriter}), validating the output as it is written.
+ * The one-pass sort (the input fits the budget): read the whole input straight into one {@link
+ * RecordArena} ({@link InputStage}), checksum and index it in one parallel pass ({@link
+ * ArenaIndexer}), radix-sort the index, and gather the records straight into the output's
+ * write-behind buffers ({@link BatchWriter}), validating the output as it is written.
  *
  * <p>Memory: {@link SortPlan#sortMemory()}. Everything is registered with the caller's {@link
  * Resources}, which closes it on every path.
  */
 final class InMemorySortPhase {
+  /**
+   * Gathered batches between cancellation checks: 16 batches of 4 MiB, a few ms of work, so that an
+   * interrupt ends the sort well within its 500 ms bound without a check per batch.
+   */
+  private static final int BATCHES_PER_CANCEL_CHECK = 16;
+
   private InMemorySortPhase() {}
 
   record Result(long records, RecordChecksum inputChecksum, OutputValidator output) {}
@@ -44,30 +56,30 @@ final class InMemorySortPhase {
       in.checkUnchanged(0);
       return new Result(0, new RecordChecksum(), validator);
     }
-    RecordArena arena = res.arena(bytes, ArenaFiller.slabBytes(bytes, rs));
-    List<ArenaFiller.Window> windows = ArenaFiller.windows(arena, bytes, plan.inputTransfer());
-    long read;
-    BlockReader reader = res.add(in.reader(plan.inputTransfer(), windows.size()));
-    ArenaFiller.submit(reader, windows);
-    read = ArenaFiller.take(reader, arena, windows);
-    in.checkUnchanged(read);
+    int slab = InputStage.slabBytes(bytes, rs);
+    RecordArena arena = res.arena(bytes, slab);
+    InputStage input = res.add(new InputStage(in, plan.inputTransfer(), bytes, slab));
+    input.start(arena, bytes);
+    long read = input.await();
+    input.finish();
     c.progress().update("in-memory sort", read, in.size());
-    ExternalSorter.checkCancelled();
+    Failures.checkCancelled();
     RecordIndex index = RecordIndex.forArena(arena, format);
-    RecordChecksum sum = ArenaFiller.checksumAndIndex(arena.view(), index, format, sorter.pool());
+    RecordChecksum sum = ArenaIndexer.checksumAndIndex(arena.view(), index, format, sorter.pool());
     int n = index.size();
     sorter.sort(index);
-    ExternalSorter.checkCancelled();
+    Failures.checkCancelled();
     BatchWriter w = new BatchWriter(out.writer(), validator, rs, plan.outputTransfer());
     RecordGatherer gatherer = new RecordGatherer(sorter.pool());
+    int batches = 0;
     for (int from = 0; from < n; ) {
       int m = Math.min(w.batchRecords(), n - from);
       ByteBuffer b = w.batch(m);
       gatherer.gather(index, from, from + m, b);
       w.commit(b);
       from += m;
-      if ((from & 0xFFFF) < m) {
-        ExternalSorter.checkCancelled();
+      if (++batches % BATCHES_PER_CANCEL_CHECK == 0) {
+        Failures.checkCancelled();
       }
     }
     return new Result(n, sum, validator);

@@ -1,23 +1,29 @@
 package dev.joule.io.pipeline;
 
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.merge.MergeSplitter;
 import dev.joule.core.merge.RunCursor;
 import dev.joule.core.merge.SortedRunView;
-import dev.joule.core.merge.TournamentTree;
-import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.error.SortValidationException;
+import dev.joule.io.fs.Failures;
+import dev.joule.io.memory.ArenaMemory;
+import dev.joule.io.memory.MemoryMeter;
+import dev.joule.io.memory.Resources;
 import dev.joule.io.output.AtomicOutput;
-import dev.joule.io.prefetch.BlockPrefetcher;
-import dev.joule.io.prefetch.FileRunCursor;
-import dev.joule.io.prefetch.PrefetchSchedule;
+import dev.joule.io.output.BatchWriter;
+import dev.joule.io.output.OutputValidator;
+import dev.joule.io.plan.SortPlan;
+import dev.joule.io.prefetch.MergeInputs;
+import dev.joule.io.prefetch.MergeSource;
 import dev.joule.io.prefetch.RunFileView;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.run.RunWriter;
+import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Stages 5–6: merges run files with a {@link TournamentTree} over {@link FileRunCursor}s fed by a
- * {@link BlockPrefetcher} (blocks read in {@link PrefetchSchedule} order), into a new run file (an
- * intermediate merge of the {@link MergePlan}) or into the output.
+ * Stages 5–6: merges run files, pulled in merge order from a {@link MergeSource} (prefetched
+ * blocks, loser tree), into a new run file (an intermediate merge of the plan, {@link #mergeToRun})
+ * or into the output ({@link #mergeToOutput}).
  *
  * <p><b>Parallel final merge.</b> With {@code parts > 1} the final merge is cut by {@link
  * MergeSplitter} (over {@link RunFileView}s) into key ranges at ranks rounded down to whole
@@ -38,18 +44,28 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Memory</b> per part: {@code k + spare} temp-block buffers (spare ≤ k, from the part's share
  * of the budget) plus {@link SortPlan#OUTPUT_BUFFERS} − 1 output buffers, all allocated once per
- * merge and closed with it.
+ * merge and closed with it; carved from run formation's idle arenas when they are lent ({@link
+ * ArenaMemory}).
  */
 final class MergePhase {
-  private static final AtomicInteger THREADS = new AtomicInteger();
+  /**
+   * Least output pages per part of a parallel final merge: below 16 × 4096-byte stretches of
+   * records, a part's setup (its pool, prefetch thread and splitter search) costs more than the
+   * merge work it takes over, so small final merges run as fewer parts.
+   */
+  static final int MIN_PAGES_PER_PART = 16;
 
-  /** Prefetch threads per part: one device per stripe is kept busy by one or two readers. */
-  static final int PREFETCH_THREADS = 1;
+  private static final AtomicInteger THREADS = new AtomicInteger();
 
   private final SortConfig c;
   private final SortPlan plan;
   private final MemoryMeter meter;
   private final ArenaMemory lent; // may be null: allocate fresh pools
+
+  // Progress of the current pass, summed over its merges and parts (ProgressListener).
+  private final AtomicLong progressDone = new AtomicLong();
+  private volatile String progressName = "merge";
+  private volatile long progressTotal;
 
   MergePhase(SortConfig c, SortPlan plan, MemoryMeter meter, ArenaMemory lent) {
     this.c = c;
@@ -58,13 +74,6 @@ final class MergePhase {
     this.lent = lent;
   }
 
-  /** A pool from the lent arena memory when it has room, else freshly allocated. */
-  // Progress of the current pass, summed over its merges and parts (ProgressListener).
-  private final AtomicLong progressDone = new AtomicLong();
-
-  private volatile String progressName = "merge";
-  private volatile long progressTotal;
-
   /** Names the pass the following merges belong to, for progress reports out of {@code bytes}. */
   void startPass(String name, long bytes) {
     progressName = name;
@@ -72,6 +81,7 @@ final class MergePhase {
     progressDone.set(0);
   }
 
+  /** A pool from the lent arena memory when it has room, else freshly allocated. */
   private BlockPool newPool(Resources res, int count, int size) {
     BlockPool p = lent == null ? null : lent.pool(count, size);
     return p != null ? res.add(p) : res.pool(count, size);
@@ -101,19 +111,27 @@ final class MergePhase {
     int batchRecords();
   }
 
+  /** Opens and verifies the run files of one merge. */
+  private MergeInputs open(List<RunDescriptor> runs) throws IOException {
+    return new MergeInputs(runs, c.format(), c.directIo(), c.notices());
+  }
+
   /** Merges {@code runs} (adjacent, in run order) into a new run file on the next stripe. */
   RunDescriptor mergeToRun(List<RunDescriptor> runs, TempSpace temp) throws IOException {
     int rs = c.format().recordSize();
-    long records = 0;
-    for (RunDescriptor d : runs) {
-      records += d.recordCount();
-    }
     try (Resources res = new Resources(meter);
-        MergeInputs in = new MergeInputs(runs, c)) {
+        MergeInputs in = open(runs)) {
       BlockPool writePool = newPool(res, SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
-      BlockFile f =
-          res.add(temp.createFile("merge", records * rs + 2L * plan.tempTransfer(), c.directIo()));
-      RunWriter w = res.add(new RunWriter(f, c.format(), plan.tempTransfer(), writePool, 1));
+      RunSpill out =
+          res.add(
+              RunSpill.create(
+                  temp,
+                  "merge",
+                  c.format(),
+                  in.records(),
+                  plan.tempTransfer(),
+                  writePool,
+                  c.directIo()));
       ByteBuffer staging = ByteBuffer.allocate(Math.max(1, plan.tempTransfer() / rs) * rs);
       Sink sink =
           new Sink() {
@@ -125,7 +143,7 @@ final class MergePhase {
             @Override
             public void commit(ByteBuffer batch) throws IOException {
               batch.position(0);
-              w.add(batch);
+              out.add(batch);
             }
 
             @Override
@@ -133,18 +151,14 @@ final class MergePhase {
               return staging.capacity() / rs;
             }
           };
-      long[] from = new long[runs.size()];
-      long[] to = new long[runs.size()];
+      long[] from = new long[in.size()];
+      long[] to = new long[in.size()];
       for (int i = 0; i < to.length; i++) {
-        to[i] = in.descriptors[i].recordCount();
+        to[i] = in.descriptor(i).recordCount();
       }
-      mergeRange(
-          in, from, to, pool(res, runs.size(), Math.min(plan.mergeMemory(), mergeBudget())), sink);
-      return w.finish();
-    } catch (IOException | RuntimeException | Error e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
+      long memory = Math.min(plan.mergeMemory(), mergeBudget());
+      merge(in, from, to, pool(res, in.size(), memory), sink);
+      return out.finish();
     } finally {
       resetLent(); // every pool of this merge is closed by now
     }
@@ -157,33 +171,26 @@ final class MergePhase {
     return newPool(res, count, plan.tempTransfer());
   }
 
-  /**
-   * How many parts the final merge of {@code k} runs can use within the budget and thread count.
-   */
+  /** How many parts the final merge of {@code k} runs can use within the budget and threads. */
   int parts(int k, long records) {
     long budget = mergeBudget();
     long perPart =
         (long) (k + 1) * plan.tempTransfer()
             + (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer();
     long byMemory = Math.max(1, budget / perPart);
-    long byRecords = Math.max(1, records / (SortPlan.alignQuantum(c.format().recordSize()) * 16));
+    long byRecords =
+        Math.max(
+            1, records / (Alignment.recordQuantum(c.format().recordSize()) * MIN_PAGES_PER_PART));
     return (int) Math.max(1, Math.min(c.threads(), Math.min(byMemory, byRecords)));
   }
 
-  /**
-   * Merges {@code runs} into {@code out} with {@code parts} threads; returns the combined
-   * validator.
-   */
+  /** Merges {@code runs} into {@code out} with {@code parts} threads; returns the validator. */
   OutputValidator mergeToOutput(List<RunDescriptor> runs, AtomicOutput out, int parts)
       throws IOException {
     int rs = c.format().recordSize();
     int k = runs.size();
-    try (MergeInputs in = new MergeInputs(runs, c)) {
-      long total = 0;
-      for (RunDescriptor d : in.descriptors) {
-        total += d.recordCount();
-      }
-      long[][] cuts = cuts(in, total, parts);
+    try (MergeInputs in = open(runs)) {
+      long[][] cuts = cuts(in, in.records(), parts);
       OutputValidator[] validators = new OutputValidator[parts];
       Throwable[] failures = new Throwable[parts];
       Thread[] threads = new Thread[parts];
@@ -203,7 +210,7 @@ final class MergePhase {
                 }
                 BlockWriter w = res.add(out.regionWriter(startRecord * rs, outPool, 1));
                 BatchWriter bw = new BatchWriter(w, validators[part], rs, plan.outputTransfer());
-                mergeRange(
+                merge(
                     in,
                     cuts[part],
                     cuts[part + 1],
@@ -239,16 +246,7 @@ final class MergePhase {
         }
         joinAll(threads);
       }
-      for (Throwable t : failures) {
-        if (t != null) {
-          for (Throwable other : failures) {
-            if (other != null && other != t) {
-              t.addSuppressed(other);
-            }
-          }
-          throw rethrow(t);
-        }
-      }
+      rethrowFirst(failures);
       OutputValidator v = validators[0];
       for (int j = 1; j < parts; j++) {
         v.append(validators[j]);
@@ -256,6 +254,24 @@ final class MergePhase {
       return v;
     } finally {
       resetLent(); // the parts have joined and closed their pools
+    }
+  }
+
+  /** Throws the first of the parts' failures, with the others suppressed; nothing if none. */
+  private static void rethrowFirst(Throwable[] failures) throws IOException {
+    Throwable first = null;
+    for (Throwable t : failures) {
+      if (t == null) {
+        continue;
+      }
+      if (first == null) {
+        first = t;
+      } else if (t != first) {
+        first.addSuppressed(t);
+      }
+    }
+    if (first != null) {
+      throw Failures.translate(first);
     }
   }
 
@@ -280,120 +296,64 @@ final class MergePhase {
   }
 
   private long[][] cuts(MergeInputs in, long total, int parts) throws IOException {
-    int k = in.descriptors.length;
+    int k = in.size();
     long[][] cuts = new long[parts + 1][];
     cuts[0] = new long[k];
     cuts[parts] = new long[k];
     for (int i = 0; i < k; i++) {
-      cuts[parts][i] = in.descriptors[i].recordCount();
+      cuts[parts][i] = in.descriptor(i).recordCount();
     }
     if (parts == 1) {
       return cuts;
     }
-    long q = SortPlan.alignQuantum(c.format().recordSize());
+    long q = Alignment.recordQuantum(c.format().recordSize());
     try (Resources res = new Resources(meter)) {
-      BlockPool pages = newPool(res, k, BlockFile.ALIGNMENT);
+      BlockPool pages = newPool(res, k, Alignment.BYTES);
       SortedRunView[] views = new SortedRunView[k];
       List<ByteBuffer> borrowed = new ArrayList<>();
-      for (int i = 0; i < k; i++) {
-        ByteBuffer page = pages.acquire();
-        borrowed.add(page);
-        views[i] = new RunFileView(in.files[i], in.descriptors[i], page);
-      }
       try {
+        for (int i = 0; i < k; i++) {
+          ByteBuffer page = pages.acquire();
+          borrowed.add(page);
+          views[i] = new RunFileView(in.file(i), in.descriptor(i), page);
+        }
         for (int j = 1; j < parts; j++) {
           long rank = (total / parts) * j + (total % parts) * j / parts;
           cuts[j] = MergeSplitter.cutsAtRank(views, rank / q * q);
         }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SortCancelledException("sort cancelled while splitting the merge");
+      } catch (RuntimeException e) {
+        throw Failures.translate(e); // a view's read error comes as UncheckedIOException
       } finally {
         borrowed.forEach(pages::release);
       }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    } catch (IOException | RuntimeException e) {
-      throw e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SortCancelledException("sort cancelled while splitting the merge");
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
     }
     return cuts;
   }
 
-  private static IOException rethrow(Throwable t) {
-    if (t instanceof UncheckedIOException) {
-      return ((UncheckedIOException) t).getCause();
-    }
-    if (t instanceof IOException) {
-      return (IOException) t;
-    }
-    if (t instanceof RuntimeException) {
-      throw (RuntimeException) t;
-    }
-    if (t instanceof Error) {
-      throw (Error) t;
-    }
-    throw new IllegalStateException(t);
-  }
-
   /** Merges records {@code [from[i], to[i])} of every input into {@code sink}, on this thread. */
-  private void mergeRange(MergeInputs in, long[] from, long[] to, BlockPool pool, Sink sink)
+  private void merge(MergeInputs in, long[] from, long[] to, BlockPool pool, Sink sink)
       throws IOException {
-    int k = in.descriptors.length;
-    int[] fromBlock = new int[k];
-    int[] toBlock = new int[k];
-    long records = 0;
-    for (int i = 0; i < k; i++) {
-      int[] r = FileRunCursor.blockRange(in.descriptors[i], from[i], to[i]);
-      fromBlock[i] = r[0];
-      toBlock[i] = r[1];
-      records += to[i] - from[i];
-    }
-    if (records == 0) {
-      return;
-    }
-    PrefetchSchedule schedule = PrefetchSchedule.of(in.descriptors, fromBlock, toBlock);
-    FileRunCursor[] cursors = new FileRunCursor[k];
-    try (BlockPrefetcher prefetcher =
-        new BlockPrefetcher(in.readers, fromBlock, toBlock, schedule, pool, PREFETCH_THREADS)) {
-      try {
-        for (int i = 0; i < k; i++) {
-          cursors[i] = new FileRunCursor(in.descriptors[i], prefetcher, i, from[i], to[i]);
-        }
-        TournamentTree tree = new TournamentTree(cursors);
-        int rs = c.format().recordSize();
-        long left = records;
-        while (left > 0) {
-          int n = (int) Math.min(sink.batchRecords(), left);
-          ByteBuffer b = sink.batch(n);
-          for (int at = 0, end = n * rs; at < end; at += rs) {
-            if (!tree.next()) {
-              throw new SortValidationException("merge ran out of records: " + left + " expected");
-            }
-            RunCursor cur = tree.current();
-            b.put(at, cur.buffer(), cur.position(), rs);
+    try (MergeSource source = new MergeSource(in, from, to, pool)) {
+      int rs = c.format().recordSize();
+      long left = source.records();
+      while (left > 0) {
+        int n = (int) Math.min(sink.batchRecords(), left);
+        ByteBuffer b = sink.batch(n);
+        for (int at = 0, end = n * rs; at < end; at += rs) {
+          if (!source.next()) {
+            throw new SortValidationException("merge ran out of records: " + left + " expected");
           }
-          sink.commit(b);
-          left -= n;
-          c.progress().update(progressName, progressDone.addAndGet((long) n * rs), progressTotal);
-          if (Thread.currentThread().isInterrupted()) {
-            throw new SortCancelledException("sort cancelled during the merge");
-          }
+          RunCursor cur = source.current();
+          b.put(at, cur.buffer(), cur.position(), rs);
         }
-      } finally {
-        for (FileRunCursor cur : cursors) {
-          if (cur != null) {
-            cur.close();
-          }
-        }
+        sink.commit(b);
+        left -= n;
+        c.progress().update(progressName, progressDone.addAndGet((long) n * rs), progressTotal);
+        Failures.checkCancelled();
       }
-    } catch (UncheckedIOException e) {
-      IOException cause = e.getCause();
-      if (cause instanceof InterruptedIOException && !(cause instanceof SortCancelledException)) {
-        throw new SortCancelledException("sort cancelled during the merge");
-      }
-      throw cause;
     }
   }
 }

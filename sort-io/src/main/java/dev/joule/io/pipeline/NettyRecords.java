@@ -17,6 +17,5 @@ final class NettyRecords {
     for (ByteBuffer b : records.nioBuffers(records.readerIndex(), records.readableBytes())) {
       session.addPart(b);
     }
-    session.endAdd();
   }
 }

@@ -1,17 +1,23 @@
 package dev.joule.io.pipeline;
 
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.RecordIndex;
 import dev.joule.core.valsort.RecordChecksum;
-import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.block.BlockReader;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.fs.Failures;
+import dev.joule.io.input.ArenaIndexer;
 import dev.joule.io.input.InputFile;
+import dev.joule.io.input.InputStage;
+import dev.joule.io.memory.MemoryMeter;
+import dev.joule.io.memory.Resources;
+import dev.joule.io.plan.SortPlan;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.run.RunWriter;
+import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,27 +33,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Stages 1–4 of a two-pass sort: cuts the input into runs of {@link SortPlan#recordsPerRun()}
  * records, sorts each in memory and writes it as a run file on the next stripe.
  *
- * <p><b>Overlap</b> (the EcoSort / Nsort pipeline) with three arenas and two indexes: while this
- * thread checksums, indexes and radix-sorts chunk i (on the {@code joule-radix-N} ForkJoin
- * workers), the {@link BlockReader}'s {@code joule-read-N} thread reads chunk i+1 into the next
- * arena, and the {@code joule-runwrite-N} thread gathers run i−1 from its arena into the {@link
- * RunWriter}'s blocks, which {@code joule-write-N} writes behind. Before chunk i+1 is read into the
- * arena of run i−2, that run's write is awaited. The queues are bounded: the reader holds at most
- * one arena's windows, the writer {@link SortPlan#RUN_WRITE_BUFFERS} blocks, and at most two run
- * writes are pending.
+ * <p><b>Overlap</b> (the EcoSort / Nsort pipeline) with {@link SortPlan#RUN_FORMATION_ARENAS}
+ * arenas and two indexes: while this thread checksums, indexes and radix-sorts chunk i (on the
+ * {@code joule-radix-N} ForkJoin workers), the {@link InputStage}'s {@code joule-read-N} thread
+ * reads chunk i+1 into the next arena, and the {@code joule-runwrite-N} thread gathers run i−1 from
+ * its arena into the {@link RunSpill}'s blocks, which {@code joule-write-N} writes behind. Before
+ * chunk i+1 is read into the arena of run i−2, that run's write is awaited. The queues are bounded:
+ * the reader holds at most one arena's windows, the writer {@link SortPlan#RUN_WRITE_BUFFERS}
+ * blocks, and at most two run writes are pending.
  *
  * <p>The input's record count and valsort checksum are taken here, per chunk in parallel and in the
- * same pass that builds the chunk's index ({@link ArenaFiller#checksumAndIndex}), before sorting
+ * same pass that builds the chunk's index ({@link ArenaIndexer#checksumAndIndex}), before sorting
  * (so they describe the input, not the sorter's output). The input is checked unchanged once fully
  * read. EcoSort's smaller first run (which starts sorting sooner) was not tried: with reads
  * overlapped, the only gain is the first chunk's read time.
  *
- * <p>Memory: {@link SortPlan#sortMemory()}, registered with the caller's {@link Resources}.
+ * <p>Memory: {@link SortPlan#sortMemory()}: the arenas are the caller's ({@link #allocateArenas}),
+ * the write pool and reader this phase's own, closed before it returns on every path.
  */
 final class RunFormationPhase {
-  /** Arenas in flight: one being read, one being sorted, one being written. */
-  static final int ARENAS = 3;
-
   private static final AtomicInteger WRITERS = new AtomicInteger();
 
   private RunFormationPhase() {}
@@ -63,18 +67,15 @@ final class RunFormationPhase {
   static RecordArena[] allocateArenas(SortPlan plan, SortConfig c, Resources res) {
     int rs = c.format().recordSize();
     long runBytes = plan.recordsPerRun() * rs;
-    int slab = ArenaFiller.slabBytes(runBytes, rs);
-    RecordArena[] arenas = new RecordArena[ARENAS];
-    for (int i = 0; i < ARENAS; i++) {
+    int slab = InputStage.slabBytes(runBytes, rs);
+    RecordArena[] arenas = new RecordArena[SortPlan.RUN_FORMATION_ARENAS];
+    for (int i = 0; i < arenas.length; i++) {
       arenas[i] = res.arena(runBytes, slab);
     }
     return arenas;
   }
 
-  /**
-   * Forms the runs in the caller's two {@code arenas} ({@link #allocateArenas}). The write pool and
-   * reader are this phase's own and are closed before it returns, on every path.
-   */
+  /** Forms the runs of {@code in} in the caller's {@code arenas} ({@link #allocateArenas}). */
   static Result run(
       InputFile in,
       SortPlan plan,
@@ -91,7 +92,7 @@ final class RunFormationPhase {
       return r;
     } catch (Throwable e) {
       res.closeAfterFailure(e);
-      throw ExternalSorter.translate(e);
+      throw Failures.translate(e);
     }
   }
 
@@ -108,12 +109,13 @@ final class RunFormationPhase {
     int rs = format.recordSize();
     long runBytes = plan.recordsPerRun() * rs;
     long size = in.size();
+    int k = arenas.length;
     RecordIndex[] indexes = {
       RecordIndex.forArena(arenas[0], format), RecordIndex.forArena(arenas[0], format)
     };
     BlockPool writePool = res.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
-    int maxWindows = ArenaFiller.windows(arenas[0], runBytes, plan.inputTransfer()).size();
-    BlockReader reader = res.add(in.reader(plan.inputTransfer(), maxWindows));
+    InputStage input =
+        res.add(new InputStage(in, plan.inputTransfer(), runBytes, arenas[0].slabBytes()));
     ExecutorService writer =
         Executors.newSingleThreadExecutor(
             r -> daemon(new Thread(r, "joule-runwrite-" + WRITERS.incrementAndGet())));
@@ -123,45 +125,49 @@ final class RunFormationPhase {
     RecordChecksum sum = new RecordChecksum();
     List<RunDescriptor> runs = new ArrayList<>();
     int chunks = plan.runs();
-    long read = 0;
     long written = 0;
     long records = 0;
-    List<ArenaFiller.Window> pending =
-        ArenaFiller.windows(arenas[0], Math.min(runBytes, size), plan.inputTransfer());
-    ArenaFiller.submit(reader, pending);
+    input.start(arenas[0], Math.min(runBytes, size));
     for (int i = 0; i < chunks; i++) {
-      RecordArena arena = arenas[i % ARENAS];
+      RecordArena arena = arenas[i % k];
       RecordIndex index = indexes[i & 1];
-      read += ArenaFiller.take(reader, arena, pending);
+      input.await();
       if (i >= 2) {
         written += await(writes.get(i - 2), runs); // frees arena (i+1) % 3 and index i % 2
       }
       if (i + 1 < chunks) {
-        RecordArena next = arenas[(i + 1) % ARENAS];
-        next.clear();
-        long bytes = Math.min(runBytes, size - (long) (i + 1) * runBytes);
-        pending = ArenaFiller.windows(next, bytes, plan.inputTransfer());
-        ArenaFiller.submit(reader, pending); // read chunk i+1 while chunk i is sorted
+        long next = Math.min(runBytes, size - (long) (i + 1) * runBytes);
+        input.start(arenas[(i + 1) % k], next); // read chunk i+1 while chunk i is sorted
       } else {
-        in.checkUnchanged(read);
+        input.finish();
       }
-      ExternalSorter.checkCancelled();
+      Failures.checkCancelled();
       RecordChecksum chunkSum =
-          ArenaFiller.checksumAndIndex(arena.view(), index, format, sorter.pool());
+          ArenaIndexer.checksumAndIndex(arena.view(), index, format, sorter.pool());
       sum.add(chunkSum);
       int n = index.size();
       records += n;
       sorter.sort(index);
-      ExternalSorter.checkCancelled();
+      Failures.checkCancelled();
       writes.add(
           writer.submit(
-              () -> writeRun(index, n, format, plan, c, temp, writePool, gatherer, chunkSum)));
-      c.progress().update("run formation", read, size);
+              () ->
+                  RunSpill.writeSorted(
+                      temp,
+                      format,
+                      plan.tempTransfer(),
+                      writePool,
+                      c.directIo(),
+                      index,
+                      n,
+                      gatherer,
+                      chunkSum))); // the chunk's checksum: same records, saves a CRC pass
+      c.progress().update("run formation", input.bytesRead(), size);
     }
     for (int i = Math.max(0, chunks - 2); i < chunks; i++) {
       written += await(writes.get(i), runs);
     }
-    return new Result(runs, records, sum, read, written);
+    return new Result(runs, records, sum, input.bytesRead(), written);
   }
 
   private static Thread daemon(Thread t) {
@@ -179,13 +185,13 @@ final class RunFormationPhase {
       Thread.currentThread().interrupt();
       throw new SortCancelledException("sort cancelled while writing a run");
     } catch (ExecutionException e) {
-      throw ExternalSorter.translate(e.getCause());
+      throw Failures.translate(e.getCause());
     }
   }
 
   /**
    * Stops the run writer thread: writes not started are cancelled, a write in progress (it reads an
-   * arena) is left to finish — not interrupted, so that its RunWriter closes cleanly — and awaited.
+   * arena) is left to finish, not interrupted, so that its run closes cleanly, and is awaited.
    */
   private static void stop(ExecutorService writer, List<Future<RunDescriptor>> writes) {
     for (Future<RunDescriptor> f : writes) {
@@ -204,37 +210,6 @@ final class RunFormationPhase {
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private static RunDescriptor writeRun(
-      RecordIndex index,
-      int n,
-      FixedLengthFormat format,
-      SortPlan plan,
-      SortConfig c,
-      TempSpace temp,
-      BlockPool pool,
-      RecordGatherer gatherer,
-      RecordChecksum chunkSum)
-      throws IOException {
-    long expected = (long) n * format.recordSize() + 2L * plan.tempTransfer();
-    BlockFile f = temp.createFile("run", expected, c.directIo());
-    try (f) {
-      RunWriter w = new RunWriter(f, format, plan.tempTransfer(), pool, 1);
-      try {
-        w.add(
-            index, 0, n, gatherer,
-            chunkSum); // the chunk's checksum: same records, saves a CRC pass
-        return w.finish();
-      } catch (IOException | RuntimeException e) {
-        try {
-          w.close();
-        } catch (IOException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-        throw e;
-      }
     }
   }
 }

@@ -1,34 +1,40 @@
 package dev.joule.io.pipeline;
 
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
-import dev.joule.core.merge.TournamentTree;
 import dev.joule.core.radix.RadixRunSorter;
-import dev.joule.core.record.RecordIndex;
 import dev.joule.core.valsort.RecordChecksum;
-import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.prefetch.BlockPrefetcher;
-import dev.joule.io.prefetch.FileRunCursor;
-import dev.joule.io.prefetch.PrefetchSchedule;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortValidationException;
+import dev.joule.io.input.ArenaIndexer;
+import dev.joule.io.input.InputStage;
+import dev.joule.io.memory.MemoryMeter;
+import dev.joule.io.memory.Resources;
+import dev.joule.io.output.OutputValidator;
+import dev.joule.io.plan.MergePlan;
+import dev.joule.io.plan.SortPlan;
+import dev.joule.io.prefetch.MergeInputs;
+import dev.joule.io.prefetch.MergeSource;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.run.RunWriter;
+import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.RoundRobinStripes;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A push/pull sort for embedding: {@link #add} whole records (copied into one off-heap arena of the
- * budget's one-pass capacity; when it fills, it is sorted and spilled as a run file), then {@link
- * #finish()} returns a {@link RecordCursor} over all records in stable key order: straight from the
- * sorted arena if nothing was spilled, else from a streaming merge of the runs (after the
- * intermediate passes the {@link MergePlan} asks for). The cursor validates count, checksum and
- * order against what was added; a mismatch throws {@link SortValidationException} at the end.
+ * budget's one-pass capacity; when it fills, it is sorted and spilled as a run file, {@link
+ * RunSpill}), then {@link #finish()} returns a {@link RecordCursor} over all records in stable key
+ * order: straight from the sorted arena if nothing was spilled, else from a streaming merge of the
+ * runs ({@link MergeSource}) after the intermediate passes the {@link MergePlan} asks for ({@link
+ * MergePasses}). The cursor validates count, checksum and order against what was added; a mismatch
+ * throws {@link SortValidationException} at the end.
  *
  * <p>Not thread-safe: one thread adds, finishes and pulls. {@link #close()} releases everything
  * (arena, sorter threads, prefetch threads, temp files); the cursor must not be used after it.
@@ -60,21 +66,28 @@ public final class SortSession implements AutoCloseable {
     this.notices = NoticeSink.distinct(config.notices());
   }
 
-  /** Adds the records from {@code records}' position to its limit (whole records; not retained). */
+  /**
+   * Adds the records from {@code records}' position to its limit (whole records; not retained,
+   * position unchanged).
+   *
+   * @throws IOException when a spill fails
+   */
   public void add(ByteBuffer records) throws IOException {
     if (records.remaining() % rs != 0) {
       throw new IllegalArgumentException(
           records.remaining() + " bytes are not a whole number of " + rs + "-byte records");
     }
     addPart(records.duplicate());
-    endAdd();
   }
 
   /**
    * Adds the readable bytes of a Netty buffer (whole records; not retained, indices unchanged).
    * Named apart from {@link #add(ByteBuffer)} on purpose: an overload would make javac load {@code
    * ByteBuf} for every {@code add} call, so callers without Netty could not compile.
+   *
+   * @throws IOException when a spill fails
    */
+  @SuppressWarnings("exports") // Netty is optional: callers of this method have it
   public void addByteBuf(io.netty.buffer.ByteBuf records) throws IOException {
     if (records.readableBytes() % rs != 0) {
       throw new IllegalArgumentException(
@@ -106,11 +119,9 @@ public final class SortSession implements AutoCloseable {
     }
   }
 
-  void endAdd() {}
-
   private void allocate() {
     long cap = Math.max(1, plan.onePassCapacity()) * rs;
-    arena = res.arena(cap, ArenaFiller.slabBytes(cap, rs));
+    arena = res.arena(cap, InputStage.slabBytes(cap, rs));
     slabs = new ByteBuffer[arena.slabCount()];
     usable = new int[arena.slabCount()];
     for (int s = 0; s < slabs.length; s++) {
@@ -123,7 +134,7 @@ public final class SortSession implements AutoCloseable {
 
   private int sortArena() {
     inputChecksum.add(
-        ArenaFiller.checksumAndIndex(arena.view(), index, config.format(), sorter.pool()));
+        ArenaIndexer.checksumAndIndex(arena.view(), index, config.format(), sorter.pool()));
     int n = index.size();
     records += n;
     sorter.sort(index);
@@ -137,22 +148,27 @@ public final class SortSession implements AutoCloseable {
     }
     try (Resources local = new Resources(meter)) {
       BlockPool pool = local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
-      BlockFile f =
-          local.add(
-              temp.createFile("run", (long) n * rs + 2L * plan.tempTransfer(), config.directIo()));
-      RunWriter w = local.add(new RunWriter(f, config.format(), plan.tempTransfer(), pool, 1));
-      w.add(index, 0, n, new RecordGatherer(sorter.pool()));
-      runs.add(w.finish());
-    } catch (IOException | RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
+      runs.add(
+          RunSpill.writeSorted(
+              temp,
+              config.format(),
+              plan.tempTransfer(),
+              pool,
+              config.directIo(),
+              index,
+              n,
+              new RecordGatherer(sorter.pool()),
+              null));
     }
     arena.clear();
     slab = 0;
   }
 
-  /** Ends the input and returns the records in sorted order. Call once. */
+  /**
+   * Ends the input and returns the records in sorted order. Call once.
+   *
+   * @throws IOException when a spill or an intermediate merge fails
+   */
   public RecordCursor finish() throws IOException {
     checkOpen();
     if (finished) {
@@ -175,27 +191,7 @@ public final class SortSession implements AutoCloseable {
       sizes[i] = runs.get(i).recordCount() * rs;
     }
     MergePlan mp = MergePlan.of(sizes, plan.mergeFanIn());
-    List<RunDescriptor> segments = new ArrayList<>(runs);
-    for (MergePlan.Merge m : mp.merges()) {
-      if (m.isFinal()) {
-        break;
-      }
-      List<RunDescriptor> inputs = new ArrayList<>();
-      for (int id : m.inputs()) {
-        inputs.add(segments.get(id));
-      }
-      while (segments.size() <= m.id()) {
-        segments.add(null);
-      }
-      segments.set(m.id(), merge.mergeToRun(inputs, temp));
-      for (int id : m.inputs()) {
-        temp.delete(segments.get(id).path());
-      }
-    }
-    List<RunDescriptor> last = new ArrayList<>();
-    for (int id : mp.finalMerge().inputs()) {
-      last.add(segments.get(id));
-    }
+    List<RunDescriptor> last = MergePasses.beforeFinal(mp, runs, merge, temp, report -> {});
     return validating(new MergeCursor(last));
   }
 
@@ -212,7 +208,7 @@ public final class SortSession implements AutoCloseable {
         }
         if (!checked) {
           checked = true;
-          ExternalSorter.validate(records, inputChecksum, v, java.nio.file.Path.of("<session>"));
+          v.checkAgainstInput(records, inputChecksum, "the session's output");
         }
         return false;
       }
@@ -267,58 +263,26 @@ public final class SortSession implements AutoCloseable {
 
   /** A streaming merge of run files. */
   private final class MergeCursor implements RecordCursor {
-    private final MergeInputs in;
-    private final BlockPrefetcher prefetcher;
-    private final FileRunCursor[] cursors;
-    private final TournamentTree tree;
+    private final MergeSource source;
     private ByteBuffer current;
 
     MergeCursor(List<RunDescriptor> runs) throws IOException {
-      in = res.add(new MergeInputs(runs, config));
-      int k = runs.size();
-      int[] from = new int[k];
-      int[] to = new int[k];
-      for (int i = 0; i < k; i++) {
-        to[i] = in.descriptors[i].blockCount();
-      }
-      BlockPool pool = res.pool(2 * k, plan.tempTransfer());
-      prefetcher =
-          res.add(
-              new BlockPrefetcher(
-                  in.readers,
-                  from,
-                  to,
-                  PrefetchSchedule.of(in.descriptors, from, to),
-                  pool,
-                  MergePhase.PREFETCH_THREADS));
-      cursors = new FileRunCursor[k];
-      for (int i = 0; i < k; i++) {
-        cursors[i] =
-            res.add(
-                new FileRunCursor(
-                    in.descriptors[i], prefetcher, i, 0, in.descriptors[i].recordCount()));
-      }
-      try {
-        tree = new TournamentTree(cursors);
-      } catch (UncheckedIOException e) {
-        throw e.getCause();
-      }
+      MergeInputs in =
+          res.add(new MergeInputs(runs, config.format(), config.directIo(), config.notices()));
+      BlockPool pool = res.pool(2 * runs.size(), plan.tempTransfer());
+      source = res.add(MergeSource.whole(in, pool));
     }
 
     @Override
     public boolean next() throws IOException {
       checkOpen();
-      try {
-        if (!tree.next()) {
-          current = null;
-          return false;
-        }
-      } catch (UncheckedIOException e) {
-        throw ExternalSorter.translate(e.getCause());
+      if (!source.next()) {
+        current = null;
+        return false;
       }
-      var c = tree.current();
-      current =
-          c.buffer().slice(c.position(), rs); // read-only: the cursor's blocks are read-only views
+      var c = source.current();
+      // read-only: the cursor's blocks are read-only views
+      current = c.buffer().slice(c.position(), rs);
       return true;
     }
 

@@ -1,8 +1,9 @@
 package dev.joule.io.prefetch;
 
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.merge.SortedRunView;
 import dev.joule.io.block.BlockFile;
-import dev.joule.io.run.CorruptRunException;
+import dev.joule.io.error.CorruptRunException;
 import dev.joule.io.run.RunDescriptor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,7 +28,7 @@ public final class RunFileView implements SortedRunView {
   /** Cached pages per view: 256 × 4 KiB = 1 MiB, more than a k-way split converging touches. */
   public static final int MAX_PAGES = 256;
 
-  private static final int PAGE = BlockFile.ALIGNMENT;
+  private static final int PAGE = Alignment.BYTES;
   private final BlockFile file;
   private final RunDescriptor d;
   private final ByteBuffer page; // aligned, PAGE bytes

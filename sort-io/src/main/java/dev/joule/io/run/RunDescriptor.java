@@ -98,7 +98,7 @@ public final class RunDescriptor {
         : recordsPerBlock;
   }
 
-  /** The {@link dev.joule.core.record.KeyPrefix} of the first record of block {@code k}. */
+  /** The {@link dev.joule.core.index.KeyPrefix} of the first record of block {@code k}. */
   public long firstKeyPrefix(int k) {
     return firstKeyPrefixes[k];
   }

@@ -1,5 +1,6 @@
 package dev.joule.io.run;
 
+import dev.joule.core.memory.Alignment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
@@ -10,7 +11,6 @@ final class RunLayout {
   static final byte[] FOOTER_MAGIC = "JRUNFOOT".getBytes(StandardCharsets.US_ASCII);
   static final int VERSION = 1;
   static final int HEADER_SIZE = 4096;
-  static final int ALIGN = 4096;
 
   /** Bytes at the end of every block: record count and CRC32C. */
   static final int BLOCK_TRAILER = 8;
@@ -40,10 +40,6 @@ final class RunLayout {
 
   private RunLayout() {}
 
-  static long roundUp(long n) {
-    return (n + ALIGN - 1) & -ALIGN;
-  }
-
   static int recordsPerBlock(int blockSize, int recordSize) {
     return (blockSize - BLOCK_TRAILER) / recordSize;
   }
@@ -56,11 +52,11 @@ final class RunLayout {
     if (records == recordsPerBlock(blockSize, recordSize)) {
       return blockSize;
     }
-    return (int) roundUp(records * recordSize + BLOCK_TRAILER);
+    return (int) Alignment.roundUp(records * recordSize + BLOCK_TRAILER);
   }
 
   static int footerLength(int blockCount) {
-    return (int) roundUp(FOOTER_FIXED + 8L * blockCount + FOOTER_TRAILER);
+    return (int) Alignment.roundUp(FOOTER_FIXED + 8L * blockCount + FOOTER_TRAILER);
   }
 
   /** CRC32C of {@code [from, to)} of {@code b} (absolute indices; {@code b} is not modified). */

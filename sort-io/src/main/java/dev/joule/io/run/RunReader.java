@@ -1,11 +1,13 @@
 package dev.joule.io.run;
 
+import dev.joule.core.index.KeyPrefix;
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeyPrefix;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
+import dev.joule.io.error.CorruptRunException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -41,11 +43,11 @@ public final class RunReader {
   public static RunReader open(BlockFile file, FixedLengthFormat expected) throws IOException {
     Path path = file.path();
     long size = file.size();
-    if (size < RunLayout.HEADER_SIZE + RunLayout.ALIGN) {
+    if (size < RunLayout.HEADER_SIZE + Alignment.BYTES) {
       throw new CorruptRunException(
           path, size, "file is " + size + " bytes, shorter than header and footer");
     }
-    if (size % RunLayout.ALIGN != 0) {
+    if (size % Alignment.BYTES != 0) {
       throw new CorruptRunException(path, size, "file size " + size + " is not a multiple of 4096");
     }
     ByteBuffer h = readExactly(file, 0, RunLayout.HEADER_SIZE);
@@ -73,7 +75,7 @@ public final class RunReader {
     }
     int blockSize = h.getInt(RunLayout.H_BLOCK_SIZE);
     if (blockSize <= 0
-        || blockSize % RunLayout.ALIGN != 0
+        || blockSize % Alignment.BYTES != 0
         || RunLayout.recordsPerBlock(blockSize, format.recordSize()) < 1
         || h.getInt(RunLayout.H_RECORDS_PER_BLOCK)
             != RunLayout.recordsPerBlock(blockSize, format.recordSize())) {
@@ -100,8 +102,8 @@ public final class RunReader {
     ByteBuffer t = readExactly(file, size - RunLayout.FOOTER_TRAILER, RunLayout.FOOTER_TRAILER);
     long footerOffset = t.getLong(0);
     int len = t.getInt(8);
-    if (len < RunLayout.ALIGN
-        || len % RunLayout.ALIGN != 0
+    if (len < Alignment.BYTES
+        || len % Alignment.BYTES != 0
         || footerOffset != size - len
         || footerOffset < RunLayout.HEADER_SIZE) {
       throw new CorruptRunException(

@@ -1,9 +1,10 @@
 package dev.joule.io.run;
 
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.KeyPrefix;
+import dev.joule.core.index.RecordIndex;
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeyPrefix;
-import dev.joule.core.record.RecordIndex;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
@@ -48,7 +49,7 @@ public final class RunWriter implements AutoCloseable {
   public RunWriter(
       BlockFile file, FixedLengthFormat format, int blockSize, BlockPool pool, int maxInFlight)
       throws IOException {
-    if (blockSize % RunLayout.ALIGN != 0 || blockSize <= 0) {
+    if (blockSize % Alignment.BYTES != 0 || blockSize <= 0) {
       throw new IllegalArgumentException(
           "block size must be a positive multiple of 4096: " + blockSize);
     }

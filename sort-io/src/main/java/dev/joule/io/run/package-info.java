@@ -1,7 +1,12 @@
 /**
- * Run files, the stage between the in-memory run sorter and the merge: the versioned, checksummed
- * on-disk format of one sorted run (v1), its writer, its block-by-position reader and the
- * descriptor (per-block first-key prefixes) the merge's prefetcher schedules reads from.
+ * Stage 4 of 6: writes sorted runs. Input: a sorted index over an arena (run formation, a session's
+ * spill) or merged batches (an intermediate merge). Output: run files on the stripes of {@code
+ * io.stripe}, read back by {@code io.prefetch}. {@link dev.joule.io.run.RunSpill} is the one way a
+ * run is written; {@link dev.joule.io.run.RunWriter}, {@link dev.joule.io.run.RunReader} and {@link
+ * dev.joule.io.run.RunDescriptor} (per-block first-key prefixes, which the prefetcher schedules
+ * reads from) implement the versioned, checksummed format below ({@code docs/run-format.md}).
+ *
+ * <p>Layer 3 of 4 (stages).
  *
  * <h2>Format v1</h2>
  *
@@ -21,7 +26,7 @@
  *                   0  magic "JRUNFOOT" (8)     8  record count (long)
  *                  16  valsort checksum hi (long)   24  lo (long)
  *                  32  block count n (int)      36  last block length L (int)
- *                  40  first-key prefix of every block (n longs, {@link dev.joule.core.record.KeyPrefix})
+ *                  40  first-key prefix of every block (n longs, {@link dev.joule.core.index.KeyPrefix})
  *                   ... zero padding
  *                 F-16  trailer: footer offset (long)   F-8  F (int)   F-4  CRC32C of [0, F-4) (int)
  * </pre>

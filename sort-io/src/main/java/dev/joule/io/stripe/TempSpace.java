@@ -1,9 +1,9 @@
 package dev.joule.io.stripe;
 
 import dev.joule.io.block.BlockFile;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.SortIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,11 +42,6 @@ public final class TempSpace implements AutoCloseable {
     this.allocator = allocator;
     this.notices = notices;
     this.hook = hook;
-  }
-
-  /** The default single stripe: the {@code java.io.tmpdir} directory. */
-  public static Path defaultStripe() {
-    return Path.of(System.getProperty("java.io.tmpdir"));
   }
 
   /**

@@ -3,14 +3,19 @@ package dev.joule.io.pipeline;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.block.FileKind;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.SortConfig;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.FaultFileSystemProvider;
 import dev.joule.io.testing.FaultOp;
+import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.io.testing.TestHooks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +92,7 @@ class FaultCampaignTest {
       int config = (int) Math.floorMod(seed ^ (seed >>> 32), (long) CONFIGS);
       Random r = new Random(0x5EED_C0F1L + config);
       FixedLengthFormat f = FORMATS[r.nextInt(10) < 7 ? r.nextInt(2) : 2];
-      long q = SortPlan.alignQuantum(f.recordSize());
+      long q = Alignment.recordQuantum(f.recordSize());
       int shape = r.nextInt(10); // 0-1 one pass, 2-4 one merge, 5-9 several passes
       long runLimit = q * (1 + r.nextInt(2));
       long records;
@@ -248,7 +253,7 @@ class FaultCampaignTest {
   void everyDeleteForceAndMoveFailureAtTheEndKeepsThePreviousOutput() throws Exception {
     base = base();
     FixedLengthFormat f = FORMATS[0];
-    long q = SortPlan.alignQuantum(f.recordSize());
+    long q = Alignment.recordQuantum(f.recordSize());
     int failures = 0;
     for (FaultOp op : new FaultOp[] {FaultOp.DELETE, FaultOp.FORCE, FaultOp.MOVE}) {
       for (long k = 1; ; k++) {
@@ -464,10 +469,10 @@ class FaultCampaignTest {
             .transferSize(FileKind.INPUT, DataSize.ofKiB(c.ioKiB()))
             .transferSize(FileKind.OUTPUT, DataSize.ofKiB(c.ioKiB()))
             .directIo(c.direct())
-            .fanIn(c.fanIn())
-            .afterRunFormation(runs -> hook[0] = fs.log().size());
+            .fanIn(c.fanIn());
+    TestHooks.afterRunFormation(b, runs -> hook[0] = fs.log().size());
     if (c.runLimit() > 0) {
-      b.runRecordsLimit(c.runLimit());
+      TestHooks.runRecordsLimit(b, c.runLimit());
     }
     return b.build();
   }

@@ -1,10 +1,10 @@
 package dev.joule.io.testing;
 
 import dev.joule.core.memory.ArenaTracker;
-import dev.joule.io.fs.SortIOException;
-import dev.joule.io.pipeline.SortCancelledException;
-import dev.joule.io.pipeline.SortValidationException;
-import dev.joule.io.run.CorruptRunException;
+import dev.joule.io.error.CorruptRunException;
+import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.error.SortValidationException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

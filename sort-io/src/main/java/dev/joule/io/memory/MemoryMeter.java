@@ -1,0 +1,28 @@
+package dev.joule.io.memory;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Counts the off-heap bytes a sort holds (arenas and block pools) and remembers the peak.
+ * Thread-safe.
+ */
+public final class MemoryMeter {
+  private final AtomicLong current = new AtomicLong();
+  private final AtomicLong peak = new AtomicLong();
+
+  /** Counts {@code bytes} more held. */
+  public void allocated(long bytes) {
+    long now = current.addAndGet(bytes);
+    peak.accumulateAndGet(now, Math::max);
+  }
+
+  /** Counts {@code bytes} released. */
+  public void freed(long bytes) {
+    current.addAndGet(-bytes);
+  }
+
+  /** The most bytes held at once so far. */
+  public long peak() {
+    return peak.get();
+  }
+}
