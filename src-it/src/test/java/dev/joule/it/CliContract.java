@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The clean-failure contract (RELIABILITY.md §1, "CFC") for the CLI, as one reusable assertion:
+ * The clean-failure contract (docs/reliability.md, "CFC") for the CLI, as one reusable assertion:
  * {@link #before} snapshots the output (sha256 or absent) and the dirs to watch (stripes, output
  * dir); {@link Snapshot#assertCleanFailure} checks the exit code, that the last stderr line is the
  * one error line and matches the expected pattern (operation, path, errno text), that the output is

@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * joule-gensort-N}; the sink is called concurrently from all of them.
  */
 public final class ParallelGensort {
-  /** Records per block: 4 MB, the transfer size that DESIGN.md found large enough for writes. */
+  /**
+   * Records per block: 4 MB, the transfer size found large enough for writes (docs/design.md, D4).
+   */
   public static final int BLOCK_RECORDS = 40_000;
 
   /** Receives generated blocks; called concurrently, must consume the buffer before returning. */

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The result of validating a sequence of 100-byte records: valsort's {@code struct summary}
- * (FORMATS.md §9), readable from and writable to its exact 280-byte little-endian form.
+ * (docs/formats.md, valsort), readable from and writable to its exact 280-byte little-endian form.
  *
  * <p>Layout: five 128-bit counters, each as hi-64 then lo-64 in native (little-endian) order —
  * first_unordered (0 = none), unordered_count, record_count, duplicate_count, checksum — then the

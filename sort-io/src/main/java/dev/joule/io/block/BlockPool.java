@@ -11,8 +11,8 @@ import java.util.Map;
  * A fixed set of equally sized, 4096-aligned direct buffers, allocated once when the pool is made
  * and handed out with {@link #acquire()} / {@link #release(ByteBuffer)}. This is the only place in
  * sort-io that calls {@code ByteBuffer.allocateDirect}: direct allocation zeroes memory and is slow
- * to reclaim, and each freshly touched page costs 3–7 µs of kernel time on these VMs (DESIGN.md),
- * so buffers are made once per sort and reused.
+ * to reclaim, and each freshly touched page costs 3–7 µs of kernel time on these VMs
+ * (docs/design.md, D5), so buffers are made once per sort and reused.
  *
  * <p>Memory bound: {@code count * (bufferSize + 4096)} bytes of direct memory for the pool's life.
  *

@@ -19,7 +19,7 @@ import java.util.Objects;
 public final class SortConfig {
   /**
    * Smallest memory budget: room for the input and output transfer buffers and a few MiB of
-   * records. A budget below this is refused before any I/O (RELIABILITY.md P3).
+   * records. A budget below this is refused before any I/O (docs/reliability.md P3).
    */
   public static final DataSize MIN_MEMORY = DataSize.ofMiB(8);
 

@@ -9,9 +9,9 @@ import java.util.List;
 /**
  * Lends the memory of run formation's arenas to the merge as {@link BlockPool}s ({@link
  * BlockPool#over}): the arenas are idle once the runs are written, their pages are already touched,
- * and on these VMs every freshly touched 4 KiB page costs 3–7 µs of kernel time (DESIGN.md), about
- * 0.2 s per 160 MB of merge buffers. The merge therefore allocates nothing new and the sort's peak
- * memory is run formation's.
+ * and on these VMs every freshly touched 4 KiB page costs 3–7 µs of kernel time (docs/design.md,
+ * D5), about 0.2 s per 160 MB of merge buffers. The merge therefore allocates nothing new and the
+ * sort's peak memory is run formation's.
  *
  * <p>Algorithm: a bump allocator over the arenas' slabs in 4096-aligned windows; {@link #reset()}
  * (after a merge has closed its pools) makes all of it available again. A request that does not fit

@@ -30,8 +30,8 @@ import java.security.SecureRandom;
  * failed fsync is never retried (fsyncgate, see {@link BlockFile#force()}). A previous output is
  * hard-linked as {@code .<name>.<random>.old.tmp} before the rename; if the directory fsync after
  * the rename fails, that link is renamed back (a new output is deleted), so the failure still
- * leaves the final name as it was (RELIABILITY.md CFC 3). Without hard links the new output stays
- * in place then.
+ * leaves the final name as it was (docs/reliability.md CFC 3). Without hard links the new output
+ * stays in place then.
  *
  * <p>Memory: the {@link BlockWriter}'s pool buffers. Not thread-safe: one owner thread.
  */
@@ -50,7 +50,8 @@ public final class AtomicOutput implements AutoCloseable {
 
   /**
    * Deletes the temporary (and a previous version's link) if the JVM is shut down by a signal
-   * before the commit: registered at creation, removed by the commit or close (RELIABILITY.md P1).
+   * before the commit: registered at creation, removed by the commit or close (docs/reliability.md
+   * P1).
    */
   private final Thread hook;
 

@@ -42,7 +42,7 @@ public final class MergePlanLimits {
    * under a small limit ({@code ulimit -n 32}, below 4 x the default), where a fixed 64 would leave
    * no inputs at all: there it is the descriptors open now plus {@link #SMALL_LIMIT_HEADROOM}
    * (stripe locks, a directory fsync, the stale-dir sweep), at most the default. A smaller fan-in
-   * then adds merge passes instead of failing (RELIABILITY.md I9, GNU sort-merge-fdlimit).
+   * then adds merge passes instead of failing (docs/reliability.md I9, GNU sort-merge-fdlimit).
    */
   public static int reserve(long openFileLimit) {
     if (openFileLimit >= 4L * DEFAULT_RESERVE) {

@@ -152,11 +152,12 @@ public final class SortPlan {
    * arenas for its buffers, {@link ArenaMemory}): the largest run count k up to the fan-in with
    * {@code 3 ceil(n/k) r >= threads (2k T_temp + 3 T_out) + 3 T_temp + 4096 k}. Never larger than
    * the budget allows ({@code budgetPerRun}). Why: every freshly touched page costs 3–7 µs of
-   * kernel time here (DESIGN.md), and arenas and indexes sized to the whole budget touch it all
-   * even when the input is only a few budgets long. 4 GB at 1 GiB (2 threads, 4 MiB transfers),
-   * pipeline.md: 14 runs of 286 MB arenas took 9.1–9.9 CPU-s (2.0–2.8 s of it kernel) and 5.3 s of
-   * run formation; 28 runs took 8.5–8.6 CPU-s (1.1–1.2 s kernel) and 3.4–3.6 s, the merge's deeper
-   * tree costing ≈ 0.5 CPU-s of that gain.
+   * kernel time here (docs/design.md, D5), and arenas and indexes sized to the whole budget touch
+   * it all even when the input is only a few budgets long. 4 GB at 1 GiB (2 threads, 4 MiB
+   * transfers), sort-bench/results/pipeline.md: 14 runs of 286 MB arenas took a median 9.29 CPU-s
+   * (2.1–2.8 s of it kernel), 26 runs of 154 MB took 8.44 CPU-s (0.95–1.19 s kernel) and 3.3–3.7 s
+   * of run formation, the merge's deeper tree costing ≈ 0.5 CPU-s of that gain; this rule, with the
+   * carving margin, makes 25 runs there.
    */
   private long fewestPagesPerRun(long budgetPerRun, int fanIn, long q) {
     if (records == 0 || budgetPerRun <= 0) {

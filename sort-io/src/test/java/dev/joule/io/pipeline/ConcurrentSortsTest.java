@@ -32,11 +32,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * RELIABILITY.md P6: eight sorts in parallel threads of one JVM sharing the same two stripe dirs (8
- * MiB budget each, small transfers, a run limit so every sort forms runs and merges with fan-in 3,
- * i.e. several passes). Every output is byte-identical to the in-memory reference; no run file path
- * is used by two sorts (collected through the {@code afterRunFormation} hook); afterwards no temp
- * files, fds, arenas or {@code joule-*} threads are left ({@link CleanFailureContract}).
+ * docs/reliability.md P6: eight sorts in parallel threads of one JVM sharing the same two stripe
+ * dirs (8 MiB budget each, small transfers, a run limit so every sort forms runs and merges with
+ * fan-in 3, i.e. several passes). Every output is byte-identical to the in-memory reference; no run
+ * file path is used by two sorts (collected through the {@code afterRunFormation} hook); afterwards
+ * no temp files, fds, arenas or {@code joule-*} threads are left ({@link CleanFailureContract}).
  */
 class ConcurrentSortsTest {
   static final long SEED = Long.getLong("joule.seed", 0xC0_4C_0001L);

@@ -30,13 +30,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seeded fault campaign (RELIABILITY.md F2, F6, F16, F17) over {@link ExternalSorter#sort}: each
- * case draws a small configuration (record format, one pass / one merge / several merge passes, 1–3
- * stripes, 1–2 threads, 4–64 KiB transfers, forced fan-in 2–4, runs of a few hundred records) and
- * one fault on the in-JVM fault layer: an IOException at the k-th operation of one kind (open,
- * read, write, force, move, delete), the disk full after N bytes, short reads and writes, or
- * nothing. k and N are drawn over the operations and bytes of a fault-free dry run of the same
- * configuration, so every phase is hit. Each case must end as a clean failure ({@link
+ * Seeded fault campaign (docs/reliability.md F2, F6, F16, F17) over {@link ExternalSorter#sort}:
+ * each case draws a small configuration (record format, one pass / one merge / several merge
+ * passes, 1–3 stripes, 1–2 threads, 4–64 KiB transfers, forced fan-in 2–4, runs of a few hundred
+ * records) and one fault on the in-JVM fault layer: an IOException at the k-th operation of one
+ * kind (open, read, write, force, move, delete), the disk full after N bytes, short reads and
+ * writes, or nothing. k and N are drawn over the operations and bytes of a fault-free dry run of
+ * the same configuration, so every phase is hit. Each case must end as a clean failure ({@link
  * CleanFailureContract}) or as output byte-identical to an in-memory reference sort.
  *
  * <p>{@code -Djoule.campaign.cases=N} (default 2000) sets the number of cases, {@code

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * RELIABILITY.md I9: under {@code RLIMIT_NOFILE} 32 a sort of 400 runs succeeds by adding merge
- * passes (the reserve shrinks to what is open plus headroom, {@link MergePlanLimits#reserve});
- * before, the fixed reserve of 64 made every external sort fail under {@code ulimit -n 32}.
+ * docs/reliability.md I9: under {@code RLIMIT_NOFILE} 32 a sort of 400 runs succeeds by adding
+ * merge passes (the reserve shrinks to what is open plus headroom, {@link
+ * MergePlanLimits#reserve}); before, the fixed reserve of 64 made every external sort fail under
+ * {@code ulimit -n 32}.
  */
 class FdLimitTest {
   @TempDir Path dir;

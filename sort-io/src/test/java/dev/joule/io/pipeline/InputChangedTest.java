@@ -25,9 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * RELIABILITY.md I7 with the full clean-failure contract: the input is appended to, truncated or
- * rewritten (same size) while run formation reads it; the sort must fail with "input changed while
- * being read" naming the input, publish nothing and leave nothing behind.
+ * docs/reliability.md I7 with the full clean-failure contract: the input is appended to, truncated
+ * or rewritten (same size) while run formation reads it; the sort must fail with "input changed
+ * while being read" naming the input, publish nothing and leave nothing behind.
  */
 class InputChangedTest {
   static final FixedLengthFormat F = RecordFormat.fixed(16, KeySpec.bytes(0, 10));

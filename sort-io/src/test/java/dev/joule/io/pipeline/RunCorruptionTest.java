@@ -35,16 +35,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * RELIABILITY.md F5: between run formation and the merge ({@link TestHooks#afterRunFormation}), one
- * run file is damaged in one of Lucene's {@code crash()} ways, and the sort must detect it every
- * time: {@link CorruptRunException} (exit 3), or for a deleted run a {@link SortIOException} naming
- * that file; never a success. The damage modes: a single-bit flip anywhere (at random), in the
- * header, in a data block, in the last data byte, in the footer; truncation to 0, to half, by one
- * byte; zero fill; deletion; garbage appended; and the footer's record count, the footer's block
- * count and a block's record count rewritten to a huge value with the region's CRC recomputed (so
- * only the structural checks can catch them). "Undamaged" must sort correctly. {@code
- * -Djoule.corruption.flips=N} (default 1000) sets the number of random single-bit flips; every case
- * is reproducible from the seed in its message.
+ * docs/reliability.md F5: between run formation and the merge ({@link
+ * TestHooks#afterRunFormation}), one run file is damaged in one of Lucene's {@code crash()} ways,
+ * and the sort must detect it every time: {@link CorruptRunException} (exit 3), or for a deleted
+ * run a {@link SortIOException} naming that file; never a success. The damage modes: a single-bit
+ * flip anywhere (at random), in the header, in a data block, in the last data byte, in the footer;
+ * truncation to 0, to half, by one byte; zero fill; deletion; garbage appended; and the footer's
+ * record count, the footer's block count and a block's record count rewritten to a huge value with
+ * the region's CRC recomputed (so only the structural checks can catch them). "Undamaged" must sort
+ * correctly. {@code -Djoule.corruption.flips=N} (default 1000) sets the number of random single-bit
+ * flips; every case is reproducible from the seed in its message.
  */
 class RunCorruptionTest {
   static final int FLIPS = Integer.getInteger("joule.corruption.flips", 1000);

@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The clean-failure contract (RELIABILITY.md §1, "CFC") for the embedded API, as one reusable
+ * The clean-failure contract (docs/reliability.md, "CFC") for the embedded API, as one reusable
  * assertion: take a {@link #before} snapshot, run the sort, then call {@link
  * Snapshot#assertCleanFailure} on the exception (or {@link Snapshot#assertNoLeftovers} after a
  * success). Checked:
