@@ -8,7 +8,7 @@
 module dev.joule.io {
   requires transitive dev.joule.core;
   requires jdk.management; // process CPU time for the phase reports
-  requires jdk.unsupported; // com.sun.nio.file.ExtendedOpenOption.DIRECT
+  requires jdk.unsupported; // com.sun.nio.file.ExtendedOpenOption.DIRECT (looked up by name)
   requires static io.netty.buffer;
 
   exports dev.joule.io.config;

@@ -5,6 +5,7 @@ import dev.joule.core.gensort.GensortMode;
 import dev.joule.core.gensort.ParallelGensort;
 import dev.joule.core.gensort.RecordLayout;
 import dev.joule.core.gensort.Uint128;
+import dev.joule.core.memory.SuppressForbidden;
 import dev.joule.core.valsort.ParallelValidator;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.core.valsort.ValsortException;
@@ -22,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -134,6 +136,7 @@ public final class BenchCommand implements Callable<Integer> {
       Path input = work.newFile("input.dat");
       Path output = work.resolve("output.dat");
       out.printf(
+          Locale.ROOT,
           "joule bench: %,d %s records (%.1f GB) in %s; memory %s, %d threads, %d temp dir(s),"
               + " direct I/O %s%n",
           records,
@@ -205,6 +208,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
+  @SuppressForbidden("process CPU time has no portable API; the bench needs it per run")
   private BenchRow timedSort(
       int run, Path input, Path output, SortConfig config, RaplMeter rapl, ProgressBar bar)
       throws IOException {

@@ -89,8 +89,8 @@ final class ExitCodeMapper
     if (t instanceof SortCancelledException) {
       return "cancelled: " + t.getMessage();
     }
-    if (t instanceof IOException) {
-      return SortIOException.reasonOf((IOException) t);
+    if (t instanceof IOException io) {
+      return SortIOException.reasonOf(io);
     }
     if (t instanceof IllegalArgumentException) {
       return String.valueOf(t.getMessage());

@@ -164,8 +164,8 @@ public final class GensortCommand implements Callable<Integer> {
   }
 
   private static String describe(Exception e) {
-    return e instanceof IOException
-        ? SortIOException.reasonOf((IOException) e)
+    return e instanceof IOException io
+        ? SortIOException.reasonOf(io)
         : String.valueOf(e.getMessage());
   }
 }

@@ -168,7 +168,7 @@ public final class SortOptions {
       String target = java.nio.file.Files.readSymbolicLink(fd2).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
     } catch (java.io.IOException | UnsupportedOperationException e) {
-      return System.console() != null;
+      return isTerminal(System.console());
     }
   }
 
@@ -251,5 +251,20 @@ public final class SortOptions {
     }
     return new ParameterException(
         mixee.commandLine(), "invalid value for " + option + ": " + typed + reason);
+  }
+
+  /**
+   * Whether {@code console} is a terminal: on JDK 22+ {@code System.console()} is never null, so
+   * {@code Console.isTerminal()} (called reflectively, absent on 17) decides there.
+   */
+  private static boolean isTerminal(java.io.Console console) {
+    if (console == null) {
+      return false;
+    }
+    try {
+      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException e) {
+      return true; // JDK 17..21: a non-null console is a terminal
+    }
   }
 }

@@ -254,6 +254,11 @@ class SortCommandTest {
           public int read() {
             throw new AssertionError("stdin read before the output dir was checked");
           }
+
+          @Override
+          public int read(byte[] b, int off, int len) {
+            throw new AssertionError("stdin read before the output dir was checked");
+          }
         };
     CliRun r =
         CliRun.run(

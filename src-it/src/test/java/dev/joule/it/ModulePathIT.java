@@ -131,8 +131,10 @@ class ModulePathIT {
     write(src.resolve("module-info.java"), "module bad { requires dev.joule.io; }");
     write(
         src.resolve("bad/Peek.java"),
-        "package bad;\n"
-            + "public class Peek { Class<?> c = dev.joule.io.block.BlockFile.class; }\n");
+        """
+        package bad;
+        public class Peek { Class<?> c = dev.joule.io.block.BlockFile.class; }
+        """);
     Compiled c =
         compile(
             "--module-path",

@@ -1,5 +1,6 @@
 package dev.joule.bench.merge;
 
+import dev.joule.bench.radix.BenchData;
 import dev.joule.core.merge.ByteBufferRunCursor;
 import dev.joule.core.merge.MergeOrder;
 import dev.joule.core.merge.RunCursor;
@@ -59,11 +60,7 @@ public class TournamentTreeBenchmark {
 
   @Setup
   public void setUp() {
-    boolean assertions = false;
-    assert assertions = true;
-    if (assertions) {
-      throw new IllegalStateException("Disable assertions (-da) to run the benchmark");
-    }
+    BenchData.requireAssertionsOff();
     SplittableRandom rnd = new SplittableRandom(42);
     // Direct buffers, as the engine's arenas and blocks are (allocated once per trial).
     ByteBuffer all = ByteBuffer.allocateDirect(RECORDS * RECORD_SIZE);

@@ -1,5 +1,6 @@
 package dev.joule.core.gensort;
 
+import dev.joule.core.memory.SuppressForbidden;
 import dev.joule.core.valsort.RecordChecksum;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -103,6 +104,7 @@ public final class ParallelGensort {
     return total;
   }
 
+  @SuppressForbidden("the generator tool's own block buffer per thread, not a sort's memory")
   private RecordChecksum work(
       Uint128 first,
       long count,
@@ -133,11 +135,11 @@ public final class ParallelGensort {
     if (t == null) {
       return;
     }
-    if (t instanceof IOException) {
-      throw (IOException) t;
+    if (t instanceof IOException io) {
+      throw io;
     }
-    if (t instanceof RuntimeException) {
-      throw (RuntimeException) t;
+    if (t instanceof RuntimeException re) {
+      throw re;
     }
     throw (Error) t;
   }

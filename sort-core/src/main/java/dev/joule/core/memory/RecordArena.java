@@ -43,6 +43,7 @@ public final class RecordArena implements AutoCloseable {
   private ByteBuffer[] readers; // read-only duplicates handed to views
   private int[] filled;
 
+  @SuppressForbidden("the arena owns its slabs: the one allocation site of record memory")
   private RecordArena(long capacityBytes, int slabBytes) {
     if (capacityBytes < 1) {
       throw new IllegalArgumentException("arena capacity " + capacityBytes + " must be positive");

@@ -152,7 +152,7 @@ final class RadixTasks {
     private void runChunks(int b, boolean scatter) {
       int chunks = counts.length - 1;
       Chunk[] tasks = new Chunk[chunks];
-      long n = to - from;
+      long n = (long) to - from;
       for (int c = 0; c < chunks; c++) {
         int lo = from + (int) (n * c / chunks);
         int hi = from + (int) (n * (c + 1) / chunks);

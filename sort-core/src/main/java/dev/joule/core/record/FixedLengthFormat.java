@@ -34,9 +34,7 @@ public final class FixedLengthFormat implements RecordFormat {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FixedLengthFormat
-        && ((FixedLengthFormat) o).recordSize == recordSize
-        && ((FixedLengthFormat) o).key.equals(key);
+    return o instanceof FixedLengthFormat f && f.recordSize == recordSize && f.key.equals(key);
   }
 
   @Override

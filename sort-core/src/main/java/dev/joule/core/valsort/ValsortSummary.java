@@ -156,10 +156,9 @@ public final class ValsortSummary {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof ValsortSummary)) {
+    if (!(o instanceof ValsortSummary s)) {
       return false;
     }
-    ValsortSummary s = (ValsortSummary) o;
     return firstUnordered.equals(s.firstUnordered)
         && unorderedCount.equals(s.unorderedCount)
         && recordCount.equals(s.recordCount)

@@ -121,9 +121,9 @@ abstract class RunSorterContractTest {
 
   /** Small slabs (many slab boundaries), but at most ~200 of them. */
   private static int slabBytes(SplittableRandom r, int n, int recordSize) {
-    long pages = 1 + r.nextInt(4) + recordSize / 4096;
+    long pages = 1L + r.nextInt(4) + recordSize / 4096;
     pages = Math.max(pages, ((long) n * recordSize / 200 + 4095) / 4096 + 1);
-    return (int) (4096 * pages);
+    return (int) (4096L * pages);
   }
 
   private static void check(

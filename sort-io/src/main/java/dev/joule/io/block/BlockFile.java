@@ -39,7 +39,29 @@ import java.util.Set;
  */
 public final class BlockFile implements AutoCloseable {
 
-  private static final OpenOption DIRECT = com.sun.nio.file.ExtendedOpenOption.DIRECT;
+  /**
+   * O_DIRECT: {@code com.sun.nio.file.ExtendedOpenOption.DIRECT} of module jdk.unsupported, looked
+   * up by name. javac 21 and later warn about every compile-time use of that class under {@code
+   * --release 17}, unconditionally, and the build treats warnings as errors. Null on a JDK without
+   * it, which then opens files as if the file system refused O_DIRECT.
+   */
+  private static final class Direct {
+    static final OpenOption OPTION = lookUp();
+
+    private static OpenOption lookUp() {
+      try {
+        Class<?> type = Class.forName("com.sun.nio.file.ExtendedOpenOption");
+        for (Object constant : type.getEnumConstants()) {
+          if (((Enum<?>) constant).name().equals("DIRECT")) {
+            return (OpenOption) constant;
+          }
+        }
+      } catch (ClassNotFoundException e) {
+        // not a JDK with the extension: no O_DIRECT
+      }
+      return null;
+    }
+  }
 
   private final Path path;
   private final FileChannel direct; // null when not using DIRECT
@@ -100,12 +122,14 @@ public final class BlockFile implements AutoCloseable {
       return new BlockFile(path, null, first, Set.copyOf(reopen));
     }
     Set<OpenOption> directOptions = new HashSet<>(options);
-    directOptions.add(DIRECT);
     try {
+      if (Direct.OPTION == null) {
+        throw new UnsupportedOperationException("this JDK has no O_DIRECT open option");
+      }
+      directOptions.add(Direct.OPTION);
       first = FileChannel.open(path, directOptions, attrs);
     } catch (UnsupportedOperationException | IOException e) {
-      IOException io =
-          e instanceof IOException ? (IOException) e : new IOException(e.getMessage(), e);
+      IOException io = e instanceof IOException x ? x : new IOException(e.getMessage(), e);
       if (!refusesDirect(io)) {
         throw new SortIOException(
             creating ? "create" : "open", path, SortIOException.reasonOf(io), io);

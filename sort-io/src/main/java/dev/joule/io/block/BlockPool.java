@@ -1,11 +1,11 @@
 package dev.joule.io.block;
 
 import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.SuppressForbidden;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A fixed set of equally sized, 4096-aligned direct buffers, allocated once when the pool is made
@@ -25,7 +25,8 @@ public final class BlockPool implements AutoCloseable {
   private final int bufferSize;
   private final int count;
   private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
-  private final Map<ByteBuffer, Boolean> lent = new IdentityHashMap<>();
+  // identity, not equals: ByteBuffer.equals compares the bytes
+  private final IdentityHashMap<ByteBuffer, Boolean> lent = new IdentityHashMap<>();
   private boolean closed;
 
   /**
@@ -85,6 +86,7 @@ public final class BlockPool implements AutoCloseable {
   }
 
   /** An aligned direct buffer of exactly {@code size} bytes (capacity), position 0. */
+  @SuppressForbidden("the pool owns its buffers: the one allocation site of block memory")
   private static ByteBuffer allocateAligned(int size) {
     return ByteBuffer.allocateDirect(size + Alignment.BYTES)
         .alignedSlice(Alignment.BYTES)

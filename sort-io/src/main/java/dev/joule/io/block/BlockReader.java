@@ -90,6 +90,7 @@ public final class BlockReader implements AutoCloseable {
    * @throws SortIOException the first error of the background thread, naming op and path
    * @throws IllegalStateException if no buffer is in flight
    */
+  @SuppressWarnings("ReferenceEquality") // POISON is a sentinel: identity is the point
   public ByteBuffer take() throws IOException {
     if (outstanding == 0) {
       throw new IllegalStateException("no buffer submitted");
@@ -116,6 +117,7 @@ public final class BlockReader implements AutoCloseable {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // POISON is a sentinel: identity is the point
   private void run() {
     try {
       while (true) {

@@ -170,6 +170,7 @@ public final class BlockWriter implements AutoCloseable {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // POISON is a sentinel: identity is the point
   private void run() {
     boolean failed = false;
     while (true) {

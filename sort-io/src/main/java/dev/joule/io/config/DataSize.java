@@ -13,24 +13,29 @@ import java.util.Locale;
 public record DataSize(long bytes) implements Comparable<DataSize> {
   private static final String UNITS = "kmgtp";
 
+  /** Validates the size: at least 0 bytes. */
   public DataSize {
     if (bytes < 0) {
       throw new IllegalArgumentException("size " + bytes + " is negative");
     }
   }
 
+  /** {@code bytes} bytes. */
   public static DataSize ofBytes(long bytes) {
     return new DataSize(bytes);
   }
 
+  /** {@code n} KiB (1024 bytes each). */
   public static DataSize ofKiB(long n) {
     return new DataSize(Math.multiplyExact(n, 1L << 10));
   }
 
+  /** {@code n} MiB (2^20 bytes each). */
   public static DataSize ofMiB(long n) {
     return new DataSize(Math.multiplyExact(n, 1L << 20));
   }
 
+  /** {@code n} GiB (2^30 bytes each). */
   public static DataSize ofGiB(long n) {
     return new DataSize(Math.multiplyExact(n, 1L << 30));
   }

@@ -93,6 +93,7 @@ public final class SortConfig {
     return b;
   }
 
+  /** The format of the records: their size and where the key sits. */
   public FixedLengthFormat format() {
     return format;
   }
@@ -102,6 +103,7 @@ public final class SortConfig {
     return memoryBudget;
   }
 
+  /** Worker threads for sorting and merging. */
   public int threads() {
     return threads;
   }
@@ -111,6 +113,7 @@ public final class SortConfig {
     return tempDirs;
   }
 
+  /** Bytes per read or write of each file kind. */
   public TransferSizes transferSizes() {
     return transferSizes;
   }
@@ -120,6 +123,7 @@ public final class SortConfig {
     return transferSizes.of(kind);
   }
 
+  /** When input and temp files are read and written with O_DIRECT. */
   public DirectIoPolicy directIo() {
     return directIo;
   }
@@ -178,6 +182,7 @@ public final class SortConfig {
 
     private Builder() {}
 
+    /** The record format; default: gensort records (100 bytes, 10-byte key at offset 0). */
     public Builder format(FixedLengthFormat format) {
       this.format = Objects.requireNonNull(format, "format");
       return this;
@@ -214,6 +219,7 @@ public final class SortConfig {
       return this;
     }
 
+    /** The transfer sizes of every file kind; default 4 MiB each. */
     public Builder transferSizes(TransferSizes sizes) {
       this.transferSizes = Objects.requireNonNull(sizes, "transferSizes");
       return this;
@@ -229,6 +235,7 @@ public final class SortConfig {
       return this;
     }
 
+    /** When to use O_DIRECT; default {@link DirectIoPolicy#AUTO}. */
     public Builder directIo(DirectIoPolicy policy) {
       this.directIo = Objects.requireNonNull(policy, "directIo");
       return this;
@@ -244,16 +251,19 @@ public final class SortConfig {
       return this;
     }
 
+    /** Where one-line notices go; default: dropped. */
     public Builder notices(NoticeSink notices) {
       this.notices = Objects.requireNonNull(notices, "notices");
       return this;
     }
 
+    /** Where progress goes; default: nowhere. */
     public Builder progress(ProgressListener progress) {
       this.progress = Objects.requireNonNull(progress, "progress");
       return this;
     }
 
+    /** The configuration, immutable. */
     public SortConfig build() {
       return new SortConfig(this);
     }

@@ -10,6 +10,7 @@ import java.io.InterruptedIOException;
 public class SortCancelledException extends InterruptedIOException {
   private static final long serialVersionUID = 1L;
 
+  /** A cancellation described by {@code message}. */
   public SortCancelledException(String message) {
     super(message);
   }

@@ -57,8 +57,8 @@ public class SortIOException extends IOException {
    * text implied by the JDK's typed exceptions (which carry no reason), else the message.
    */
   public static String reasonOf(IOException e) {
-    if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
-      return ((FileSystemException) e).getReason();
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return f.getReason();
     }
     if (e instanceof NoSuchFileException) {
       return "No such file or directory";

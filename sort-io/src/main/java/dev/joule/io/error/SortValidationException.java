@@ -10,6 +10,7 @@ import java.io.IOException;
 public class SortValidationException extends IOException {
   private static final long serialVersionUID = 1L;
 
+  /** A failed self-validation described by {@code message}. */
   public SortValidationException(String message) {
     super(message);
   }

@@ -74,6 +74,7 @@ public final class InputStage implements AutoCloseable {
   }
 
   /** Waits for the chunk started last, marks its arena's slabs filled; returns its bytes. */
+  @SuppressWarnings("ReferenceEquality") // the reader returns our windows: identity is the point
   public long await() throws IOException {
     RecordArena arena = pendingArena;
     if (arena == null) {
@@ -131,7 +132,7 @@ public final class InputStage implements AutoCloseable {
   private static int windowCount(long bytes, int slab, int transfer) {
     long full = bytes / slab;
     long rest = bytes % slab;
-    long perSlab = (slab + transfer - 1) / transfer;
+    long perSlab = ((long) slab + transfer - 1) / transfer;
     return (int) Math.max(1, full * perSlab + (rest + transfer - 1) / transfer);
   }
 }

@@ -166,7 +166,7 @@ final class MergePhase {
 
   private BlockPool pool(Resources res, int k, long memory) {
     long buffers =
-        (memory - (long) (SortPlan.OUTPUT_BUFFERS) * plan.outputTransfer()) / plan.tempTransfer();
+        (memory - (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer()) / plan.tempTransfer();
     int count = (int) Math.max(k + 1, Math.min(2L * k, buffers));
     return newPool(res, count, plan.tempTransfer());
   }
@@ -193,7 +193,7 @@ final class MergePhase {
       long[][] cuts = cuts(in, in.records(), parts);
       OutputValidator[] validators = new OutputValidator[parts];
       Throwable[] failures = new Throwable[parts];
-      Thread[] threads = new Thread[parts];
+      Runnable[] bodies = new Runnable[parts];
       long budget = mergeBudget() / parts;
       for (int j = 0; j < parts; j++) {
         int part = j;
@@ -236,13 +236,15 @@ final class MergePhase {
                 failures[part] = t;
               }
             };
-        threads[j] = new Thread(body, "joule-merge-" + THREADS.incrementAndGet());
+        bodies[j] = body;
       }
       if (parts == 1) {
-        threads[0].run(); // on the caller's thread: interrupts reach the cursors directly
+        bodies[0].run(); // on the caller's thread: interrupts reach the cursors directly
       } else {
-        for (Thread t : threads) {
-          t.start();
+        Thread[] threads = new Thread[parts];
+        for (int j = 0; j < parts; j++) {
+          threads[j] = new Thread(bodies[j], "joule-merge-" + THREADS.incrementAndGet());
+          threads[j].start();
         }
         joinAll(threads);
       }

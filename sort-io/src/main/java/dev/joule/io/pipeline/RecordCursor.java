@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 /**
  * Pull iteration over sorted records, returned by {@link SortSession#finish()}. Single-threaded.
  * The end of the records is also where the session's self-validation runs: a mismatch makes the
- * last {@link #next()} throw {@link SortValidationException}.
+ * last {@link #next()} throw {@link dev.joule.io.error.SortValidationException}.
  */
 public interface RecordCursor extends AutoCloseable {
   /** Moves to the next record; {@code false} after the last. */

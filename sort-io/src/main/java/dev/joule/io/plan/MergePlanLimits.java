@@ -90,7 +90,7 @@ public final class MergePlanLimits {
       if (!line.startsWith(OPEN_FILES_ROW)) {
         continue;
       }
-      String[] fields = line.substring(OPEN_FILES_ROW.length()).trim().split("\\s+");
+      String[] fields = line.substring(OPEN_FILES_ROW.length()).trim().split("\\s+", -1);
       if (fields.length == 0 || fields[0].isEmpty()) {
         return OptionalLong.empty();
       }

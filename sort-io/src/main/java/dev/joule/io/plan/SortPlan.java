@@ -14,8 +14,8 @@ import java.util.Locale;
 
 /**
  * How a sort will run, decided before any data is read: one pass or two, run size, fan-in, the
- * {@link MergePlan}, memory per phase and temp space per stripe. Made by {@link
- * ExternalSorter#plan}; {@link #describe()} is what {@code --explain} prints.
+ * {@link MergePlan}, memory per phase and temp space per stripe. Made by {@code
+ * ExternalSorter.plan}; {@link #describe()} is what {@code --explain} prints.
  *
  * <p><b>Memory model</b> (budget B, record size r, index {@value RecordIndex#BYTES_PER_ENTRY} bytes
  * per record). One pass holds every record once plus its index entry plus the output's write-behind
@@ -205,18 +205,24 @@ public final class SortPlan {
     return (recordSize + 8 + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
   }
 
+  /**
+   * The plan for {@code inputBytes} of input under {@code config} (no argument checks on files).
+   */
   public static SortPlan of(long inputBytes, SortConfig config) {
     return new SortPlan(inputBytes, config, MergePlanLimits.openFileLimit());
   }
 
+  /** Whether the input fits the budget and is sorted in memory in one pass. */
   public boolean onePass() {
     return onePass;
   }
 
+  /** Records in the input. */
   public long records() {
     return records;
   }
 
+  /** Bytes of input. */
   public long inputBytes() {
     return inputBytes;
   }
@@ -246,6 +252,7 @@ public final class SortPlan {
     return onePassCapacity;
   }
 
+  /** The merge passes over the runs (none for a one-pass sort). */
   public MergePlan mergePlan() {
     return mergePlan;
   }
@@ -255,10 +262,12 @@ public final class SortPlan {
     return onePass ? 0 : mergePlan.passes().size();
   }
 
+  /** Bytes per read of the input. */
   public int inputTransfer() {
     return inTransfer;
   }
 
+  /** Bytes per write of the output. */
   public int outputTransfer() {
     return outTransfer;
   }
@@ -392,7 +401,7 @@ public final class SortPlan {
             outTransfer,
             tempTransfer));
     for (String n : notes) {
-      sb.append("note: ").append(n).append(String.format("%n"));
+      sb.append("note: ").append(n).append(System.lineSeparator());
     }
     return sb.toString();
   }

@@ -1,5 +1,6 @@
 package dev.joule.io.report;
 
+import dev.joule.core.memory.SuppressForbidden;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
@@ -10,9 +11,10 @@ final class CpuClock {
   private CpuClock() {}
 
   /** Nanoseconds of CPU the whole process has used, or 0 if the JVM cannot tell. */
+  @SuppressForbidden("process CPU time has no portable API; other JVMs report 0")
   static long processCpuNanos() {
-    if (OS instanceof com.sun.management.OperatingSystemMXBean) {
-      long t = ((com.sun.management.OperatingSystemMXBean) OS).getProcessCpuTime();
+    if (OS instanceof com.sun.management.OperatingSystemMXBean sun) {
+      long t = sun.getProcessCpuTime();
       return Math.max(0, t);
     }
     return 0;

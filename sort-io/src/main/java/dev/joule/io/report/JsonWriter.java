@@ -1,5 +1,7 @@
 package dev.joule.io.report;
 
+import java.util.Locale;
+
 /**
  * A minimal JSON emitter for {@link SortReport}: objects, arrays, strings, numbers and booleans,
  * pretty-printed with two-space indents. Small enough that a JSON library dependency would not pay.
@@ -118,7 +120,7 @@ final class JsonWriter {
         case '\t' -> out.append("\\t");
         default -> {
           if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
+            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
           } else {
             out.append(c);
           }

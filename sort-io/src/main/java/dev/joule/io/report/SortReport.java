@@ -36,6 +36,7 @@ public record SortReport(
     DataSummary input,
     DataSummary output) {
 
+  /** Copies the phase list. */
   public SortReport {
     phases = List.copyOf(phases);
   }

@@ -7,6 +7,7 @@ import dev.joule.io.error.SortIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -135,7 +136,8 @@ public final class TempSpace implements AutoCloseable {
       Stripe s = stripes.get(allocator.next(stripes.size(), expectedBytes));
       s.checkUsable(expectedBytes);
       Path file =
-          s.privateDir().resolve(String.format("%s-%06d", kind, fileCounter.incrementAndGet()));
+          s.privateDir()
+              .resolve(String.format(Locale.ROOT, "%s-%06d", kind, fileCounter.incrementAndGet()));
       BlockFile f = BlockFile.createNew(file, policy, notices, Stripe.FILE_0600);
       tracker.track(file);
       return f;

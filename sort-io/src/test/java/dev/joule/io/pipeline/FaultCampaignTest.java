@@ -362,7 +362,6 @@ class FaultCampaignTest {
     if (c.previousOutput()) {
       Files.write(out, new byte[] {'o', 'l', 'd', '\n'});
     }
-    List<Path> wrapped = stripes.stream().map(faults::wrap).toList();
     CleanFailureContract.Snapshot before = CleanFailureContract.before(out, stripes);
     int[] hook = {-1};
     SortConfig config = config(c, faults, stripes, hook);
@@ -412,7 +411,7 @@ class FaultCampaignTest {
         switch (c.fault()) {
           case FAIL_AT, SHORT_IO_AND_FAIL_AT ->
               (c.fault() == Fault.SHORT_IO_AND_FAIL_AT ? "short+" : "")
-                  + c.op().name().toLowerCase();
+                  + c.op().name().toLowerCase(java.util.Locale.ROOT);
           case DISK_FULL -> "disk full";
           case SHORT_IO -> "short io";
           case NONE -> "none";

@@ -49,7 +49,7 @@ class FdLimitTest {
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child still running after 60 s");
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, p.exitValue(), out);
-    String[] f = out.trim().split("\\s+");
+    String[] f = out.trim().split("\\s+", -1);
     assertEquals("ok", f[f.length - 4], out);
     assertEquals(400, Integer.parseInt(f[f.length - 3]), out);
     assertTrue(Integer.parseInt(f[f.length - 2]) >= 2, "merge passes were added: " + out);

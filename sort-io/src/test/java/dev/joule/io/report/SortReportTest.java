@@ -45,17 +45,33 @@ class SortReportTest {
     assertTrue(json.endsWith("\n}"), json);
     // brackets balance and no trailing commas
     int depth = 0;
-    for (char c : json.toCharArray()) {
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
       depth += (c == '{' || c == '[') ? 1 : (c == '}' || c == ']') ? -1 : 0;
     }
     assertEquals(0, depth);
     assertTrue(!json.matches("(?s).*,\\s*[}\\]].*"), json);
   }
 
+  /** The report keeps its own copy of the phase list: a caller's later change does not leak in. */
   @Test
   void phasesAreCopied() {
-    List<PhaseReport> phases = new java.util.ArrayList<>(sample().phases());
-    SortReport r = sample();
+    SortReport s = sample();
+    List<PhaseReport> phases = new java.util.ArrayList<>(s.phases());
+    SortReport r =
+        new SortReport(
+            s.records(),
+            s.bytes(),
+            s.threads(),
+            s.stripes(),
+            s.directIo(),
+            s.runs(),
+            s.mergePasses(),
+            s.fanIn(),
+            s.peakMemoryBytes(),
+            phases,
+            s.input(),
+            s.output());
     phases.clear();
     assertEquals(2, r.phases().size());
   }

@@ -77,7 +77,6 @@ class RunSpillFaultTest {
             FaultFileSystemProvider faults = FaultFileSystemProvider.create(k).shortIo(k % 2 == 1);
             faults.failAt(op, k);
             if (!attempt(
-                faults,
                 List.of(faults.wrap(s1), faults.wrap(s2)),
                 pool,
                 policy,
@@ -92,7 +91,6 @@ class RunSpillFaultTest {
         for (long n = 0; n < RUNS * 90_000L; n += 7919) {
           FaultFileSystemProvider faults = FaultFileSystemProvider.create(n).diskFullAfter(n);
           if (attempt(
-              faults,
               List.of(faults.wrap(s1), faults.wrap(s2)),
               pool,
               policy,
@@ -109,12 +107,7 @@ class RunSpillFaultTest {
 
   /** Returns whether the spill failed (as it must, with a message naming op, path and reason). */
   private static boolean attempt(
-      FaultFileSystemProvider faults,
-      List<Path> stripes,
-      BlockPool pool,
-      DirectIoPolicy policy,
-      String what,
-      String reason)
+      List<Path> stripes, BlockPool pool, DirectIoPolicy policy, String what, String reason)
       throws IOException {
     try {
       spill(stripes, pool, policy);

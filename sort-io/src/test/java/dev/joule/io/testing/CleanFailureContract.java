@@ -96,8 +96,7 @@ public final class CleanFailureContract {
       String m = String.valueOf(e.getMessage());
       check(!m.contains("\n"), context, "message is not one line: " + m, e);
       String category;
-      if (e instanceof CorruptRunException) {
-        CorruptRunException c = (CorruptRunException) e;
+      if (e instanceof CorruptRunException c) {
         Matcher mm = CORRUPT_MESSAGE.matcher(m);
         check(
             mm.matches(),
@@ -110,8 +109,7 @@ public final class CleanFailureContract {
             "message names " + mm.group(1) + ", file() is " + c.file(),
             e);
         category = "corrupt";
-      } else if (e instanceof SortIOException) {
-        SortIOException s = (SortIOException) e;
+      } else if (e instanceof SortIOException s) {
         Matcher mm = SORT_IO_MESSAGE.matcher(m);
         check(mm.matches(), context, "message does not match " + SORT_IO_MESSAGE + ": " + m, e);
         check(
