@@ -141,9 +141,9 @@ public class TournamentTreeBenchmark {
           c =
               MergeOrder.compareKeys(
                   x.buffer(),
-                  x.position() + x.keyOffset(),
+                  x.keyPosition(),
                   y.buffer(),
-                  y.position() + y.keyOffset(),
+                  y.keyPosition(),
                   x.keyLength());
           if (c == 0) {
             c = Integer.compare(a.run, b.run);

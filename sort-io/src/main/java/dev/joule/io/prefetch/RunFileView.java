@@ -49,18 +49,19 @@ public final class RunFileView implements SortedRunView {
   }
 
   @Override
-  public int keyLength() {
-    return key.length;
-  }
-
-  @Override
-  public int compareKey(long index, byte[] other) {
+  public int compare(long index, Probe probe) {
     copyKey(index, key);
-    return Arrays.compareUnsigned(key, other);
+    return Arrays.compareUnsigned(key, probe.key());
   }
 
   @Override
-  public void copyKey(long index, byte[] dst) {
+  public Probe probe(long index) {
+    byte[] k = new byte[key.length];
+    copyKey(index, k);
+    return new Probe(k, null);
+  }
+
+  private void copyKey(long index, byte[] dst) {
     int rpb = d.recordsPerBlock();
     int b = (int) (index / rpb);
     long at =
