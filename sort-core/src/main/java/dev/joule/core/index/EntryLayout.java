@@ -100,6 +100,34 @@ public final class EntryLayout {
     return new EntryLayout(recordSize, KeyPlace.DERIVED, 0, keyLength);
   }
 
+  /**
+   * The layout with these fields (as {@link #place()}, {@link #recordSize()}, {@link #keyOffset()}
+   * and {@link #fixedKeyLength()} report them), for readers of stored runs.
+   *
+   * @throws IllegalArgumentException if they describe no layout
+   */
+  public static EntryLayout of(KeyPlace place, int recordSize, int keyOffset, int keyLength) {
+    switch (place) {
+      case RANGE:
+        return range(recordSize, keyOffset, keyLength);
+      case WHOLE:
+        if (recordSize != 0 || keyOffset != 0 || keyLength != 0) {
+          throw new IllegalArgumentException("a WHOLE layout has no sizes");
+        }
+        return whole();
+      default:
+        if (keyOffset != 0) {
+          throw new IllegalArgumentException("a DERIVED layout has no key offset");
+        }
+        return derived(recordSize, keyLength);
+    }
+  }
+
+  /** Offset of the key in a record (RANGE layouts; 0 otherwise). */
+  public int keyOffset() {
+    return keyOffset;
+  }
+
   /** Where the key is. */
   public KeyPlace place() {
     return place;

@@ -163,7 +163,7 @@ final class FileSortJob {
   private static long[] sizes(List<RunDescriptor> runs) {
     long[] s = new long[runs.size()];
     for (int i = 0; i < s.length; i++) {
-      s[i] = runs.get(i).recordCount() * runs.get(i).format().recordSize();
+      s[i] = runs.get(i).dataBytes();
     }
     return s;
   }

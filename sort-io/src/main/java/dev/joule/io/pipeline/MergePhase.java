@@ -10,6 +10,7 @@ import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortCancelledException;
 import dev.joule.io.error.SortValidationException;
 import dev.joule.io.fs.Failures;
+import dev.joule.io.input.EntrySpec;
 import dev.joule.io.memory.ArenaMemory;
 import dev.joule.io.memory.MemoryMeter;
 import dev.joule.io.memory.Resources;
@@ -61,6 +62,7 @@ final class MergePhase {
   private final SortPlan plan;
   private final MemoryMeter meter;
   private final ArenaMemory lent; // may be null: allocate fresh pools
+  private final EntrySpec entries;
 
   // Progress of the current pass, summed over its merges and parts (ProgressListener).
   private final AtomicLong progressDone = new AtomicLong();
@@ -72,6 +74,7 @@ final class MergePhase {
     this.plan = plan;
     this.meter = meter;
     this.lent = lent;
+    this.entries = EntrySpec.of(c);
   }
 
   /** Names the pass the following merges belong to, for progress reports out of {@code bytes}. */
@@ -113,7 +116,7 @@ final class MergePhase {
 
   /** Opens and verifies the run files of one merge. */
   private MergeInputs open(List<RunDescriptor> runs) throws IOException {
-    return new MergeInputs(runs, c.format(), c.directIo(), c.notices());
+    return new MergeInputs(runs, entries.layout(), c.directIo(), c.notices());
   }
 
   /** Merges {@code runs} (adjacent, in run order) into a new run file on the next stripe. */
@@ -127,8 +130,8 @@ final class MergePhase {
               RunSpill.create(
                   temp,
                   "merge",
-                  c.format(),
-                  in.records(),
+                  entries.layout(),
+                  MergePasses.fileBytes(runs),
                   plan.tempTransfer(),
                   writePool,
                   c.directIo()));
@@ -317,7 +320,7 @@ final class MergePhase {
         for (int i = 0; i < k; i++) {
           ByteBuffer page = pages.acquire();
           borrowed.add(page);
-          views[i] = new RunFileView(in.file(i), in.descriptor(i), page);
+          views[i] = new RunFileView(in.file(i), in.descriptor(i), page, entries.tie());
         }
         for (int j = 1; j < parts; j++) {
           long rank = (total / parts) * j + (total % parts) * j / parts;
@@ -338,7 +341,7 @@ final class MergePhase {
   /** Merges records {@code [from[i], to[i])} of every input into {@code sink}, on this thread. */
   private void merge(MergeInputs in, long[] from, long[] to, BlockPool pool, Sink sink)
       throws IOException {
-    try (MergeSource source = new MergeSource(in, from, to, pool)) {
+    try (MergeSource source = new MergeSource(in, from, to, pool, entries.tie())) {
       int rs = c.format().recordSize();
       long left = source.records();
       while (left > 0) {

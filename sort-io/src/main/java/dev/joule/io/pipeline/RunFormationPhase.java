@@ -154,12 +154,12 @@ final class RunFormationPhase {
               () ->
                   RunSpill.writeSorted(
                       temp,
-                      format,
                       plan.tempTransfer(),
                       writePool,
                       c.directIo(),
                       index,
                       n,
+                      (long) n * rs,
                       gatherer,
                       chunkSum))); // the chunk's checksum: same records, saves a CRC pass
       c.progress().update("run formation", input.bytesRead(), size);

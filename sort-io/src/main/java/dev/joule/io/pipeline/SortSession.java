@@ -10,6 +10,7 @@ import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortValidationException;
 import dev.joule.io.input.ArenaIndexer;
+import dev.joule.io.input.EntrySpec;
 import dev.joule.io.input.InputStage;
 import dev.joule.io.memory.MemoryMeter;
 import dev.joule.io.memory.Resources;
@@ -151,12 +152,12 @@ public final class SortSession implements AutoCloseable {
       runs.add(
           RunSpill.writeSorted(
               temp,
-              config.format(),
               plan.tempTransfer(),
               pool,
               config.directIo(),
               index,
               n,
+              (long) n * rs,
               new RecordGatherer(sorter.pool()),
               null));
     }
@@ -268,9 +269,11 @@ public final class SortSession implements AutoCloseable {
 
     MergeCursor(List<RunDescriptor> runs) throws IOException {
       MergeInputs in =
-          res.add(new MergeInputs(runs, config.format(), config.directIo(), config.notices()));
+          res.add(
+              new MergeInputs(
+                  runs, EntrySpec.of(config).layout(), config.directIo(), config.notices()));
       BlockPool pool = res.pool(2 * runs.size(), plan.tempTransfer());
-      source = res.add(MergeSource.whole(in, pool));
+      source = res.add(MergeSource.whole(in, pool, EntrySpec.of(config).tie()));
     }
 
     @Override

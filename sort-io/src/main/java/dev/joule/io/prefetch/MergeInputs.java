@@ -1,6 +1,6 @@
 package dev.joule.io.prefetch;
 
-import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.index.EntryLayout;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
@@ -24,9 +24,9 @@ public final class MergeInputs implements AutoCloseable {
   final BlockFile[] files;
   final RunReader[] readers;
 
-  /** Opens and verifies {@code runs}, whose records must be of {@code format}. */
+  /** Opens and verifies {@code runs}, whose entries must be of {@code layout}. */
   public MergeInputs(
-      List<RunDescriptor> runs, FixedLengthFormat format, DirectIoPolicy direct, NoticeSink notices)
+      List<RunDescriptor> runs, EntryLayout layout, DirectIoPolicy direct, NoticeSink notices)
       throws IOException {
     int k = runs.size();
     descriptors = new RunDescriptor[k];
@@ -35,7 +35,7 @@ public final class MergeInputs implements AutoCloseable {
     try {
       for (int i = 0; i < k; i++) {
         files[i] = BlockFile.openRead(runs.get(i).path(), direct, notices);
-        readers[i] = RunReader.open(files[i], format);
+        readers[i] = RunReader.open(files[i], layout);
         descriptors[i] = readers[i].descriptor();
       }
     } catch (IOException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.joule.io.prefetch;
 
+import dev.joule.core.index.TieBreaker;
 import dev.joule.core.merge.RunCursor;
 import dev.joule.core.merge.TournamentTree;
 import dev.joule.io.block.BlockPool;
@@ -34,7 +35,8 @@ public final class MergeSource implements AutoCloseable {
   private final long records;
 
   /** Merges records {@code [from[i], to[i])} of every run {@code i} of {@code in}. */
-  public MergeSource(MergeInputs in, long[] from, long[] to, BlockPool pool) throws IOException {
+  public MergeSource(MergeInputs in, long[] from, long[] to, BlockPool pool, TieBreaker tie)
+      throws IOException {
     int k = in.size();
     int[] fromBlock = new int[k];
     int[] toBlock = new int[k];
@@ -54,21 +56,22 @@ public final class MergeSource implements AutoCloseable {
       for (int i = 0; i < k; i++) {
         cursors[i] = new FileRunCursor(in.descriptors[i], prefetcher, i, from[i], to[i]);
       }
-      this.tree = new TournamentTree(cursors); // primes every cursor: reads first blocks
+      this.tree = new TournamentTree(tie, cursors); // primes every cursor: reads first blocks
     } catch (Throwable e) {
       Failures.closeAllAfter(e, resources());
       throw Failures.translate(e);
     }
   }
 
-  /** Merges every record of every run of {@code in}. */
-  public static MergeSource whole(MergeInputs in, BlockPool pool) throws IOException {
+  /** Merges every entry of every run of {@code in}, ties broken by {@code tie} (may be null). */
+  public static MergeSource whole(MergeInputs in, BlockPool pool, TieBreaker tie)
+      throws IOException {
     long[] from = new long[in.size()];
     long[] to = new long[in.size()];
     for (int i = 0; i < to.length; i++) {
       to[i] = in.descriptors[i].recordCount();
     }
-    return new MergeSource(in, from, to, pool);
+    return new MergeSource(in, from, to, pool, tie);
   }
 
   /** Records this merge yields in all. */

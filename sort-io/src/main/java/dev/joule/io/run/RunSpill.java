@@ -1,8 +1,8 @@
 package dev.joule.io.run;
 
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
-import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
@@ -33,22 +33,22 @@ public final class RunSpill implements AutoCloseable {
   }
 
   /**
-   * Starts a run of about {@code records} records of {@code format} in blocks of {@code blockSize}
+   * Starts a run of about {@code bytes} of {@code layout} entries in blocks of {@code blockSize}
    * bytes (buffers from {@code pool}), in a new file named {@code kind-NNNNNN}.
    */
   public static RunSpill create(
       TempSpace temp,
       String kind,
-      FixedLengthFormat format,
-      long records,
+      EntryLayout layout,
+      long bytes,
       int blockSize,
       BlockPool pool,
       DirectIoPolicy direct)
       throws IOException {
-    long expected = records * format.recordSize() + 2L * blockSize;
+    long expected = bytes + 2L * blockSize;
     BlockFile f = temp.createFile(kind, expected, direct);
     try {
-      return new RunSpill(f, new RunWriter(f, format, blockSize, pool, 1));
+      return new RunSpill(f, new RunWriter(f, layout, blockSize, pool, 1));
     } catch (IOException | RuntimeException e) {
       Failures.closeAllAfter(e, Arrays.asList(f));
       throw e;
@@ -56,24 +56,24 @@ public final class RunSpill implements AutoCloseable {
   }
 
   /**
-   * Writes entries {@code [0, n)} of the sorted {@code index} as one run: create, gather, finish,
-   * and on failure close everything before rethrowing.
+   * Writes entries {@code [0, n)} of the sorted {@code index} (about {@code bytes} in all) as one
+   * run: create, gather, finish, and on failure close everything before rethrowing.
    *
    * @param known the valsort checksum of exactly these records if already known (saves a CRC pass;
    *     see {@link RunWriter#add(RecordIndex, int, int, RecordGatherer, RecordChecksum)}), or null
    */
   public static RunDescriptor writeSorted(
       TempSpace temp,
-      FixedLengthFormat format,
       int blockSize,
       BlockPool pool,
       DirectIoPolicy direct,
       RecordIndex index,
       int n,
+      long bytes,
       RecordGatherer gatherer,
       RecordChecksum known)
       throws IOException {
-    RunSpill spill = create(temp, "run", format, n, blockSize, pool, direct);
+    RunSpill spill = create(temp, "run", index.layout(), bytes, blockSize, pool, direct);
     try {
       spill.writer.add(index, 0, n, gatherer, known);
       return spill.finish();
@@ -83,9 +83,14 @@ public final class RunSpill implements AutoCloseable {
     }
   }
 
-  /** Appends whole records from {@code records}' position to its limit (position advances). */
-  public void add(ByteBuffer records) throws IOException {
-    writer.add(records);
+  /** Appends whole entries from {@code entries}' position to its limit (position advances). */
+  public void add(ByteBuffer entries) throws IOException {
+    writer.add(entries);
+  }
+
+  /** Appends one entry of {@code length} bytes at absolute index {@code at} of {@code src}. */
+  public void addEntry(ByteBuffer src, int at, int length) throws IOException {
+    writer.addEntry(src, at, length, null);
   }
 
   /** The file's path. */

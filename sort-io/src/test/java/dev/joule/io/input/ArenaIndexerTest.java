@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
@@ -49,13 +50,14 @@ class ArenaIndexerTest {
       RunDescriptor d;
       try (BlockFile file =
           BlockFile.createNew(dir.resolve("run"), DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
-        RunWriter w = new RunWriter(file, f, 16384, pool, 1);
+        RunWriter w = new RunWriter(file, EntryLayout.of(f), 16384, pool, 1);
         w.add(index, 0, n, new RecordGatherer(sorter.pool()), known);
         d = w.finish();
       }
       try (BlockFile file =
           BlockFile.openRead(dir.resolve("run"), DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
-        RunDescriptor v = RunReader.open(file, f).verifyAll(ByteBuffer.allocateDirect(16384));
+        RunDescriptor v =
+            RunReader.open(file, EntryLayout.of(f)).verifyAll(ByteBuffer.allocateDirect(16384));
         assertEquals(d.checksum(), v.checksum());
         assertEquals(20_000, v.recordCount());
       }

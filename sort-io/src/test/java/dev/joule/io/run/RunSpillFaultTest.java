@@ -42,14 +42,15 @@ class RunSpillFaultTest {
       for (int i = 0; i < RUNS; i++) {
         try (BlockFile f = space.createFile("run", recs.length, policy)) {
           RunDescriptor d;
-          try (RunWriter w = new RunWriter(f, RunFileTest.GENSORT, 8192, pool, 2)) {
+          try (RunWriter w = new RunWriter(f, RunFileTest.GENSORT_ENTRIES, 8192, pool, 2)) {
             w.add(ByteBuffer.wrap(recs));
             d = w.finish();
           }
           ByteBuffer buf = pool.acquire();
           try {
             assertEquals(
-                d.checksum(), RunReader.open(f, RunFileTest.GENSORT).verifyAll(buf).checksum());
+                d.checksum(),
+                RunReader.open(f, RunFileTest.GENSORT_ENTRIES).verifyAll(buf).checksum());
           } finally {
             pool.release(buf);
           }
