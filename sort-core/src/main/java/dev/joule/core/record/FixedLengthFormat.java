@@ -27,9 +27,14 @@ public final class FixedLengthFormat implements RecordFormat {
     return recordSize;
   }
 
-  @Override
+  /** The key's position inside each record (the default key of fixed records). */
   public KeySpec key() {
     return key;
+  }
+
+  @Override
+  public int maxRecordLength() {
+    return recordSize;
   }
 
   @Override

@@ -32,6 +32,8 @@ public final class RunDescriptor {
   private final long[] firstKeyPrefix;
   private final int[] pageEntry; // variable-size entries only, else null
   private final int[] pageOffset;
+  private final long[] pageRecordBytes;
+  private final long recordBytes;
 
   RunDescriptor(
       Path path,
@@ -45,7 +47,9 @@ public final class RunDescriptor {
       int[] firstKeyLength,
       byte[][] firstKey,
       int[] pageEntry,
-      int[] pageOffset) {
+      int[] pageOffset,
+      long[] pageRecordBytes,
+      long recordBytes) {
     this.path = path;
     this.layout = layout;
     this.blockSize = blockSize;
@@ -58,6 +62,8 @@ public final class RunDescriptor {
     this.firstKey = firstKey.clone();
     this.pageEntry = pageEntry == null ? null : pageEntry.clone();
     this.pageOffset = pageOffset == null ? null : pageOffset.clone();
+    this.pageRecordBytes = pageRecordBytes == null ? null : pageRecordBytes.clone();
+    this.recordBytes = recordBytes;
     int n = entriesStarting.length;
     this.firstEntry = new long[n + 1];
     this.firstKeyPrefix = new long[n];
@@ -193,6 +199,28 @@ public final class RunDescriptor {
 
   byte[] firstKeyShared(int k) {
     return firstKey[k];
+  }
+
+  /** Bytes of all the run's records (without keys and headers). */
+  public long recordBytes() {
+    return recordBytes;
+  }
+
+  /**
+   * Record bytes of the entries before the first one that {@link #locate} names for entry {@code i}
+   * (its third element); for fixed-size records the record bytes before entry {@code i}.
+   */
+  public long recordBytesBeforeLocated(long i) {
+    if (pageEntry == null) {
+      return i * layout.recordSize();
+    }
+    long[] at = locate(i);
+    long data = at[0] * blockSize + at[1];
+    return pageRecordBytes[(int) (data / dev.joule.core.memory.Alignment.BYTES)];
+  }
+
+  long[] pageRecordBytes() {
+    return pageRecordBytes;
   }
 
   int[] pageEntries() {

@@ -17,7 +17,7 @@ final class RunLayout {
   static final int BLOCK_TRAILER = 12;
 
   /** Fixed fields at the start of the footer, before the per-block table. */
-  static final int FOOTER_FIXED = 48;
+  static final int FOOTER_FIXED = 56;
 
   /** Bytes of a block's first key kept in the footer (the prefetch schedule's trigger). */
   static final int FIRST_KEY_BYTES = 64;
@@ -25,8 +25,11 @@ final class RunLayout {
   /** Per-block footer entry: entries starting in the block, first key length, first key bytes. */
   static final int FOOTER_PER_BLOCK = 8 + FIRST_KEY_BYTES;
 
-  /** Per-page footer entry (variable-size entries): first entry starting there, its offset. */
-  static final int FOOTER_PER_PAGE = 8;
+  /**
+   * Per-page footer entry (variable-size entries): first entry starting there, its offset, and the
+   * record bytes of all entries before it.
+   */
+  static final int FOOTER_PER_PAGE = 16;
 
   /** Trailer at the end of the footer region: footer offset, region length, CRC32C. */
   static final int FOOTER_TRAILER = 16;
@@ -51,6 +54,7 @@ final class RunLayout {
   static final int F_BLOCK_COUNT = 32;
   static final int F_LAST_LENGTH = 36;
   static final int F_PAGE_COUNT = 40;
+  static final int F_RECORD_BYTES = 48;
 
   private RunLayout() {}
 

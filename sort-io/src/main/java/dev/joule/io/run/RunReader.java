@@ -159,9 +159,11 @@ public final class RunReader {
     }
     int[] pageEntry = pages == 0 ? null : new int[pages];
     int[] pageOffset = pages == 0 ? null : new int[pages];
+    long[] pageRecordBytes = pages == 0 ? null : new long[pages];
     for (int p = 0; p < pages; p++, at += RunLayout.FOOTER_PER_PAGE) {
       pageEntry[p] = f.getInt(at);
       pageOffset[p] = f.getInt(at + 4);
+      pageRecordBytes[p] = f.getLong(at + 8);
     }
     RunDescriptor d =
         new RunDescriptor(
@@ -176,7 +178,9 @@ public final class RunReader {
             firstKeyLength,
             firstKey,
             pageEntry,
-            pageOffset);
+            pageOffset,
+            pageRecordBytes,
+            f.getLong(RunLayout.F_RECORD_BYTES));
     boolean lastOk =
         blocks == 0
             ? lastLength == 0

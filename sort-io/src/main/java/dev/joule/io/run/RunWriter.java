@@ -42,6 +42,8 @@ public final class RunWriter implements AutoCloseable {
   private byte[][] firstKey = new byte[16][];
   private int[] pageEntry = new int[64];
   private int[] pageOffset = new int[64];
+  private long[] pageRecordBytes = new long[64];
+  private long recordBytes; // of the entries added so far
   private int pageCount; // pages of the page table filled so far
   private int blockCount;
   private long entryCount;
@@ -126,12 +128,13 @@ public final class RunWriter implements AutoCloseable {
     if (finished) {
       throw new IllegalStateException("run " + file.path() + " is finished");
     }
+    int recordLength = layout.recordLength(src, at);
     if (known == null) {
-      checksum.addRecord(
-          src, layout.recordStart(src, at), layout.recordLength(src, at)); // records, not keys
+      checksum.addRecord(src, layout.recordStart(src, at), recordLength); // records, not keys
     }
     if (length > payload) {
       addLarge(src, at, length);
+      recordBytes += recordLength;
       return;
     }
     if (block != null && used + length > payload) {
@@ -145,6 +148,7 @@ public final class RunWriter implements AutoCloseable {
     used += length;
     inBlock++;
     entryCount++;
+    recordBytes += recordLength;
   }
 
   /** Adds a known checksum of records added with {@code known != null}. */
@@ -227,6 +231,7 @@ public final class RunWriter implements AutoCloseable {
       used += n * es;
       inBlock += n;
       entryCount += n;
+      recordBytes += (long) n * layout.recordSize();
       from += n;
     }
   }
@@ -272,12 +277,10 @@ public final class RunWriter implements AutoCloseable {
     int page = (int) (data / Alignment.BYTES);
     // Pages skipped since the last start carry the index of this, the next, entry.
     while (pageCount <= page) {
-      if (pageCount == pageEntry.length) {
-        pageEntry = Arrays.copyOf(pageEntry, pageCount * 2);
-        pageOffset = Arrays.copyOf(pageOffset, pageCount * 2);
-      }
+      growPages();
       pageEntry[pageCount] = (int) entryCount;
       pageOffset[pageCount] = RunLayout.NO_ENTRY;
+      pageRecordBytes[pageCount] = recordBytes;
       pageCount++;
     }
     if (pageOffset[page] == RunLayout.NO_ENTRY && pageEntry[page] == entryCount) {
@@ -334,7 +337,9 @@ public final class RunWriter implements AutoCloseable {
             Arrays.copyOf(firstKeyLength, blockCount),
             Arrays.copyOf(firstKey, blockCount),
             pages ? Arrays.copyOf(pageEntry, pageCount) : null,
-            pages ? Arrays.copyOf(pageOffset, pageCount) : null);
+            pages ? Arrays.copyOf(pageOffset, pageCount) : null,
+            pages ? Arrays.copyOf(pageRecordBytes, pageCount) : null,
+            recordBytes);
     out.write(footer(d));
     out.finish(false);
     out.close();
@@ -343,13 +348,19 @@ public final class RunWriter implements AutoCloseable {
 
   private void notePageTail(int total) {
     while (pageCount < total) {
-      if (pageCount == pageEntry.length) {
-        pageEntry = Arrays.copyOf(pageEntry, pageCount * 2);
-        pageOffset = Arrays.copyOf(pageOffset, pageCount * 2);
-      }
+      growPages();
       pageEntry[pageCount] = (int) entryCount;
       pageOffset[pageCount] = RunLayout.NO_ENTRY;
+      pageRecordBytes[pageCount] = recordBytes;
       pageCount++;
+    }
+  }
+
+  private void growPages() {
+    if (pageCount == pageEntry.length) {
+      pageEntry = Arrays.copyOf(pageEntry, pageCount * 2);
+      pageOffset = Arrays.copyOf(pageOffset, pageCount * 2);
+      pageRecordBytes = Arrays.copyOf(pageRecordBytes, pageCount * 2);
     }
   }
 
@@ -364,7 +375,8 @@ public final class RunWriter implements AutoCloseable {
         .putLong(RunLayout.F_SUM_LO, d.checksum().lo())
         .putInt(RunLayout.F_BLOCK_COUNT, blocks)
         .putInt(RunLayout.F_LAST_LENGTH, blocks == 0 ? 0 : d.blockLength(blocks - 1))
-        .putInt(RunLayout.F_PAGE_COUNT, pages);
+        .putInt(RunLayout.F_PAGE_COUNT, pages)
+        .putLong(RunLayout.F_RECORD_BYTES, d.recordBytes());
     int at = RunLayout.FOOTER_FIXED;
     for (int k = 0; k < blocks; k++, at += RunLayout.FOOTER_PER_BLOCK) {
       f.putInt(at, d.entriesStarting(k));
@@ -374,6 +386,7 @@ public final class RunWriter implements AutoCloseable {
     for (int p = 0; p < pages; p++, at += RunLayout.FOOTER_PER_PAGE) {
       f.putInt(at, d.pageEntries()[p]);
       f.putInt(at + 4, d.pageOffsets()[p]);
+      f.putLong(at + 8, d.pageRecordBytes()[p]);
     }
     f.putLong(len - 16, d.footerOffset());
     f.putInt(len - 8, len);

@@ -31,10 +31,12 @@
  *                  16  valsort checksum of the records, hi (long)   24  lo (long)
  *                  32  block count n (int)     36  last block length L (int)
  *                  40  page count P (int, 0 for fixed-size entries)   44  zero (int)
- *                  48  per block (72 bytes): entries starting (int), first key length (int),
+ *                  48  bytes of all records (long)
+ *                  56  per block (72 bytes): entries starting (int), first key length (int),
  *                      first 64 bytes of the first key (zero-padded)
- *                      per 4096-byte data page (8 bytes): index of the first entry starting in
- *                      it, or of the next one (int); its offset in the page, or -1 (int)
+ *                      per 4096-byte data page (16 bytes): index of the first entry starting in
+ *                      it, or of the next one (int); its offset in the page, or -1 (int); the
+ *                      record bytes of the entries before that one (long)
  *                   ... zero padding
  *                 F-16  footer offset (long)   F-8  F (int)   F-4  CRC32C of [0, F-4) (int)
  * </pre>

@@ -194,7 +194,7 @@ class RunFileTest {
     int n = 700;
     java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
     RecordChecksum sum = new RecordChecksum();
-    long[] starts = new long[n];
+    long[] recordBytesBefore = new long[n + 1];
     byte[][] keys = new byte[n][];
     for (int i = 0; i < n; i++) {
       byte[] rec = new byte[r.nextInt(20) == 0 ? r.nextInt(maxRecord) : r.nextInt(60)];
@@ -208,7 +208,7 @@ class RunFileTest {
         p += key.length;
       }
       e.put(p, rec);
-      starts[i] = all.size();
+      recordBytesBefore[i + 1] = recordBytesBefore[i] + rec.length;
       all.write(e.array(), 0, e.capacity());
       sum.addRecord(rec, 0, rec.length);
     }
@@ -230,7 +230,9 @@ class RunFileTest {
       long[] at = d.locate(i);
       assertTrue(at[2] <= i, "locate gives an entry at or before " + i);
       assertEquals(d.blockOf(i), at[0], "entry " + i + " starts in the located block");
+      assertEquals(recordBytesBefore[(int) at[2]], d.recordBytesBeforeLocated(i), "entry " + i);
     }
+    assertEquals(recordBytesBefore[n], d.recordBytes());
   }
 
   private byte[] goldenRecords() {
