@@ -246,21 +246,26 @@ abstract class FieldCodec {
 
   /** GNU {@code -n} and {@code -h}. */
   static final class Numeric extends FieldCodec {
-    private final boolean human;
+    private final int maxUnit;
+    private final int separator;
+    private final boolean fold;
 
     Numeric(KeyField f, boolean human) {
       super(f);
-      this.human = human;
+      boolean old = f.type().gnuRelease() == KeyType.GnuRelease.COREUTILS_9_1;
+      this.maxUnit = human ? (old ? 8 : 10) : 0;
+      this.separator = old ? 0x80 : -1;
+      this.fold = f.type().foldCase();
     }
 
     @Override
     int encode(ByteBuffer rec, int s, int e, ByteBuffer dst, int pos, boolean open) {
-      return GnuNumbers.encodeNumeric(rec, s, e, dst, pos, human);
+      return GnuNumbers.encodeNumeric(rec, s, e, dst, pos, maxUnit, separator, fold);
     }
 
     @Override
     int maxLength(int fieldLength, boolean open) {
-      return GnuNumbers.maxNumericLength(fieldLength, human);
+      return GnuNumbers.maxNumericLength(fieldLength, maxUnit > 0);
     }
   }
 
@@ -290,7 +295,7 @@ abstract class FieldCodec {
 
     General(KeyField f) {
       super(f);
-      this.textNans = f.type().nanOrder() == KeyType.NanOrder.TEXT;
+      this.textNans = f.type().gnuRelease() != KeyType.GnuRelease.COREUTILS_9_1;
     }
 
     @Override
@@ -311,10 +316,12 @@ abstract class FieldCodec {
   static final class Version extends FieldCodec {
     private final boolean[] drop;
     private final byte[] translate;
+    final boolean wholeSuffix;
 
     Version(KeyField f) {
       super(f);
       KeyType t = f.type();
+      wholeSuffix = t.gnuRelease() == KeyType.GnuRelease.COREUTILS_9_1;
       drop =
           t.ignore() == KeyType.Ignore.NONDICTIONARY
               ? CLocale.NONDICTIONARY

@@ -17,8 +17,8 @@ import java.nio.ByteBuffer;
  * of the number. Anything else is a conversion error.
  *
  * <p>Normalized key: {@code 0x00} for an error; {@code 0x01} then the NaN's rank for a NaN ({@link
- * KeyType.NanOrder#TEXT}: one byte, 0 for a negative NaN and 1 for a positive one; {@link
- * KeyType.NanOrder#BIT_PATTERN}: the 64-bit significand's bytes least significant first, then
+ * KeyType.GnuRelease#CURRENT}: one byte, 0 for a negative NaN and 1 for a positive one; {@link
+ * KeyType.GnuRelease#COREUTILS_9_1}: the 64-bit significand's bytes least significant first, then
  * {@code 0x7F} for positive or {@code 0xFF} for negative, which is memcmp order of the stored
  * value); {@code 0x02} then 10 bytes for a number: the 80-bit value big-endian (sign, 15-bit biased
  * exponent, 64-bit significand) with the sign bit set for positive values and every bit inverted

@@ -12,9 +12,9 @@ import java.nio.ByteBuffer;
  *
  * <p>{@code -h}: the same number, preceded by the unit order of GNU's {@code find_unit_order}: the
  * byte right after the number (after its fraction if it has a {@code .}) read as K/k=1, M=2, G=3,
- * T=4, P=5, E=6, Z=7, Y=8, R=9, Q=10, else 0, negated for a negative number, and 0 for a number
- * whose digits are all zeros. Keys order by unit first, then by value: one byte {@code 0x80 + unit}
- * then the {@code -n} code.
+ * T=4, P=5, E=6, Z=7, Y=8, R=9, Q=10 (R and Q only after coreutils 9.1), else 0, negated for a
+ * negative number, and 0 for a number whose digits are all zeros. Keys order by unit first, then by
+ * value: one byte {@code 0x80 + unit} then the {@code -n} code.
  *
  * <p>{@code -M}: after leading blanks, the first three bytes upper-cased must spell JAN..DEC, else
  * the month is 0 (before JAN): one byte, the month number.
@@ -39,10 +39,23 @@ final class GnuNumbers {
   }
 
   /**
-   * Writes the {@code -n} (or {@code -h}) code of the key in {@code rec[s, e)} at {@code dst[pos]};
-   * returns its length. With {@code dst == null} only measures.
+   * Writes the {@code -n} code (or with {@code maxUnit > 0} the {@code -h} code, units above {@code
+   * maxUnit} counting as none) of the key in {@code rec[s, e)} at {@code dst[pos]}; returns its
+   * length. {@code separator} (a byte, or -1) is skipped wherever GNU's strnumcmp skips a thousands
+   * separator: among the leading zeros and after each integer digit. With {@code dst == null} only
+   * measures.
    */
-  static int encodeNumeric(ByteBuffer rec, int s, int e, ByteBuffer dst, int pos, boolean human) {
+  static int encodeNumeric(
+      ByteBuffer rec,
+      int s,
+      int e,
+      ByteBuffer dst,
+      int pos,
+      int maxUnit,
+      int separator,
+      boolean fold) {
+    byte sep = (byte) separator;
+    boolean skips = separator >= 0;
     int p = s;
     while (p < e && CLocale.BLANK[rec.get(p) & 0xFF]) {
       p++;
@@ -51,11 +64,19 @@ final class GnuNumbers {
     if (negative) {
       p++;
     }
-    while (p < e && rec.get(p) == '0') {
+    int numberStart = p;
+    while (p < e && (rec.get(p) == '0' || (skips && rec.get(p) == sep))) {
       p++;
     }
     int intStart = p;
-    while (p < e && CLocale.isDigit(rec.get(p))) {
+    long intDigits = 0;
+    while (p < e) {
+      byte b = rec.get(p);
+      if (CLocale.isDigit(b)) {
+        intDigits++;
+      } else if (!skips || b != sep) {
+        break;
+      }
       p++;
     }
     int intEnd = p;
@@ -68,32 +89,25 @@ final class GnuNumbers {
       }
       fracEnd = p;
     }
-    int unitAt = p;
     while (fracEnd > fracStart && rec.get(fracEnd - 1) == '0') {
       fracEnd--;
     }
     long exponent;
     int firstFrac = fracStart;
-    if (intStart < intEnd) {
-      exponent = (long) intEnd - intStart;
+    if (intDigits > 0) {
+      exponent = intDigits;
     } else {
       while (firstFrac < fracEnd && rec.get(firstFrac) == '0') {
         firstFrac++;
       }
       exponent = (long) fracStart - firstFrac;
     }
-    long digits = ((long) intEnd - intStart) + ((long) fracEnd - firstFrac);
+    long digits = intDigits + ((long) fracEnd - firstFrac);
     int out = pos;
-    if (human) {
-      int unit = 0;
-      if (digits > 0 && unitAt < e) {
-        unit = unitOrder(rec.get(unitAt));
-        if (negative) {
-          unit = -unit;
-        }
-      }
+    if (maxUnit > 0) {
+      int unit = digits > 0 ? unit(rec, numberStart, e, maxUnit, fold) : 0;
       if (dst != null) {
-        dst.put(out, (byte) (0x80 + unit));
+        dst.put(out, (byte) (0x80 + (negative ? -unit : unit)));
       }
       out++;
     }
@@ -106,11 +120,15 @@ final class GnuNumbers {
     if (dst == null) {
       return out - pos + DecimalCode.length(exponent, digits);
     }
-    int numberStart = out;
+    int codeStart = out;
     out += DecimalCode.writeHeader(dst, out, exponent);
     int pending = -1;
     for (int i = intStart; i < intEnd; i++) {
-      int nibble = rec.get(i) - '0' + 1;
+      byte b = rec.get(i);
+      if (!CLocale.isDigit(b)) {
+        continue; // a skipped separator
+      }
+      int nibble = b - '0' + 1;
       if (pending < 0) {
         pending = nibble;
       } else {
@@ -130,9 +148,30 @@ final class GnuNumbers {
     // The terminator nibble: alone in a byte, or after the last digit.
     dst.put(out++, (byte) (pending < 0 ? 0 : pending << 4));
     if (negative) {
-      DecimalCode.invert(dst, numberStart, out);
+      DecimalCode.invert(dst, codeStart, out);
     }
     return out - pos;
+  }
+
+  /**
+   * GNU's {@code find_unit_order} for a nonzero number starting at {@code p}: the byte after its
+   * digits (and its fraction, if a {@code .} follows them), with no separator skipped.
+   */
+  private static int unit(ByteBuffer rec, int p, int e, int maxUnit, boolean fold) {
+    while (p < e && CLocale.isDigit(rec.get(p))) {
+      p++;
+    }
+    if (p < e && rec.get(p) == '.') {
+      p++;
+      while (p < e && CLocale.isDigit(rec.get(p))) {
+        p++;
+      }
+    }
+    if (p >= e) {
+      return 0;
+    }
+    int u = unitOrder(fold ? CLocale.UPPER[rec.get(p) & 0xFF] : rec.get(p));
+    return u > maxUnit ? 0 : u;
   }
 
   static int unitOrder(byte b) {

@@ -26,8 +26,8 @@ public final class GnuSortKeys {
   private GnuSortKeys() {}
 
   /**
-   * The key of {@code sort [globalOptions] [-t separator] -k keys...} in the C locale, with {@code
-   * -g} NaNs in {@link KeyType.NanOrder#TEXT} order.
+   * The key of {@code sort [globalOptions] [-t separator] -k keys...} in the C locale, as current
+   * GNU coreutils orders ({@link KeyType.GnuRelease#CURRENT}).
    *
    * @param globalOptions ordering letters given outside {@code -k}, e.g. {@code "nr"}
    * @param separator the {@code -t} byte, or {@link TextPosition#BLANK_SEPARATED}
@@ -35,12 +35,12 @@ public final class GnuSortKeys {
    * @throws IllegalArgumentException as GNU would reject the options
    */
   public static SortKey parse(String globalOptions, int separator, List<String> keys) {
-    return parse(globalOptions, separator, KeyType.NanOrder.TEXT, keys);
+    return parse(globalOptions, separator, KeyType.GnuRelease.CURRENT, keys);
   }
 
-  /** {@link #parse(String, int, List)} with the given NaN order for {@code -g}. */
+  /** {@link #parse(String, int, List)} with the quirks of the given GNU release. */
   public static SortKey parse(
-      String globalOptions, int separator, KeyType.NanOrder nans, List<String> keys) {
+      String globalOptions, int separator, KeyType.GnuRelease release, List<String> keys) {
     Options global = new Options();
     for (int i = 0; i < globalOptions.length(); i++) {
       char c = globalOptions.charAt(i);
@@ -51,7 +51,7 @@ public final class GnuSortKeys {
     }
     List<KeyField> fields = new ArrayList<>();
     for (String spec : keys) {
-      fields.add(parseKey(spec, global, separator, nans));
+      fields.add(parseKey(spec, global, separator, release));
     }
     if (fields.isEmpty()) {
       TextPosition line = TextPosition.of(1, 1, global.skipStart, 0, 0, false);
@@ -59,7 +59,7 @@ public final class GnuSortKeys {
         line = line.withSeparator(separator);
       }
       global.checkCompatible(globalOptions);
-      KeyType type = global.type(nans);
+      KeyType type = global.type(release);
       KeyLocation where = global.skipStart ? KeyLocation.text(line) : KeyLocation.wholeRecord();
       fields.add(KeyField.of(where, type).withDescending(global.reverse));
     }
@@ -67,7 +67,7 @@ public final class GnuSortKeys {
   }
 
   private static KeyField parseKey(
-      String spec, Options global, int separator, KeyType.NanOrder nans) {
+      String spec, Options global, int separator, KeyType.GnuRelease release) {
     Cursor c = new Cursor(spec);
     int startField = c.number("invalid number at field start");
     if (startField == 0) {
@@ -108,7 +108,7 @@ public final class GnuSortKeys {
     if (separator != TextPosition.BLANK_SEPARATED) {
       pos = pos.withSeparator(separator);
     }
-    return KeyField.of(KeyLocation.text(pos), o.type(nans)).withDescending(o.reverse);
+    return KeyField.of(KeyLocation.text(pos), o.type(release)).withDescending(o.reverse);
   }
 
   private static IllegalArgumentException bad(String spec, String why) {
@@ -187,21 +187,21 @@ public final class GnuSortKeys {
           : nonprinting ? KeyType.Ignore.NONPRINTING : KeyType.Ignore.NONE;
     }
 
-    KeyType type(KeyType.NanOrder nans) {
+    KeyType type(KeyType.GnuRelease release) {
       if (numeric) {
-        return KeyType.gnuNumeric();
+        return KeyType.gnuNumeric(release);
       }
       if (general) {
-        return KeyType.gnuGeneralNumeric(nans);
+        return KeyType.gnuGeneralNumeric(release);
       }
       if (human) {
-        return KeyType.gnuHumanNumeric();
+        return KeyType.gnuHumanNumeric(fold, release);
       }
       if (month) {
         return KeyType.gnuMonth();
       }
       if (version) {
-        return KeyType.gnuVersion(fold, ignore());
+        return KeyType.gnuVersion(fold, ignore(), release);
       }
       return KeyType.text(fold, ignore());
     }

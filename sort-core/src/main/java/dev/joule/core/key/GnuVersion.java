@@ -6,10 +6,12 @@ package dev.joule.core.key;
  * <p>The empty string sorts first, then {@code "."}, then {@code ".."}, then other strings starting
  * with {@code "."}, then the rest. Two strings of the same class are compared without their file
  * suffixes (the longest trailing run matching {@code (\.[A-Za-z~][A-Za-z0-9~]*)*} that leaves at
- * least one byte); only if that ties are the whole strings compared. The comparison alternates
- * between non-digit runs, compared byte by byte with letters before other bytes, {@code ~} before
- * everything including the end, and the end before all but {@code ~}; and digit runs, compared as
- * numbers (leading zeros ignored, longer run bigger, else first differing digit).
+ * least one byte, in current gnulib; in coreutils 9.1 the suffix may be the whole string, so that
+ * {@code ".a~"} sorts before {@code ".1"}); only if that ties are the whole strings compared. The
+ * comparison alternates between non-digit runs, compared byte by byte with letters before other
+ * bytes, {@code ~} before everything including the end, and the end before all but {@code ~}; and
+ * digit runs, compared as numbers (leading zeros ignored, longer run bigger, else first differing
+ * digit).
  *
  * <p>There is no byte encoding with this order (a digit run's value is unbounded and its rank
  * depends on what follows), so {@code -V} is the comparator fallback; its normalized key is only
@@ -32,14 +34,14 @@ final class GnuVersion {
     return len == 2 && s[1] == '.' ? 2 : 3;
   }
 
-  static int compare(byte[] a, int alen, byte[] b, int blen) {
+  static int compare(byte[] a, int alen, byte[] b, int blen, boolean wholeSuffix) {
     int ca = specialClass(a, alen);
     int cb = specialClass(b, blen);
     if (ca != cb || ca < 3) {
       return Integer.compare(ca, cb);
     }
-    int aprefix = prefixLength(a, alen);
-    int bprefix = prefixLength(b, blen);
+    int aprefix = prefixLength(a, alen, wholeSuffix);
+    int bprefix = prefixLength(b, blen, wholeSuffix);
     int result = compareRuns(a, aprefix, b, bprefix);
     if (result != 0 || (aprefix == alen && bprefix == blen)) {
       return result;
@@ -47,8 +49,14 @@ final class GnuVersion {
     return compareRuns(a, alen, b, blen);
   }
 
-  /** Length of {@code s} without its file suffix; never 0 for a nonempty string. */
-  private static int prefixLength(byte[] s, int len) {
+  /**
+   * Length of {@code s} without its file suffix; 0 only if {@code wholeSuffix} allows the suffix to
+   * be all of {@code s} (coreutils 9.1), else at least 1 for a nonempty string.
+   */
+  private static int prefixLength(byte[] s, int len, boolean wholeSuffix) {
+    if (wholeSuffix && suffixFrom(s, 0, len)) {
+      return 0;
+    }
     int prefix = 0;
     int i = 0;
     while (i < len) {
@@ -62,6 +70,17 @@ final class GnuVersion {
       }
     }
     return prefix;
+  }
+
+  /** True when {@code s[i, len)} is all suffix components. */
+  private static boolean suffixFrom(byte[] s, int i, int len) {
+    while (i + 1 < len && s[i] == '.' && (CLocale.isAlpha(s[i + 1]) || s[i + 1] == '~')) {
+      i += 2;
+      while (i < len && (CLocale.isAlnum(s[i]) || s[i] == '~')) {
+        i++;
+      }
+    }
+    return i == len;
   }
 
   /** The rank of the byte at {@code pos} in a non-digit run; the end of the string is -1. */

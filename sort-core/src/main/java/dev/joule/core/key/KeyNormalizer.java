@@ -221,7 +221,7 @@ public final class KeyNormalizer {
         s.ensure(ae - as, be - bs);
         int la = v.filtered(a, as, ae, s.a);
         int lb = v.filtered(b, bs, be, s.b);
-        diff = GnuVersion.compare(s.a, la, s.b, lb);
+        diff = GnuVersion.compare(s.a, la, s.b, lb, v.wholeSuffix);
       } else {
         s.ensure(c.maxLength(ae - as, true), c.maxLength(be - bs, true));
         int la = c.encode(a, as, ae, s.aView, 0, true);

@@ -8,8 +8,9 @@ import java.util.Objects;
  * binary numbers, or one of GNU sort's text number and month orders. {@link KeyNormalizer}
  * documents each type's normalized byte layout; {@link #exact()} tells whether one exists.
  *
- * <p>GNU's {@code -f} changes nothing for {@code -n -g -h -M} (folding touches no byte they read),
- * and GNU rejects {@code -d}/{@code -i} with them, so those types take no text options.
+ * <p>GNU's {@code -f} changes nothing for {@code -n -g -M} (folding touches no byte whose meaning
+ * it changes), but for {@code -h} it turns a lowercase letter after the number into a unit ({@code
+ * 5e} is 5 exa); GNU rejects {@code -d}/{@code -i} with all four.
  *
  * <p>Immutable and thread-safe.
  */
@@ -46,22 +47,24 @@ public final class KeyType {
     NONPRINTING
   }
 
-  /**
-   * How {@code -g} orders NaNs among themselves (they sort after conversion errors and before all
-   * numbers either way).
-   */
-  public enum NanOrder {
+  /** Which GNU coreutils release's quirks the GNU types follow where releases differ (C locale). */
+  public enum GnuRelease {
     /**
-     * By the text {@code printf("%Lf")} gives, so every {@code -nan} before every {@code nan},
-     * payloads ignored: GNU coreutils after 9.1.
+     * coreutils 9.1 (Debian 12): {@code -n}/{@code -h} skip byte 0x80 among the leading zeros and
+     * after integer digits as if it were a thousands separator (its strnumcmp reads bytes unsigned
+     * and the C locale's "no separator" value is 128), though {@code -h}'s unit scan stops at it;
+     * {@code -h} knows units up to Y only; {@code -g} orders NaNs by {@code memcmp} of the x87
+     * value (significand bytes least significant first, so the payload decides, then positive
+     * before negative); a {@code -V} file suffix may be the whole string ({@code ".a~"} before
+     * {@code ".1"}).
      */
-    TEXT,
+    COREUTILS_9_1,
     /**
-     * By {@code memcmp} of the x87 80-bit value as stored on x86-64: the mantissa from its least
-     * significant byte up (the payload decides first), then the sign (positive first): GNU
-     * coreutils up to 9.1.
+     * Current coreutils and gnulib: no separator byte; units up to Q; {@code -g} NaNs by their
+     * {@code printf("%Lf")} text (every {@code -nan} before every {@code nan}, payloads ignored); a
+     * {@code -V} suffix leaves at least the first byte.
      */
-    BIT_PATTERN
+    CURRENT
   }
 
   private static final KeyType BYTES = new KeyType(Kind.BYTES, 0, false, null, false, null, null);
@@ -72,7 +75,7 @@ public final class KeyType {
   private final ByteOrder order;
   private final boolean foldCase;
   private final Ignore ignore;
-  private final NanOrder nanOrder;
+  private final GnuRelease release;
 
   private KeyType(
       Kind kind,
@@ -81,14 +84,14 @@ public final class KeyType {
       ByteOrder order,
       boolean foldCase,
       Ignore ignore,
-      NanOrder nanOrder) {
+      GnuRelease release) {
     this.kind = kind;
     this.width = width;
     this.signed = signed;
     this.order = order;
     this.foldCase = foldCase;
     this.ignore = ignore == null ? Ignore.NONE : ignore;
-    this.nanOrder = nanOrder;
+    this.release = release;
   }
 
   /** Unsigned bytes (GNU's key order with no options). */
@@ -132,47 +135,63 @@ public final class KeyType {
         Kind.FLOAT, 8, true, Objects.requireNonNull(order, "order"), false, null, null);
   }
 
-  /** GNU {@code -n}. */
+  /** GNU {@code -n} of current coreutils. */
   public static KeyType gnuNumeric() {
-    return new KeyType(Kind.GNU_NUMERIC, 0, false, null, false, null, null);
+    return gnuNumeric(GnuRelease.CURRENT);
   }
 
-  /** GNU {@code -h}. */
+  /** GNU {@code -n} as {@code release} does it. */
+  public static KeyType gnuNumeric(GnuRelease release) {
+    return gnu(Kind.GNU_NUMERIC, false, Ignore.NONE, release);
+  }
+
+  /** GNU {@code -h} of current coreutils. */
   public static KeyType gnuHumanNumeric() {
-    return new KeyType(Kind.GNU_HUMAN_NUMERIC, 0, false, null, false, null, null);
+    return gnuHumanNumeric(false, GnuRelease.CURRENT);
   }
 
-  /** GNU {@code -M}. */
+  /** GNU {@code -h} with {@code -f} if {@code foldCase}, as {@code release} does it. */
+  public static KeyType gnuHumanNumeric(boolean foldCase, GnuRelease release) {
+    return gnu(Kind.GNU_HUMAN_NUMERIC, foldCase, Ignore.NONE, release);
+  }
+
+  /** GNU {@code -M} (the same in every release). */
   public static KeyType gnuMonth() {
-    return new KeyType(Kind.GNU_MONTH, 0, false, null, false, null, null);
+    return gnu(Kind.GNU_MONTH, false, Ignore.NONE, GnuRelease.CURRENT);
   }
 
-  /** GNU {@code -g} with the NaN order of current GNU coreutils ({@link NanOrder#TEXT}). */
+  /** GNU {@code -g} of current coreutils. */
   public static KeyType gnuGeneralNumeric() {
-    return gnuGeneralNumeric(NanOrder.TEXT);
+    return gnuGeneralNumeric(GnuRelease.CURRENT);
   }
 
-  /** GNU {@code -g} with the given NaN order. */
-  public static KeyType gnuGeneralNumeric(NanOrder nanOrder) {
+  /** GNU {@code -g} as {@code release} does it. */
+  public static KeyType gnuGeneralNumeric(GnuRelease release) {
+    return gnu(Kind.GNU_GENERAL_NUMERIC, false, Ignore.NONE, release);
+  }
+
+  /** GNU {@code -V} of current coreutils. */
+  public static KeyType gnuVersion() {
+    return gnuVersion(false, Ignore.NONE, GnuRelease.CURRENT);
+  }
+
+  /**
+   * GNU {@code -V} with {@code -f} and {@code -d}/{@code -i} applied to the key first, as {@code
+   * release} does it.
+   */
+  public static KeyType gnuVersion(boolean foldCase, Ignore ignore, GnuRelease release) {
+    return gnu(Kind.GNU_VERSION, foldCase, ignore, release);
+  }
+
+  private static KeyType gnu(Kind kind, boolean foldCase, Ignore ignore, GnuRelease release) {
     return new KeyType(
-        Kind.GNU_GENERAL_NUMERIC,
+        kind,
         0,
         false,
         null,
-        false,
-        null,
-        Objects.requireNonNull(nanOrder, "nanOrder"));
-  }
-
-  /** GNU {@code -V}. */
-  public static KeyType gnuVersion() {
-    return gnuVersion(false, Ignore.NONE);
-  }
-
-  /** GNU {@code -V} with {@code -f} and {@code -d}/{@code -i} applied to the key first. */
-  public static KeyType gnuVersion(boolean foldCase, Ignore ignore) {
-    return new KeyType(
-        Kind.GNU_VERSION, 0, false, null, foldCase, Objects.requireNonNull(ignore, "ignore"), null);
+        foldCase,
+        Objects.requireNonNull(ignore, "ignore"),
+        Objects.requireNonNull(release, "release"));
   }
 
   /** The family. */
@@ -195,7 +214,9 @@ public final class KeyType {
     return order;
   }
 
-  /** {@code -f} of {@link Kind#TEXT} and {@link Kind#GNU_VERSION}. */
+  /**
+   * {@code -f} of {@link Kind#TEXT}, {@link Kind#GNU_VERSION} and {@link Kind#GNU_HUMAN_NUMERIC}.
+   */
   public boolean foldCase() {
     return foldCase;
   }
@@ -205,9 +226,9 @@ public final class KeyType {
     return ignore;
   }
 
-  /** NaN order of {@link Kind#GNU_GENERAL_NUMERIC}; null for the others. */
-  public NanOrder nanOrder() {
-    return nanOrder;
+  /** The release whose quirks a GNU type follows; null for the other kinds. */
+  public GnuRelease gnuRelease() {
+    return release;
   }
 
   /** True when the normalized key alone decides the order (every type but {@code -V}). */
@@ -224,12 +245,12 @@ public final class KeyType {
         && Objects.equals(t.order, order)
         && t.foldCase == foldCase
         && t.ignore == ignore
-        && t.nanOrder == nanOrder;
+        && t.release == release;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, width, signed, order, foldCase, ignore, nanOrder);
+    return Objects.hash(kind, width, signed, order, foldCase, ignore, release);
   }
 
   @Override
@@ -241,15 +262,11 @@ public final class KeyType {
             + (order == ByteOrder.BIG_ENDIAN ? "be" : "le");
       case FLOAT:
         return "float" + (8 * width) + (order == ByteOrder.BIG_ENDIAN ? "be" : "le");
-      case TEXT:
-      case GNU_VERSION:
+      default:
         return kind.name().toLowerCase(java.util.Locale.ROOT)
             + (foldCase ? "[f]" : "")
-            + (ignore == Ignore.NONDICTIONARY ? "[d]" : ignore == Ignore.NONPRINTING ? "[i]" : "");
-      case GNU_GENERAL_NUMERIC:
-        return "gnu_general_numeric[" + nanOrder + "]";
-      default:
-        return kind.name().toLowerCase(java.util.Locale.ROOT);
+            + (ignore == Ignore.NONDICTIONARY ? "[d]" : ignore == Ignore.NONPRINTING ? "[i]" : "")
+            + (release == GnuRelease.COREUTILS_9_1 ? "[9.1]" : "");
     }
   }
 }
