@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * byte for byte. Skipped, with the reason printed, where GNU sort is absent.
  */
 class GnuSortDifferentialTest {
-  private static final int CASES = Integer.getInteger("joule.test.gnuCases", 400);
+  private static final int CASES = Integer.getInteger("joule.test.gnuCases", 2500);
   private static final String KINDS = "nghMV";
   private static KeyType.GnuRelease release;
 
