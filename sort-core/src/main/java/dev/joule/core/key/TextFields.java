@@ -104,12 +104,22 @@ public final class TextFields {
 
   /**
    * The key's offsets relative to {@code offset}, packed as {@code (start << 32) | end} with {@code
-   * start <= end}; an empty key has {@code start == end}.
+   * start <= end}; an empty key has {@code start == end}. As GNU, a key starting at the line's
+   * start ({@code -k1b}, {@code -k1.1b}) skips blanks only up to its limit, which moves where an
+   * empty key is marked (GNU's {@code --debug}) but never what it compares.
    */
   public static long locate(ByteBuffer line, int offset, int length, TextPosition pos) {
-    int s = start(line, offset, length, pos);
-    int e = Math.max(s, limit(line, offset, length, pos));
-    return ((long) s << 32) | e;
+    int lim = limit(line, offset, length, pos);
+    int s;
+    if (pos.startsAtLineStart() && pos.skipStartBlanks()) {
+      s = 0;
+      while (s < lim && CLocale.BLANK[line.get(offset + s) & 0xFF]) {
+        s++;
+      }
+    } else {
+      s = start(line, offset, length, pos);
+    }
+    return ((long) s << 32) | Math.max(s, lim);
   }
 
   /** The start packed by {@link #locate}. */
