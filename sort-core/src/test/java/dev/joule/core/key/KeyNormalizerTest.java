@@ -138,7 +138,7 @@ class KeyNormalizerTest {
    */
   @Test
   void multiFieldKeysMatchFieldByFieldReferences() {
-    for (int c = 0; c < 60; c++) {
+    for (int c = 0; c < 40; c++) {
       Seeds.run("multi-field", 40000 + c, KeyNormalizerTest::multiField);
     }
   }
