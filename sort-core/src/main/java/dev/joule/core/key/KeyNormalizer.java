@@ -65,11 +65,14 @@ import java.util.Objects;
  *
  * <h2>Cost</h2>
  *
- * One virtual call per field, each running a loop over the field's bytes; no allocation per record
- * except {@code -g} numbers beyond the fast path (more than 19 significant digits or a decimal
- * exponent beyond ±27). On the development machine (2 cores, JDK 17, heap buffers, 10^6 records of
- * about 40 bytes): about 40 ns per record for {@code -k2,2n}, 25 ns for a whole-line delimited
- * string; see the test harness {@code KeyNormalizerCost}.
+ * One virtual call per field, each running a loop over the field's bytes through absolute {@code
+ * ByteBuffer} reads; no allocation per record except {@code -g} numbers beyond the fast path (more
+ * than 19 significant digits or a decimal exponent beyond ±27). Measured with the test harness
+ * {@code KeyNormalizerCost} (10^6 lines of about 40 bytes, heap buffers, JDK 17, a 2-core machine
+ * under a load average of about 6, so upper bounds): about 100 ns per record for {@code -k2,2n},
+ * 120-130 for {@code -k2,2g} and {@code -k2,2h}, 65-70 for a whole line folded ({@code -f}) or
+ * delimited and inverted ({@code -r}), 65 to locate an embedded {@code -k3,3}; the field scan
+ * dominates.
  *
  * <h2>Threads</h2>
  *
