@@ -15,6 +15,10 @@ class ApiDocsTest {
         List.of(),
         ApiDocs.undocumented(
             Path.of("src/main/java"),
-            List.of("dev.joule.core.record", "dev.joule.core.gensort", "dev.joule.core.valsort")));
+            List.of(
+                "dev.joule.core.record",
+                "dev.joule.core.key",
+                "dev.joule.core.gensort",
+                "dev.joule.core.valsort")));
   }
 }
