@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
@@ -118,9 +119,9 @@ class SortCommandTest {
     SortConfig c = configOf();
     assertEquals(MachineDefaults.memory(), c.memoryBudget());
     assertEquals(Runtime.getRuntime().availableProcessors(), c.threads());
-    assertEquals(100, c.format().recordSize());
-    assertEquals(0, c.format().key().offset());
-    assertEquals(10, c.format().key().length());
+    assertEquals(100, ((FixedLengthFormat) c.format()).recordSize());
+    assertEquals(0, ((FixedLengthFormat) c.format()).key().offset());
+    assertEquals(10, ((FixedLengthFormat) c.format()).key().length());
     assertEquals(DirectIoPolicy.AUTO, c.directIo());
     assertEquals(0, c.fanIn());
     for (FileKind k : FileKind.values()) {
@@ -168,9 +169,9 @@ class SortCommandTest {
     assertEquals(DataSize.ofMiB(64), c.memoryBudget());
     assertEquals(1, c.threads());
     assertEquals(List.of(tmp, t2), c.tempDirs());
-    assertEquals(16, c.format().recordSize());
-    assertEquals(8, c.format().key().offset());
-    assertEquals(8, c.format().key().length());
+    assertEquals(16, ((FixedLengthFormat) c.format()).recordSize());
+    assertEquals(8, ((FixedLengthFormat) c.format()).key().offset());
+    assertEquals(8, ((FixedLengthFormat) c.format()).key().length());
     assertEquals(DirectIoPolicy.OFF, c.directIo());
     assertEquals(1 << 20, c.transferSize(FileKind.INPUT));
     assertEquals(512 << 10, c.transferSize(FileKind.OUTPUT));

@@ -1,6 +1,6 @@
 package dev.joule.io.config;
 
-import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.key.SortKey;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.io.hooks.SortHooks;
 import java.nio.file.Path;
@@ -26,7 +26,10 @@ public final class SortConfig {
   /** Default memory budget of the API: 256 MiB (the CLI derives its own from the machine). */
   public static final DataSize DEFAULT_MEMORY = DataSize.ofMiB(256);
 
-  private final FixedLengthFormat format;
+  private final RecordFormat format;
+  private final SortKey key;
+  private final LastResort lastResort;
+  private final boolean unique;
   private final DataSize memoryBudget;
   private final int threads;
   private final List<Path> tempDirs;
@@ -60,6 +63,9 @@ public final class SortConfig {
   private SortConfig(Builder b) {
     this.hooks = b.hooks;
     this.format = b.format;
+    this.key = b.key;
+    this.lastResort = b.lastResort;
+    this.unique = b.unique;
     this.memoryBudget = b.memoryBudget;
     this.threads = b.threads;
     this.tempDirs = List.copyOf(b.tempDirs.isEmpty() ? List.of(defaultTempDir()) : b.tempDirs);
@@ -81,6 +87,9 @@ public final class SortConfig {
   public Builder toBuilder() {
     Builder b = new Builder();
     b.format = format;
+    b.key = key;
+    b.lastResort = lastResort;
+    b.unique = unique;
     b.memoryBudget = memoryBudget;
     b.threads = threads;
     b.tempDirs.addAll(tempDirs);
@@ -93,9 +102,27 @@ public final class SortConfig {
     return b;
   }
 
-  /** The format of the records: their size and where the key sits. */
-  public FixedLengthFormat format() {
+  /** The format of the records: fixed size, lines or length-prefixed rows. */
+  public RecordFormat format() {
     return format;
+  }
+
+  /**
+   * What records are sorted by, or null for the format's own: a fixed format's byte-range key, the
+   * whole record for lines and rows.
+   */
+  public SortKey key() {
+    return key;
+  }
+
+  /** What orders records with equal keys: input order (default) or the whole records. */
+  public LastResort lastResort() {
+    return lastResort;
+  }
+
+  /** Whether only the first of each run of records with equal keys is output. */
+  public boolean unique() {
+    return unique;
   }
 
   /** Off-heap record memory plus the heap index and the I/O buffers must fit in this. */
@@ -152,6 +179,9 @@ public final class SortConfig {
   public String toString() {
     return "SortConfig{format="
         + format
+        + (key == null ? "" : ", key=" + key)
+        + (lastResort == LastResort.NONE ? "" : ", lastResort=" + lastResort)
+        + (unique ? ", unique" : "")
         + ", memory="
         + memoryBudget
         + ", threads="
@@ -169,7 +199,10 @@ public final class SortConfig {
 
   /** Builds a {@link SortConfig}; not thread-safe. */
   public static final class Builder {
-    private FixedLengthFormat format = RecordFormat.gensort();
+    private RecordFormat format = RecordFormat.gensort();
+    private SortKey key;
+    private LastResort lastResort = LastResort.NONE;
+    private boolean unique;
     private DataSize memoryBudget = DEFAULT_MEMORY;
     private int threads = Runtime.getRuntime().availableProcessors();
     private final List<Path> tempDirs = new ArrayList<>();
@@ -183,8 +216,29 @@ public final class SortConfig {
     private Builder() {}
 
     /** The record format; default: gensort records (100 bytes, 10-byte key at offset 0). */
-    public Builder format(FixedLengthFormat format) {
+    public Builder format(RecordFormat format) {
       this.format = Objects.requireNonNull(format, "format");
+      return this;
+    }
+
+    /**
+     * What records are sorted by (null: the format's own key: a fixed format's byte range, or the
+     * whole record).
+     */
+    public Builder key(SortKey key) {
+      this.key = key;
+      return this;
+    }
+
+    /** What orders records with equal keys; default {@link LastResort#NONE} (stable). */
+    public Builder lastResort(LastResort lastResort) {
+      this.lastResort = Objects.requireNonNull(lastResort, "lastResort");
+      return this;
+    }
+
+    /** Outputs only the first of each run of records with equal keys; default false. */
+    public Builder unique(boolean unique) {
+      this.unique = unique;
       return this;
     }
 

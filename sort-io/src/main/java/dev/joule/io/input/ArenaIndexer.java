@@ -1,6 +1,8 @@
 package dev.joule.io.input;
 
+import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
+import dev.joule.core.index.TieBreaker;
 import dev.joule.core.memory.ArenaView;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
@@ -62,8 +64,17 @@ public final class ArenaIndexer {
    */
   public static RecordChecksum checksumAndIndex(
       ArenaView arena, RecordIndex index, FixedLengthFormat format, ForkJoinPool pool) {
-    int recordSize = format.recordSize();
-    index.prepare(arena, format);
+    return checksumAndIndex(arena, index, EntryLayout.of(format), null, pool);
+  }
+
+  /**
+   * {@link #checksumAndIndex(ArenaView, RecordIndex, FixedLengthFormat, ForkJoinPool)} for fixed
+   * records whose key is {@code layout}'s byte range, equal keys ordered by {@code tie} (or null).
+   */
+  public static RecordChecksum checksumAndIndex(
+      ArenaView arena, RecordIndex index, EntryLayout layout, TieBreaker tie, ForkJoinPool pool) {
+    int recordSize = layout.fixedEntrySize();
+    index.prepare(arena, layout, tie);
     List<ForkJoinTask<RecordChecksum>> tasks = new ArrayList<>();
     int at = 0;
     for (int s = 0; s < arena.slabCount(); s++) {

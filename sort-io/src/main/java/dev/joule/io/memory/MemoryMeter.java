@@ -3,8 +3,8 @@ package dev.joule.io.memory;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Counts the off-heap bytes a sort holds (arenas and block pools) and remembers the peak.
- * Thread-safe.
+ * Counts the memory a sort holds against its budget (off-heap arenas and block pools, and the heap
+ * arrays of its indexes) and remembers the peak. Thread-safe.
  */
 public final class MemoryMeter {
   private final AtomicLong current = new AtomicLong();

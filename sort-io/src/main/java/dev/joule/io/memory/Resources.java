@@ -1,5 +1,6 @@
 package dev.joule.io.memory;
 
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.io.block.BlockPool;
@@ -56,6 +57,19 @@ public final class Resources implements AutoCloseable {
           p.close();
         });
     return p;
+  }
+
+  /**
+   * A new index of {@code capacity} entries, counted in the meter as {@link
+   * RecordIndex#BYTES_PER_ENTRY} bytes each (heap arrays, but part of the sort's budget) until this
+   * set closes.
+   */
+  public RecordIndex index(int capacity) {
+    RecordIndex i = RecordIndex.allocate(capacity);
+    long bytes = (long) capacity * RecordIndex.BYTES_PER_ENTRY;
+    meter.allocated(bytes);
+    open.push(() -> meter.freed(bytes));
+    return i;
   }
 
   /** The meter this set counts its allocations in. */

@@ -7,6 +7,7 @@ import dev.joule.io.error.SortCancelledException;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.error.SortValidationException;
 import dev.joule.io.fs.Failures;
+import dev.joule.io.input.EntrySpec;
 import dev.joule.io.input.InputFile;
 import dev.joule.io.output.AtomicOutput;
 import dev.joule.io.plan.SortPlan;
@@ -72,14 +73,13 @@ public final class ExternalSorter {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(config, "config");
-    long size;
+    SortPlan plan;
     try (InputFile in = InputFile.open(input, config.directIo(), NoticeSink.IGNORE)) {
-      in.checkWholeRecords(config.format().recordSize());
-      size = in.size();
+      plan = FileSortJob.plan(in, config, EntrySpec.of(config));
     }
     AtomicOutput.checkDirectory(output);
     checkTempDirs(config);
-    return SortPlan.of(size, config);
+    return plan;
   }
 
   /**

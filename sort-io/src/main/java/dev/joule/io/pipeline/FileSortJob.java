@@ -1,12 +1,24 @@
 package dev.joule.io.pipeline;
 
+import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
+import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.hooks.SortHooks;
+import dev.joule.io.input.ChunkSource;
+import dev.joule.io.input.EntryFiller;
+import dev.joule.io.input.EntrySpec;
+import dev.joule.io.input.InPlaceChunks;
 import dev.joule.io.input.InputFile;
+import dev.joule.io.input.InputStage;
+import dev.joule.io.input.ParsedChunks;
+import dev.joule.io.input.RecordReader;
+import dev.joule.io.input.RecordSampler;
 import dev.joule.io.memory.ArenaMemory;
 import dev.joule.io.memory.MemoryMeter;
 import dev.joule.io.memory.Resources;
@@ -19,6 +31,7 @@ import dev.joule.io.report.PhaseClock;
 import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.run.RunDescriptor;
+import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.RoundRobinStripes;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
@@ -66,50 +79,167 @@ final class FileSortJob {
 
   SortReport run(Path input) throws IOException {
     InputFile in = res.add(InputFile.open(input, config.directIo(), notices));
-    in.checkWholeRecords(config.format().recordSize());
+    EntrySpec spec = EntrySpec.of(config);
+    SortPlan plan = plan(in, config, spec);
     AtomicOutput.checkDirectory(output);
     ExternalSorter.checkTempDirs(config); // also for a one-pass sort: same arguments, same errors
-    SortPlan plan = SortPlan.of(in.size(), config);
     plan.notes().forEach(notices::notice);
     RadixRunSorter sorter = res.add(new RadixRunSorter(config.threads()));
-    return plan.onePass() ? onePass(in, plan, sorter) : twoPass(in, plan, sorter);
+    if (!spec.inPlace()) {
+      return parsed(in, spec, plan, sorter);
+    }
+    return plan.onePass() ? onePass(in, spec, plan, sorter) : twoPass(in, spec, plan, sorter);
   }
 
-  private SortReport onePass(InputFile in, SortPlan plan, RadixRunSorter sorter)
+  /**
+   * The plan for sorting {@code in}: fixed records must be whole; parsed records are sampled for
+   * their sizes ({@link RecordSampler}).
+   */
+  static SortPlan plan(InputFile in, SortConfig config, EntrySpec spec) throws IOException {
+    if (config.format() instanceof FixedLengthFormat f) {
+      in.checkWholeRecords(f.recordSize());
+    }
+    return SortPlan.of(in.size(), config, RecordSampler.sample(in, spec));
+  }
+
+  private SortReport onePass(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
       throws IOException {
     BlockPool outPool = InMemorySortPhase.outputPool(plan, res);
     AtomicOutput out = res.add(AtomicOutput.create(output, config.directIo(), notices, outPool, 1));
     PhaseClock clock = new PhaseClock();
-    InMemorySortPhase.Result r = InMemorySortPhase.run(in, out, plan, config, sorter, res);
+    InMemorySortPhase.Result r = InMemorySortPhase.run(in, out, plan, spec, config, sorter, res);
+    return publishOnePass(in, out, clock, r);
+  }
+
+  private SortReport publishOnePass(
+      InputFile in, AtomicOutput out, PhaseClock clock, InMemorySortPhase.Result r)
+      throws IOException {
     DataSummary inSum = r.output().checkAgainstInput(r.records(), r.inputChecksum(), output);
+    long outBytes = out.writer().position();
     out.commit();
-    phases.add(clock.phase("in-memory sort", in.size(), in.size(), 0, r.records() == 0 ? 0 : 1, 0));
+    phases.add(clock.phase("in-memory sort", in.size(), outBytes, 0, r.records() == 0 ? 0 : 1, 0));
     return report(in, r.records(), 0, 0, 0, inSum, r.output().summary());
   }
 
-  private SortReport twoPass(InputFile in, SortPlan plan, RadixRunSorter sorter)
+  private SortReport twoPass(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
       throws IOException {
     temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
     PhaseClock clock = new PhaseClock();
-    RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, config, res);
+    RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, res);
+    InPlaceChunks chunks = RunFormationPhase.inPlace(in, plan, spec, arenas, sorter);
+    RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
     RunFormationPhase.Result rf =
-        RunFormationPhase.run(in, plan, config, temp, sorter, arenas, meter);
+        RunFormationPhase.run(
+            chunks, plan, config, temp, sorter, arenas, indexes, meter, in.size());
     phases.add(
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+    return merge(in, plan, plan.fanIn(), rf, new ArenaMemory(arenas));
+  }
+
+  /**
+   * Parsed records (lines, rows, fixed records with a derived key). A one-pass plan fills one arena
+   * and sorts it; if the input turns out larger than the sample said and overflows the arena, the
+   * full arena becomes the first run and the rest is formed into runs in the same arena, one after
+   * the other, and merged. A two-pass plan forms runs with overlap ({@link ParsedChunks}).
+   */
+  private SortReport parsed(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
+      throws IOException {
+    BlockPool readPool = res.pool(SortPlan.READ_BUFFERS, plan.inputTransfer());
+    RecordReader reader =
+        res.add(new RecordReader(in, spec.format(), plan.inputTransfer(), readPool));
+    PhaseClock clock = new PhaseClock();
+    if (!plan.onePass()) {
+      temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+      RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, res);
+      ParsedChunks chunks = new ParsedChunks(reader, spec);
+      RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
+      RunFormationPhase.Result rf =
+          RunFormationPhase.run(
+              chunks, plan, config, temp, sorter, arenas, indexes, meter, in.size());
+      phases.add(
+          clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+      return merge(in, plan, plan.fanIn(), rf, new ArenaMemory(arenas));
+    }
+    long bytes = plan.arenaBytes();
+    RecordArena arena = res.arena(bytes, InputStage.slabBytes(bytes, 1));
+    RecordIndex index = res.index(plan.indexEntries());
+    EntryFiller filler = new EntryFiller(reader, spec);
+    ChunkSource.Chunk first = filler.fill(arena, index);
+    if (filler.exhausted()) {
+      reader.finish();
+      config.progress().update("in-memory sort", reader.bytesRead(), in.size());
+      AtomicOutput out =
+          res.add(
+              AtomicOutput.create(
+                  output, config.directIo(), notices, InMemorySortPhase.outputPool(plan, res), 1));
+      return publishOnePass(
+          in, out, clock, InMemorySortPhase.sortAndWrite(index, first, out, spec, sorter));
+    }
+    notices.notice(
+        "the input has more records than its sample suggested: sorting it in two passes");
+    temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+    sorter.sort(index);
+    RunDescriptor run0;
+    try (Resources local = new Resources(meter)) {
+      run0 =
+          RunSpill.writeSorted(
+              temp,
+              plan.tempTransfer(),
+              local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer()),
+              config.directIo(),
+              index,
+              first.entries(),
+              first.recordBytes(),
+              new RecordGatherer(sorter.pool()),
+              first.checksum());
+    }
+    RunFormationPhase.Result rest =
+        RunFormationPhase.run(
+            new ParsedChunks(reader, filler),
+            plan,
+            config,
+            temp,
+            sorter,
+            new RecordArena[] {arena},
+            new RecordIndex[] {index},
+            meter,
+            in.size());
+    List<RunDescriptor> runs = new ArrayList<>();
+    runs.add(run0);
+    runs.addAll(rest.runs());
+    RecordChecksum sum = new RecordChecksum();
+    sum.add(first.checksum());
+    sum.add(rest.inputChecksum());
+    RunFormationPhase.Result rf =
+        new RunFormationPhase.Result(
+            runs,
+            first.entries() + rest.records(),
+            sum,
+            rest.bytesRead(),
+            run0.fileSize() + rest.bytesWritten());
+    phases.add(
+        clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+    return merge(in, plan, plan.mergeFanIn(), rf, new ArenaMemory(new RecordArena[] {arena}));
+  }
+
+  /** The merge passes and the final merge of the runs {@code rf} formed, then the publication. */
+  private SortReport merge(
+      InputFile in, SortPlan plan, int fanIn, RunFormationPhase.Result rf, ArenaMemory lent)
+      throws IOException {
     List<Path> runFiles = new ArrayList<>();
     for (RunDescriptor d : rf.runs()) {
       runFiles.add(d.path());
     }
     SortHooks.of(config).afterRunFormation().accept(List.copyOf(runFiles));
 
-    MergePhase merge = new MergePhase(config, plan, meter, new ArenaMemory(arenas));
-    MergePlan mp = MergePlan.of(sizes(rf.runs()), plan.fanIn());
+    MergePhase merge = new MergePhase(config, plan, meter, lent);
+    MergePlan mp = MergePlan.of(sizes(rf.runs()), fanIn);
     List<RunDescriptor> finalInputs =
         MergePasses.beforeFinal(mp, rf.runs(), merge, temp, phases::add);
     AtomicOutput out =
         res.add(AtomicOutput.create(output, config.directIo(), notices, res.pool(1, 4096), 1));
     int parts = merge.parts(finalInputs.size(), rf.records());
-    long outBytes = rf.records() * config.format().recordSize();
+    long outBytes = outputBytes(finalInputs);
     String name =
         "merge pass "
             + mp.passes().size()
@@ -117,24 +247,36 @@ final class FileSortJob {
             + parts
             + (parts == 1 ? " part)" : " parts)");
     merge.startPass(name, outBytes);
-    clock = new PhaseClock();
-    OutputValidator v = merge.mergeToOutput(finalInputs, out, parts);
+    PhaseClock clock = new PhaseClock();
+    MergePhase.Output merged = merge.mergeToOutput(finalInputs, out, parts);
+    OutputValidator v = merged.validator();
     DataSummary inSum = v.checkAgainstInput(rf.records(), rf.inputChecksum(), output);
     // Delete the temps before publishing: a cleanup error then fails the sort while the previous
     // output is still in place (the output contract), instead of failing after it was replaced.
     temp.close();
     temp = null;
-    out.commitRegions(outBytes);
+    long written = merged.bytes(); // less than outBytes when unique output left records out
+    out.commitRegions(written);
     phases.add(
         clock.phase(
             name,
             MergePasses.fileBytes(finalInputs),
-            outBytes,
+            written,
             finalInputs.size(),
             1,
             finalInputs.size()));
     return report(
         in, rf.records(), rf.runs().size(), mp.passes().size(), mp.fanIn(), inSum, v.summary());
+  }
+
+  /** Output bytes of all records of {@code runs}: the records and their framing. */
+  private long outputBytes(List<RunDescriptor> runs) {
+    int framing = EntrySpec.of(config).framing();
+    long n = 0;
+    for (RunDescriptor d : runs) {
+      n += d.recordBytes() + (long) framing * d.recordCount();
+    }
+    return n;
   }
 
   private SortReport report(

@@ -3,7 +3,7 @@ package dev.joule.io.pipeline;
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.merge.MergeSplitter;
 import dev.joule.core.merge.RunCursor;
-import dev.joule.core.merge.SortedRunView;
+import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
 import dev.joule.io.config.SortConfig;
@@ -17,6 +17,7 @@ import dev.joule.io.memory.Resources;
 import dev.joule.io.output.AtomicOutput;
 import dev.joule.io.output.BatchWriter;
 import dev.joule.io.output.OutputValidator;
+import dev.joule.io.output.RecordOutput;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.prefetch.MergeInputs;
 import dev.joule.io.prefetch.MergeSource;
@@ -38,10 +39,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Parallel final merge.</b> With {@code parts > 1} the final merge is cut by {@link
  * MergeSplitter} (over {@link RunFileView}s) into key ranges at ranks rounded down to whole
- * 4096-byte pages of output; part j merges its range on thread {@code joule-merge-N} into its own
- * region of the output temporary ({@link AtomicOutput#regionWriter}), starting at byte {@code
- * rank_j * r}. The stable merge order makes the concatenation byte-identical to one merge. Each
- * part validates its records; the parts' validators are combined at the boundaries.
+ * 4096-byte pages of output (fixed records; any rank for parsed ones); part j merges its range on
+ * thread {@code joule-merge-N} into its own region of the output temporary ({@link
+ * AtomicOutput#regionWriter}), starting at the output bytes of the records before its cut ({@code
+ * rank_j * r} for fixed records; for others the runs' record bytes before their cuts, {@link
+ * RunFileView#recordBytesBefore}, plus their framing). The stable merge order makes the
+ * concatenation byte-identical to one merge. Each part validates its records; the parts' validators
+ * are combined at the boundaries. Unique output merges in one part.
  *
  * <p><b>Memory</b> per part: {@code k + spare} temp-block buffers (spare ≤ k, from the part's share
  * of the budget) plus {@link SortPlan#OUTPUT_BUFFERS} − 1 output buffers, all allocated once per
@@ -55,6 +59,12 @@ final class MergePhase {
    * merge work it takes over, so small final merges run as fewer parts.
    */
   static final int MIN_PAGES_PER_PART = 16;
+
+  /**
+   * Entries merged one by one between progress updates and cancellation checks: 16 Ki entries are
+   * well under a millisecond of merge work.
+   */
+  private static final int ENTRIES_PER_CHECK = 1 << 14;
 
   private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -105,15 +115,6 @@ final class MergePhase {
     }
   }
 
-  /** Where merged records go: a batch at a time. */
-  private interface Sink {
-    ByteBuffer batch(int n) throws IOException;
-
-    void commit(ByteBuffer batch) throws IOException;
-
-    int batchRecords();
-  }
-
   /** Opens and verifies the run files of one merge. */
   private MergeInputs open(List<RunDescriptor> runs) throws IOException {
     return new MergeInputs(runs, entries.layout(), c.directIo(), c.notices());
@@ -121,7 +122,6 @@ final class MergePhase {
 
   /** Merges {@code runs} (adjacent, in run order) into a new run file on the next stripe. */
   RunDescriptor mergeToRun(List<RunDescriptor> runs, TempSpace temp) throws IOException {
-    int rs = c.format().recordSize();
     try (Resources res = new Resources(meter);
         MergeInputs in = open(runs)) {
       BlockPool writePool = newPool(res, SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
@@ -135,32 +135,18 @@ final class MergePhase {
                   plan.tempTransfer(),
                   writePool,
                   c.directIo()));
-      ByteBuffer staging = ByteBuffer.allocate(Math.max(1, plan.tempTransfer() / rs) * rs);
-      Sink sink =
-          new Sink() {
-            @Override
-            public ByteBuffer batch(int n) {
-              return staging.clear().limit(n * rs);
-            }
-
-            @Override
-            public void commit(ByteBuffer batch) throws IOException {
-              batch.position(0);
-              out.add(batch);
-            }
-
-            @Override
-            public int batchRecords() {
-              return staging.capacity() / rs;
-            }
-          };
       long[] from = new long[in.size()];
       long[] to = new long[in.size()];
       for (int i = 0; i < to.length; i++) {
         to[i] = in.descriptor(i).recordCount();
       }
       long memory = Math.min(plan.mergeMemory(), mergeBudget());
-      merge(in, from, to, pool(res, in.size(), memory), sink);
+      mergeEntries(
+          in,
+          from,
+          to,
+          pool(res, in.size(), memory),
+          cur -> out.addEntry(cur.buffer(), cur.position(), cur.entryLength()));
       return out.finish();
     } finally {
       resetLent(); // every pool of this merge is closed by now
@@ -174,67 +160,78 @@ final class MergePhase {
     return newPool(res, count, plan.tempTransfer());
   }
 
-  /** How many parts the final merge of {@code k} runs can use within the budget and threads. */
+  /**
+   * How many parts the final merge of {@code k} runs can use within the budget and threads; one in
+   * unique mode (a part could not see that its first key equals the previous part's last).
+   */
   int parts(int k, long records) {
+    if (entries.unique()) {
+      return 1;
+    }
     long budget = mergeBudget();
     long perPart =
         (long) (k + 1) * plan.tempTransfer()
             + (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer();
     long byMemory = Math.max(1, budget / perPart);
-    long byRecords =
-        Math.max(
-            1, records / (Alignment.recordQuantum(c.format().recordSize()) * MIN_PAGES_PER_PART));
+    long byRecords = Math.max(1, records / (recordsPerPage() * MIN_PAGES_PER_PART));
     return (int) Math.max(1, Math.min(c.threads(), Math.min(byMemory, byRecords)));
   }
 
-  /** Merges {@code runs} into {@code out} with {@code parts} threads; returns the validator. */
-  OutputValidator mergeToOutput(List<RunDescriptor> runs, AtomicOutput out, int parts)
-      throws IOException {
-    int rs = c.format().recordSize();
+  /**
+   * Records per 4096-byte page of output: the quantum of a part's start for fixed records (so that
+   * every part writes aligned), an average for parsed ones.
+   */
+  private long recordsPerPage() {
+    if (entries.inPlace()) {
+      return Alignment.recordQuantum(plan.entryBytes());
+    }
+    return Math.max(1, Alignment.BYTES / plan.entryBytes());
+  }
+
+  /** Whether the final merge gathers fixed records in batches (else entry by entry). */
+  private boolean batched() {
+    return entries.inPlace() && !entries.unique();
+  }
+
+  /** What a final merge wrote: the validator of its records and the output's length. */
+  record Output(OutputValidator validator, long bytes) {}
+
+  /**
+   * Merges {@code runs} into {@code out} with {@code parts} threads.
+   *
+   * @throws SortValidationException if a part wrote more or less than the room its cut gave it
+   */
+  Output mergeToOutput(List<RunDescriptor> runs, AtomicOutput out, int parts) throws IOException {
     int k = runs.size();
     try (MergeInputs in = open(runs)) {
-      long[][] cuts = cuts(in, in.records(), parts);
+      Cuts cuts = cuts(in, in.records(), parts);
       OutputValidator[] validators = new OutputValidator[parts];
       Throwable[] failures = new Throwable[parts];
+      long[] written = new long[parts];
       Runnable[] bodies = new Runnable[parts];
       long budget = mergeBudget() / parts;
       for (int j = 0; j < parts; j++) {
         int part = j;
-        validators[j] = new OutputValidator(c.format());
+        validators[j] =
+            batched()
+                ? new OutputValidator((FixedLengthFormat) c.format())
+                : OutputValidator.of(entries);
         Runnable body =
             () -> {
               try (Resources res = new Resources(meter)) {
                 BlockPool pool = pool(res, k, budget);
                 BlockPool outPool =
                     newPool(res, SortPlan.OUTPUT_BUFFERS - 1, plan.outputTransfer());
-                long startRecord = 0;
-                for (int i = 0; i < k; i++) {
-                  startRecord += cuts[part][i];
+                BlockWriter w = res.add(out.regionWriter(cuts.outputStart[part], outPool, 1));
+                long[] from = cuts.ranks[part];
+                long[] to = cuts.ranks[part + 1];
+                if (batched()) {
+                  mergeBatches(in, from, to, pool, w, validators[part]);
+                } else {
+                  RecordOutput o = new RecordOutput(w, entries, validators[part]);
+                  mergeEntries(in, from, to, pool, cur -> o.write(cur.buffer(), cur.position()));
                 }
-                BlockWriter w = res.add(out.regionWriter(startRecord * rs, outPool, 1));
-                BatchWriter bw = new BatchWriter(w, validators[part], rs, plan.outputTransfer());
-                merge(
-                    in,
-                    cuts[part],
-                    cuts[part + 1],
-                    pool,
-                    new Sink() {
-                      @Override
-                      public ByteBuffer batch(int n) throws IOException {
-                        return bw.batch(n);
-                      }
-
-                      @Override
-                      public void commit(ByteBuffer batch) throws IOException {
-                        bw.commit(batch);
-                      }
-
-                      @Override
-                      public int batchRecords() {
-                        return bw.batchRecords();
-                      }
-                    });
-                w.finishRegion();
+                written[part] = w.finishRegion();
               } catch (Throwable t) {
                 failures[part] = t;
               }
@@ -256,7 +253,20 @@ final class MergePhase {
       for (int j = 1; j < parts; j++) {
         v.append(validators[j]);
       }
-      return v;
+      for (int j = 0; j + 1 < parts; j++) {
+        long room = cuts.outputStart[j + 1] - cuts.outputStart[j];
+        if (written[j] != room) {
+          throw new SortValidationException(
+              "part "
+                  + j
+                  + " of the final merge wrote "
+                  + written[j]
+                  + " bytes into a region of "
+                  + room
+                  + "; nothing was published");
+        }
+      }
+      return new Output(v, cuts.outputStart[parts - 1] + written[parts - 1]);
     } finally {
       resetLent(); // the parts have joined and closed their pools
     }
@@ -300,21 +310,37 @@ final class MergePhase {
     }
   }
 
-  private long[][] cuts(MergeInputs in, long total, int parts) throws IOException {
+  /**
+   * Where the parts of a final merge start: {@code ranks[j][i]} is part j's first entry of run i
+   * ({@code ranks[parts]} the runs' ends), {@code outputStart[j]} its first output byte.
+   */
+  private static final class Cuts {
+    final long[][] ranks;
+    final long[] outputStart;
+
+    Cuts(long[][] ranks, long[] outputStart) {
+      this.ranks = ranks;
+      this.outputStart = outputStart;
+    }
+  }
+
+  private Cuts cuts(MergeInputs in, long total, int parts) throws IOException {
     int k = in.size();
     long[][] cuts = new long[parts + 1][];
+    long[] starts = new long[parts];
     cuts[0] = new long[k];
     cuts[parts] = new long[k];
     for (int i = 0; i < k; i++) {
       cuts[parts][i] = in.descriptor(i).recordCount();
     }
     if (parts == 1) {
-      return cuts;
+      return new Cuts(cuts, starts);
     }
-    long q = Alignment.recordQuantum(c.format().recordSize());
+    // Fixed records: parts start at whole pages of output, so that every part writes aligned.
+    long q = entries.inPlace() ? Alignment.recordQuantum(plan.entryBytes()) : 1;
     try (Resources res = new Resources(meter)) {
       BlockPool pages = newPool(res, k, Alignment.BYTES);
-      SortedRunView[] views = new SortedRunView[k];
+      RunFileView[] views = new RunFileView[k];
       List<ByteBuffer> borrowed = new ArrayList<>();
       try {
         for (int i = 0; i < k; i++) {
@@ -325,6 +351,11 @@ final class MergePhase {
         for (int j = 1; j < parts; j++) {
           long rank = (total / parts) * j + (total % parts) * j / parts;
           cuts[j] = MergeSplitter.cutsAtRank(views, rank / q * q);
+          long start = 0;
+          for (int i = 0; i < k; i++) {
+            start += views[i].recordBytesBefore(cuts[j][i]) + (long) entries.framing() * cuts[j][i];
+          }
+          starts[j] = start;
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -335,18 +366,56 @@ final class MergePhase {
         borrowed.forEach(pages::release);
       }
     }
-    return cuts;
+    return new Cuts(cuts, starts);
   }
 
-  /** Merges records {@code [from[i], to[i])} of every input into {@code sink}, on this thread. */
-  private void merge(MergeInputs in, long[] from, long[] to, BlockPool pool, Sink sink)
+  /** What the merge does with each entry, in merge order. */
+  @FunctionalInterface
+  private interface EntrySink {
+    void accept(RunCursor entry) throws IOException;
+  }
+
+  /**
+   * Merges entries {@code [from[i], to[i])} of every input into {@code sink}, one by one, on this
+   * thread.
+   */
+  private void mergeEntries(MergeInputs in, long[] from, long[] to, BlockPool pool, EntrySink sink)
       throws IOException {
     try (MergeSource source = new MergeSource(in, from, to, pool, entries.tie())) {
-      int rs = c.format().recordSize();
+      long left = source.records();
+      long done = 0;
+      while (left > 0) {
+        if (!source.next()) {
+          throw new SortValidationException("merge ran out of records: " + left + " expected");
+        }
+        RunCursor cur = source.current();
+        sink.accept(cur);
+        done += cur.recordLength();
+        left--;
+        if ((left & (ENTRIES_PER_CHECK - 1)) == 0) {
+          c.progress().update(progressName, progressDone.addAndGet(done), progressTotal);
+          done = 0;
+          Failures.checkCancelled();
+        }
+      }
+      progressDone.addAndGet(done);
+    }
+  }
+
+  /**
+   * Merges fixed records {@code [from[i], to[i])} of every input into {@code w} in batches gathered
+   * in place in the writer's buffers ({@link BatchWriter}), validated by {@code v}.
+   */
+  private void mergeBatches(
+      MergeInputs in, long[] from, long[] to, BlockPool pool, BlockWriter w, OutputValidator v)
+      throws IOException {
+    int rs = plan.entryBytes();
+    BatchWriter bw = new BatchWriter(w, v, rs, plan.outputTransfer());
+    try (MergeSource source = new MergeSource(in, from, to, pool, entries.tie())) {
       long left = source.records();
       while (left > 0) {
-        int n = (int) Math.min(sink.batchRecords(), left);
-        ByteBuffer b = sink.batch(n);
+        int n = (int) Math.min(bw.batchRecords(), left);
+        ByteBuffer b = bw.batch(n);
         for (int at = 0, end = n * rs; at < end; at += rs) {
           if (!source.next()) {
             throw new SortValidationException("merge ran out of records: " + left + " expected");
@@ -354,7 +423,7 @@ final class MergePhase {
           RunCursor cur = source.current();
           b.put(at, cur.buffer(), cur.position(), rs);
         }
-        sink.commit(b);
+        bw.commit(b);
         left -= n;
         c.progress().update(progressName, progressDone.addAndGet((long) n * rs), progressTotal);
         Failures.checkCancelled();

@@ -4,6 +4,7 @@ import dev.joule.core.gather.RecordGatherer;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
+import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.config.NoticeSink;
@@ -42,6 +43,7 @@ import java.util.List;
  */
 public final class SortSession implements AutoCloseable {
   private final SortConfig config;
+  private final FixedLengthFormat format;
   private final int rs;
   private final SortPlan plan;
   private final MemoryMeter meter = new MemoryMeter();
@@ -62,7 +64,11 @@ public final class SortSession implements AutoCloseable {
 
   SortSession(SortConfig config) {
     this.config = config;
-    this.rs = config.format().recordSize();
+    if (!(config.format() instanceof FixedLengthFormat f)) {
+      throw new IllegalArgumentException("sessions take fixed records: " + config.format());
+    }
+    this.format = f;
+    this.rs = f.recordSize();
     this.plan = SortPlan.of(0, config);
     this.notices = NoticeSink.distinct(config.notices());
   }
@@ -129,13 +135,12 @@ public final class SortSession implements AutoCloseable {
       slabs[s] = arena.writableWindow(s, 0, arena.slabCapacity(s));
       usable[s] = arena.slabCapacity(s) / rs * rs;
     }
-    index = RecordIndex.forArena(arena, config.format());
+    index = RecordIndex.forArena(arena, format);
     sorter = res.add(new RadixRunSorter(config.threads()));
   }
 
   private int sortArena() {
-    inputChecksum.add(
-        ArenaIndexer.checksumAndIndex(arena.view(), index, config.format(), sorter.pool()));
+    inputChecksum.add(ArenaIndexer.checksumAndIndex(arena.view(), index, format, sorter.pool()));
     int n = index.size();
     records += n;
     sorter.sort(index);
@@ -197,7 +202,7 @@ public final class SortSession implements AutoCloseable {
   }
 
   private RecordCursor validating(RecordCursor inner) {
-    OutputValidator v = new OutputValidator(config.format());
+    OutputValidator v = new OutputValidator(format);
     return new RecordCursor() {
       private boolean checked;
 

@@ -37,6 +37,19 @@ public final class SortPlan {
   /** Temp run write-behind: one block filling, one being written. */
   public static final int RUN_WRITE_BUFFERS = 2;
 
+  /** Input buffers of parsed records: one being split, two being read ahead. */
+  public static final int READ_BUFFERS = 3;
+
+  /**
+   * How much more than estimated a one-pass sort of parsed records plans for: the estimate comes
+   * from a sample, and an input that outgrows its one-pass arena is sorted in two passes after all,
+   * only slower.
+   */
+  public static final double ESTIMATE_MARGIN = 1.25;
+
+  /** Index entries per estimated record of a parsed arena: a chunk ends when either fills. */
+  public static final double INDEX_HEADROOM = 1.25;
+
   /** At most B/32 per transfer: at 8 MiB that is 256 KiB, leaving room for a fan-in of 15. */
   public static final int TRANSFERS_PER_BUDGET = 32;
 
@@ -58,6 +71,8 @@ public final class SortPlan {
   private final int tempTransfer;
   private final boolean onePass;
   private final long onePassCapacity;
+  private final boolean inPlace;
+  private final double entryBytes; // average entry size (the record size when in place)
   private final long recordsPerRun;
   private final int runs;
   private final int fanIn;
@@ -67,11 +82,23 @@ public final class SortPlan {
   private final List<Path> stripes;
   private final List<String> notes;
 
-  private SortPlan(long inputBytes, SortConfig c, long openFileLimit) {
+  private SortPlan(
+      long inputBytes,
+      SortConfig c,
+      RecordEstimate estimate,
+      long openFileLimit,
+      boolean onePassAllowed) {
     SortHooks hooks = SortHooks.of(c);
     this.inputBytes = inputBytes;
-    this.recordSize = c.format().recordSize();
-    this.records = inputBytes / recordSize;
+    this.inPlace = estimate.inPlace();
+    this.entryBytes = estimate.entryBytesPerRecord();
+    // For parsed records the "record size" of the memory model is the average entry, rounded up;
+    // the record count an estimate (runs end when an arena or index is full, whatever it said).
+    this.recordSize = (int) Math.ceil(entryBytes);
+    this.records =
+        inPlace
+            ? inputBytes / recordSize
+            : (long) Math.ceil(inputBytes / estimate.inputBytesPerRecord());
     this.budget = c.memoryBudget().bytes();
     this.threads = c.threads();
     this.stripes = c.tempDirs();
@@ -79,17 +106,21 @@ public final class SortPlan {
     this.inTransfer = cap(c.transferSize(FileKind.INPUT), FileKind.INPUT);
     this.outTransfer = cap(c.transferSize(FileKind.OUTPUT), FileKind.OUTPUT);
     this.tempTransfer =
-        Math.max(cap(c.transferSize(FileKind.TEMP), FileKind.TEMP), blockFor(recordSize));
+        Math.max(
+            cap(c.transferSize(FileKind.TEMP), FileKind.TEMP),
+            inPlace ? blockFor(recordSize) : Alignment.BYTES);
     long rs = recordSize;
+    long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
     this.onePassCapacity =
         Math.max(
             0,
-            (budget - (long) OUTPUT_BUFFERS * outTransfer - ARENA_SLACK)
-                / (rs + RecordIndex.BYTES_PER_ENTRY));
+            (budget - (long) OUTPUT_BUFFERS * outTransfer - ARENA_SLACK - readBuffers)
+                / (rs + indexBytesPerEntry()));
     // The runRecordsLimit test hook also applies here, so tests reach run formation and merges with
     // a few KiB of input instead of more than the budget's one-pass capacity.
     this.onePass =
-        records <= onePassCapacity
+        onePassAllowed
+            && (inPlace ? records : (long) Math.ceil(records * ESTIMATE_MARGIN)) <= onePassCapacity
             && (hooks.runRecordsLimit() == 0
                 || records
                     <= Math.max(Alignment.recordQuantum(recordSize), hooks.runRecordsLimit()));
@@ -118,9 +149,11 @@ public final class SortPlan {
       this.mergePlan = MergePlan.of(new long[runs], 2);
       return;
     }
-    long io = (long) RUN_WRITE_BUFFERS * tempTransfer + RUN_FORMATION_ARENAS * ARENA_SLACK;
-    long perRun = (budget - io) / (RUN_FORMATION_ARENAS * rs + 2L * RecordIndex.BYTES_PER_ENTRY);
-    long q = Alignment.recordQuantum(recordSize);
+    long io =
+        (long) RUN_WRITE_BUFFERS * tempTransfer + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
+    long perRun =
+        (budget - io) / (RUN_FORMATION_ARENAS * (rs + indexBytesPerEntry()) - indexBytesSaved());
+    long q = inPlace ? Alignment.recordQuantum(recordSize) : 1;
     perRun = Math.min(perRun, fewestPagesPerRun(perRun, f, q));
     if (hooks.runRecordsLimit() > 0) {
       perRun = Math.min(perRun, Math.max(q, hooks.runRecordsLimit()));
@@ -200,16 +233,82 @@ public final class SortPlan {
     return transfer;
   }
 
-  /** Smallest 4096-multiple run block holding one record and the 8-byte block trailer. */
+  /** Smallest 4096-multiple run block holding one record and the 12-byte block trailer. */
   private static int blockFor(int recordSize) {
-    return (recordSize + 8 + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
+    return (recordSize + 12 + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
   }
 
   /**
-   * The plan for {@code inputBytes} of input under {@code config} (no argument checks on files).
+   * Index bytes planned per entry: {@link RecordIndex#BYTES_PER_ENTRY}, times {@link
+   * #INDEX_HEADROOM} for parsed records, whose count per arena is only estimated.
+   */
+  private long indexBytesPerEntry() {
+    return inPlace
+        ? RecordIndex.BYTES_PER_ENTRY
+        : (long) Math.ceil(RecordIndex.BYTES_PER_ENTRY * INDEX_HEADROOM);
+  }
+
+  /**
+   * Run formation in place keeps two indexes for three arenas (a chunk is indexed only once the
+   * write of the run two before it has finished); parsed chunks are indexed while they are read, so
+   * they need three.
+   */
+  private long indexBytesSaved() {
+    return inPlace ? RecordIndex.BYTES_PER_ENTRY : 0;
+  }
+
+  /**
+   * The plan for {@code inputBytes} of input under {@code config} (no argument checks on files):
+   * fixed records in place, or parsed records as {@link RecordEstimate#UNSEEN} assumes.
    */
   public static SortPlan of(long inputBytes, SortConfig config) {
-    return new SortPlan(inputBytes, config, MergePlanLimits.openFileLimit());
+    RecordEstimate e =
+        config.format() instanceof dev.joule.core.record.FixedLengthFormat f && config.key() == null
+            ? RecordEstimate.fixed(f.recordSize())
+            : RecordEstimate.UNSEEN;
+    return of(inputBytes, config, e);
+  }
+
+  /** The plan for {@code inputBytes} of input of records as {@code estimate} describes them. */
+  public static SortPlan of(long inputBytes, SortConfig config, RecordEstimate estimate) {
+    return new SortPlan(inputBytes, config, estimate, MergePlanLimits.openFileLimit(), true);
+  }
+
+  /**
+   * The two-pass plan for {@code inputBytes} of records as {@code estimate} describes them, even if
+   * they would fit one pass: for the rest of an input that outgrew its one-pass arena.
+   */
+  public static SortPlan twoPass(long inputBytes, SortConfig config, RecordEstimate estimate) {
+    return new SortPlan(inputBytes, config, estimate, MergePlanLimits.openFileLimit(), false);
+  }
+
+  /**
+   * Bytes of an entry in the memory model: the record size in place, else the average, rounded up.
+   */
+  public int entryBytes() {
+    return recordSize;
+  }
+
+  /** Whether the records are read in place into arenas (fixed records, byte-range key). */
+  public boolean inPlace() {
+    return inPlace;
+  }
+
+  /** Arena bytes of one run (run formation) or of the whole input (one pass). */
+  public long arenaBytes() {
+    return onePass && !inPlace
+        ? (long) Math.ceil(records * ESTIMATE_MARGIN) * recordSize
+        : recordsPerRun * recordSize;
+  }
+
+  /** Index entries of one arena: its records, with headroom when their number is estimated. */
+  public int indexEntries() {
+    long n =
+        onePass ? (inPlace ? records : (long) Math.ceil(records * ESTIMATE_MARGIN)) : recordsPerRun;
+    if (!inPlace) {
+      n = (long) Math.ceil(n * INDEX_HEADROOM);
+    }
+    return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1, n));
   }
 
   /** Whether the input fits the budget and is sorted in memory in one pass. */
@@ -279,15 +378,17 @@ public final class SortPlan {
 
   /** Off-heap plus index memory of the one-pass sort, or of run formation. */
   public long sortMemory() {
-    long rs = recordSize;
+    long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
+    long index = (long) indexEntries() * RecordIndex.BYTES_PER_ENTRY;
     if (onePass) {
-      return records * (rs + RecordIndex.BYTES_PER_ENTRY)
-          + (long) OUTPUT_BUFFERS * outTransfer
-          + ARENA_SLACK;
+      return arenaBytes() + index + (long) OUTPUT_BUFFERS * outTransfer + ARENA_SLACK + readBuffers;
     }
-    return recordsPerRun * (RUN_FORMATION_ARENAS * rs + 2L * RecordIndex.BYTES_PER_ENTRY)
+    int indexes = inPlace ? 2 : RUN_FORMATION_ARENAS;
+    return RUN_FORMATION_ARENAS * arenaBytes()
+        + indexes * index
         + (long) RUN_WRITE_BUFFERS * tempTransfer
-        + RUN_FORMATION_ARENAS * ARENA_SLACK;
+        + RUN_FORMATION_ARENAS * ARENA_SLACK
+        + readBuffers;
   }
 
   /** Buffer memory of the widest merge: two blocks per input plus the output's buffers. */

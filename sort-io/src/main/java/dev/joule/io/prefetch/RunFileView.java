@@ -69,6 +69,30 @@ public final class RunFileView implements SortedRunView {
     return MergeOrder.probeOf(entry(index), 0, layout, tie != null);
   }
 
+  /**
+   * Record bytes (without keys and headers) of the entries before entry {@code index}: where the
+   * output of a part of a parallel merge that starts at {@code index} of this run begins, less the
+   * framing. From the page table's sums, then a scan of the headers within one page.
+   */
+  public long recordBytesBefore(long index) {
+    if (index >= d.recordCount()) {
+      return d.recordBytes();
+    }
+    if (layout.fixedSize()) {
+      return index * layout.recordSize();
+    }
+    long sum = d.recordBytesBeforeLocated(index);
+    long[] at = d.locate(index);
+    int block = (int) at[0];
+    int offset = (int) at[1];
+    for (long i = at[2]; i < index; i++) {
+      ByteBuffer head = header(block, offset);
+      sum += layout.recordLength(head, 0);
+      offset += layout.entryLength(head, 0);
+    }
+    return sum;
+  }
+
   /** A heap copy of entry {@code index}, from index 0. */
   private ByteBuffer entry(long index) {
     long[] at = d.locate(index);
@@ -88,10 +112,17 @@ public final class RunFileView implements SortedRunView {
     if (layout.fixedSize()) {
       return layout.fixedEntrySize();
     }
+    return layout.entryLength(header(block, offset), 0);
+  }
+
+  /**
+   * The header (record and key lengths) of the variable entry at {@code offset} of {@code block}.
+   */
+  private ByteBuffer header(int block, int offset) {
     byte[] head = new byte[8]; // the longest header: record and key lengths
     int n = (int) Math.min(head.length, (long) d.payload() - offset);
     read(block, offset, head, n);
-    return layout.entryLength(ByteBuffer.wrap(head), 0);
+    return ByteBuffer.wrap(head);
   }
 
   /**

@@ -86,8 +86,9 @@ class ExternalSorterTest {
       throw new AssertionError("seed " + SEED + ": " + e, e);
     }
     byte[] got = Files.readAllBytes(out);
-    assertArrayEquals(PipelineTestSupport.reference(data, c.format()), got, "seed " + SEED);
-    long n = data.length / c.format().recordSize();
+    FixedLengthFormat f = (FixedLengthFormat) c.format();
+    assertArrayEquals(PipelineTestSupport.reference(data, f), got, "seed " + SEED);
+    long n = data.length / f.recordSize();
     assertEquals(n, r.records());
     assertEquals(r.input().checksum(), r.output().checksum());
     assertTrue(r.output().ordered());
