@@ -2,6 +2,7 @@ package dev.joule.core.key;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.joule.testing.GnuSort;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -24,6 +24,7 @@ public final class EntryFiller {
   private final EntryLayout layout;
   private boolean pending; // the reader's current record is not in an arena yet
   private boolean exhausted;
+  private SortIOException tooLarge;
   private ByteBuffer key = ByteBuffer.allocate(256); // the derived key of the pending record
 
   /** Fills from {@code records}, entries as {@code spec} says. */
@@ -53,17 +54,26 @@ public final class EntryFiller {
     }
   }
 
+  /**
+   * The error of a record that did not fit the empty arena of the last {@link #fill}, or null if
+   * none.
+   */
+  public SortIOException tooLarge() {
+    return tooLarge;
+  }
+
   /** Whether every record has been put in a chunk. */
   public boolean exhausted() {
     return exhausted;
   }
 
   /**
-   * Clears {@code arena}, binds {@code index} to it and fills both with the next records.
-   *
-   * @throws SortIOException if a record cannot fit even an empty arena (the budget is too small)
+   * Clears {@code arena}, binds {@code index} to it and fills both with the next records. A chunk
+   * of no entries before the input is {@link #exhausted()} means that the next record does not fit
+   * even this empty arena ({@link #tooLarge()}).
    */
   public ChunkSource.Chunk fill(RecordArena arena, RecordIndex index) throws IOException {
+    tooLarge = null;
     arena.clear();
     index.bind(arena.view(), layout, spec.tie());
     RecordChecksum sum = new RecordChecksum();
@@ -97,16 +107,17 @@ public final class EntryFiller {
       }
       if (at + entry > arena.slabCapacity(slab)) {
         if (index.size() == 0) {
-          throw new SortIOException(
-              "read",
-              records.path(),
-              "the record at offset "
-                  + records.offset()
-                  + " needs "
-                  + entry
-                  + " bytes, more than the memory budget gives one arena slab ("
-                  + arena.slabCapacity(slab)
-                  + "): raise the memory budget");
+          tooLarge =
+              new SortIOException(
+                  "read",
+                  records.path(),
+                  "the record at offset "
+                      + records.offset()
+                      + " needs "
+                      + entry
+                      + " bytes in memory, more than the memory budget gives one arena slab ("
+                      + arena.slabCapacity(slab)
+                      + "): raise the memory budget");
         }
         break; // the arena is full: this record starts the next chunk
       }

@@ -57,6 +57,9 @@ public final class ParsedChunks implements ChunkSource {
     try {
       last = pending.get();
       pending = null;
+      if (filler.tooLarge() != null) {
+        throw filler.tooLarge();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SortCancelledException("sort cancelled while reading the input");

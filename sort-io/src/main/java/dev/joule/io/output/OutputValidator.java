@@ -66,16 +66,38 @@ public final class OutputValidator {
 
   /** A validator of batches of fixed {@code format} records. */
   public OutputValidator(FixedLengthFormat format) {
-    this.recordSize = format.recordSize();
-    this.keyOffset = format.key().offset();
+    this(format.recordSize(), format.key().offset(), format.key().length(), null);
+  }
+
+  /**
+   * A validator of batches of the fixed records {@code spec} reads in place (its byte-range key and
+   * tie breaker); not for unique output, which is validated entry by entry ({@link #of}).
+   */
+  public static OutputValidator forBatches(EntrySpec spec) {
+    EntryLayout l = spec.layout();
+    if (!spec.inPlace() || spec.unique()) {
+      throw new IllegalArgumentException("not batches of fixed records: " + l);
+    }
+    return new OutputValidator(l.recordSize(), l.keyOffset(), l.fixedKeyLength(), spec.tie());
+  }
+
+  private OutputValidator(int recordSize, int keyOffset, int keyLength, TieBreaker tie) {
+    this.recordSize = recordSize;
+    this.keyOffset = keyOffset;
     this.layout = null;
-    this.tie = null;
+    this.tie = tie;
     this.sameKey = null;
     this.unique = false;
-    this.prev = new byte[format.key().length()];
-    this.first = new byte[format.key().length()];
+    this.prev = new byte[keyLength];
+    this.first = new byte[keyLength];
     this.prevLength = prev.length;
     this.firstLength = first.length;
+    if (tie != null) {
+      prevRecord = new byte[recordSize];
+      firstRecord = new byte[recordSize];
+      prevRecordLength = recordSize;
+      firstRecordLength = recordSize;
+    }
   }
 
   /** A validator of entries of {@code layout}, equal keys ordered by {@code tie} (or null). */
@@ -118,18 +140,36 @@ public final class OutputValidator {
     int at = from + keyOffset;
     if (records == 0) {
       batch.get(at, first);
+      if (tie != null) {
+        batch.get(from, firstRecord);
+      }
     } else {
-      count(-MergeOrder.compareKey(batch, at, prev), 0);
+      int c = -MergeOrder.compareKey(batch, at, prev);
+      count(c, c == 0 && tie != null ? tieWithPrevious(tie, batch, from, recordSize) : 0);
     }
     for (int done = 0; done < n; done += STEP) {
       int m = Math.min(STEP, n - done);
       checksum.addRecords(batch, from + done * recordSize, m, recordSize);
       for (int i = done == 0 ? 1 : 0; i < m; i++) {
-        count(MergeOrder.compareKeys(batch, at, batch, at + recordSize, keyLength), 0);
+        int c = MergeOrder.compareKeys(batch, at, batch, at + recordSize, keyLength);
+        int t =
+            c == 0 && tie != null
+                ? tie.compare(
+                    batch,
+                    at - keyOffset,
+                    recordSize,
+                    batch,
+                    at - keyOffset + recordSize,
+                    recordSize)
+                : 0;
+        count(c, t);
         at += recordSize;
       }
     }
     batch.get(at, prev, 0, keyLength);
+    if (tie != null) {
+      batch.get(at - keyOffset, prevRecord, 0, recordSize);
+    }
     records += n;
   }
 

@@ -2,6 +2,7 @@ package dev.joule.io.pipeline;
 
 import dev.joule.core.gather.RecordGatherer;
 import dev.joule.core.index.RecordIndex;
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
@@ -25,6 +26,7 @@ import dev.joule.io.memory.Resources;
 import dev.joule.io.output.AtomicOutput;
 import dev.joule.io.output.OutputValidator;
 import dev.joule.io.plan.MergePlan;
+import dev.joule.io.plan.RecordEstimate;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.report.DataSummary;
 import dev.joule.io.report.PhaseClock;
@@ -57,6 +59,7 @@ final class FileSortJob {
   private final Resources res = new Resources(meter);
   private final List<PhaseReport> phases = new ArrayList<>();
   private TempSpace temp;
+  private RecordArena[] arenas; // run formation's, lent to the merge
 
   FileSortJob(Path output, SortConfig config) {
     this.output = output;
@@ -80,13 +83,17 @@ final class FileSortJob {
   SortReport run(Path input) throws IOException {
     InputFile in = res.add(InputFile.open(input, config.directIo(), notices));
     EntrySpec spec = EntrySpec.of(config);
-    SortPlan plan = plan(in, config, spec);
+    if (config.format() instanceof FixedLengthFormat f) {
+      in.checkWholeRecords(f.recordSize());
+    }
+    RecordEstimate estimate = RecordSampler.sample(in, spec);
+    SortPlan plan = SortPlan.of(in.size(), config, estimate);
     AtomicOutput.checkDirectory(output);
     ExternalSorter.checkTempDirs(config); // also for a one-pass sort: same arguments, same errors
     plan.notes().forEach(notices::notice);
     RadixRunSorter sorter = res.add(new RadixRunSorter(config.threads()));
     if (!spec.inPlace()) {
-      return parsed(in, spec, plan, sorter);
+      return parsed(in, spec, estimate, plan, sorter);
     }
     return plan.onePass() ? onePass(in, spec, plan, sorter) : twoPass(in, spec, plan, sorter);
   }
@@ -125,7 +132,7 @@ final class FileSortJob {
       throws IOException {
     temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
     PhaseClock clock = new PhaseClock();
-    RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, res);
+    arenas = RunFormationPhase.allocateArenas(plan, res);
     InPlaceChunks chunks = RunFormationPhase.inPlace(in, plan, spec, arenas, sorter);
     RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
     RunFormationPhase.Result rf =
@@ -133,16 +140,18 @@ final class FileSortJob {
             chunks, plan, config, temp, sorter, arenas, indexes, meter, in.size());
     phases.add(
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
-    return merge(in, plan, plan.fanIn(), rf, new ArenaMemory(arenas));
+    return merge(in, plan, rf);
   }
 
   /**
    * Parsed records (lines, rows, fixed records with a derived key). A one-pass plan fills one arena
-   * and sorts it; if the input turns out larger than the sample said and overflows the arena, the
-   * full arena becomes the first run and the rest is formed into runs in the same arena, one after
-   * the other, and merged. A two-pass plan forms runs with overlap ({@link ParsedChunks}).
+   * sized from the sample and sorts it. If the input turns out larger than the sample said and
+   * overflows that arena (or a record does not fit it), the full arena becomes the first run, is
+   * freed, and the rest is sorted by a two-pass plan made from what the arena saw. A two-pass plan
+   * forms runs with overlap ({@link ParsedChunks}).
    */
-  private SortReport parsed(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
+  private SortReport parsed(
+      InputFile in, EntrySpec spec, RecordEstimate estimate, SortPlan plan, RadixRunSorter sorter)
       throws IOException {
     BlockPool readPool = res.pool(SortPlan.READ_BUFFERS, plan.inputTransfer());
     RecordReader reader =
@@ -150,19 +159,16 @@ final class FileSortJob {
     PhaseClock clock = new PhaseClock();
     if (!plan.onePass()) {
       temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
-      RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, res);
-      ParsedChunks chunks = new ParsedChunks(reader, spec);
-      RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
       RunFormationPhase.Result rf =
-          RunFormationPhase.run(
-              chunks, plan, config, temp, sorter, arenas, indexes, meter, in.size());
+          formParsedRuns(new ParsedChunks(reader, spec), plan, sorter, in.size());
       phases.add(
           clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
-      return merge(in, plan, plan.fanIn(), rf, new ArenaMemory(arenas));
+      return merge(in, plan, rf);
     }
-    long bytes = plan.arenaBytes();
-    RecordArena arena = res.arena(bytes, InputStage.slabBytes(bytes, 1));
-    RecordIndex index = res.index(plan.indexEntries());
+    Resources onePass = res.add(new Resources(meter));
+    long bytes = Math.max(Alignment.BYTES, plan.arenaBytes());
+    RecordArena arena = onePass.arena(bytes, InputStage.slabBytes(bytes, 1));
+    RecordIndex index = onePass.index(plan.indexEntries());
     EntryFiller filler = new EntryFiller(reader, spec);
     ChunkSource.Chunk first = filler.fill(arena, index);
     if (filler.exhausted()) {
@@ -175,40 +181,41 @@ final class FileSortJob {
       return publishOnePass(
           in, out, clock, InMemorySortPhase.sortAndWrite(index, first, out, spec, sorter));
     }
-    notices.notice(
-        "the input has more records than its sample suggested: sorting it in two passes");
+    notices.notice("the input is larger than its sample suggested: sorting it in two passes");
     temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
-    sorter.sort(index);
-    RunDescriptor run0;
-    try (Resources local = new Resources(meter)) {
-      run0 =
-          RunSpill.writeSorted(
-              temp,
-              plan.tempTransfer(),
-              local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer()),
-              config.directIo(),
-              index,
-              first.entries(),
-              first.recordBytes(),
-              new RecordGatherer(sorter.pool()),
-              first.checksum());
-    }
-    RunFormationPhase.Result rest =
-        RunFormationPhase.run(
-            new ParsedChunks(reader, filler),
-            plan,
-            config,
-            temp,
-            sorter,
-            new RecordArena[] {arena},
-            new RecordIndex[] {index},
-            meter,
-            in.size());
     List<RunDescriptor> runs = new ArrayList<>();
-    runs.add(run0);
-    runs.addAll(rest.runs());
     RecordChecksum sum = new RecordChecksum();
-    sum.add(first.checksum());
+    long written = 0;
+    RecordEstimate seen = estimate;
+    if (first.entries() > 0) {
+      sorter.sort(index);
+      try (Resources local = new Resources(meter)) {
+        runs.add(
+            RunSpill.writeSorted(
+                temp,
+                plan.tempTransfer(),
+                local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer()),
+                config.directIo(),
+                index,
+                first.entries(),
+                first.recordBytes(),
+                new RecordGatherer(sorter.pool()),
+                first.checksum()));
+      }
+      sum.add(first.checksum());
+      written += runs.get(0).fileSize();
+      int n = first.entries();
+      seen =
+          new RecordEstimate(
+              false,
+              Math.max(1, (double) (first.recordBytes() + (long) spec.framing() * n) / n),
+              Math.max(1, (double) arena.filledBytes() / n));
+    }
+    onePass.close(); // the arena and index, before the two-pass plan's arenas are allocated
+    SortPlan two = SortPlan.twoPass(in.size(), config, seen);
+    RunFormationPhase.Result rest =
+        formParsedRuns(new ParsedChunks(reader, filler), two, sorter, in.size());
+    runs.addAll(rest.runs());
     sum.add(rest.inputChecksum());
     RunFormationPhase.Result rf =
         new RunFormationPhase.Result(
@@ -216,15 +223,24 @@ final class FileSortJob {
             first.entries() + rest.records(),
             sum,
             rest.bytesRead(),
-            run0.fileSize() + rest.bytesWritten());
+            written + rest.bytesWritten());
     phases.add(
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
-    return merge(in, plan, plan.mergeFanIn(), rf, new ArenaMemory(new RecordArena[] {arena}));
+    return merge(in, two, rf);
+  }
+
+  /** Run formation of parsed records from {@code chunks} in the arenas of {@code plan}. */
+  private RunFormationPhase.Result formParsedRuns(
+      ParsedChunks chunks, SortPlan plan, RadixRunSorter sorter, long inputSize)
+      throws IOException {
+    arenas = RunFormationPhase.allocateArenas(plan, res);
+    RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
+    return RunFormationPhase.run(
+        chunks, plan, config, temp, sorter, arenas, indexes, meter, inputSize);
   }
 
   /** The merge passes and the final merge of the runs {@code rf} formed, then the publication. */
-  private SortReport merge(
-      InputFile in, SortPlan plan, int fanIn, RunFormationPhase.Result rf, ArenaMemory lent)
+  private SortReport merge(InputFile in, SortPlan plan, RunFormationPhase.Result rf)
       throws IOException {
     List<Path> runFiles = new ArrayList<>();
     for (RunDescriptor d : rf.runs()) {
@@ -232,8 +248,8 @@ final class FileSortJob {
     }
     SortHooks.of(config).afterRunFormation().accept(List.copyOf(runFiles));
 
-    MergePhase merge = new MergePhase(config, plan, meter, lent);
-    MergePlan mp = MergePlan.of(sizes(rf.runs()), fanIn);
+    MergePhase merge = new MergePhase(config, plan, meter, new ArenaMemory(arenas));
+    MergePlan mp = MergePlan.of(sizes(rf.runs()), plan.fanIn());
     List<RunDescriptor> finalInputs =
         MergePasses.beforeFinal(mp, rf.runs(), merge, temp, phases::add);
     AtomicOutput out =

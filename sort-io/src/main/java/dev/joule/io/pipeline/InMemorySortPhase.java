@@ -66,7 +66,7 @@ final class InMemorySortPhase {
     int rs = format.recordSize();
     long bytes = in.size();
     OutputValidator validator =
-        spec.unique() ? OutputValidator.of(spec) : new OutputValidator(format);
+        spec.unique() ? OutputValidator.of(spec) : OutputValidator.forBatches(spec);
     if (bytes == 0) {
       in.checkUnchanged(0);
       return new Result(0, new RecordChecksum(), validator);

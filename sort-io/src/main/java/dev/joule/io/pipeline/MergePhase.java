@@ -3,7 +3,6 @@ package dev.joule.io.pipeline;
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.merge.MergeSplitter;
 import dev.joule.core.merge.RunCursor;
-import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
 import dev.joule.io.config.SortConfig;
@@ -213,9 +212,7 @@ final class MergePhase {
       for (int j = 0; j < parts; j++) {
         int part = j;
         validators[j] =
-            batched()
-                ? new OutputValidator((FixedLengthFormat) c.format())
-                : OutputValidator.of(entries);
+            batched() ? OutputValidator.forBatches(entries) : OutputValidator.of(entries);
         Runnable body =
             () -> {
               try (Resources res = new Resources(meter)) {

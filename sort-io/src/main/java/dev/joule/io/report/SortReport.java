@@ -10,14 +10,15 @@ import java.util.List;
  * <p>Immutable.
  *
  * @param records records sorted
- * @param bytes bytes sorted (records × record size)
+ * @param bytes input bytes sorted
  * @param threads worker threads used
  * @param stripes temp directories used
  * @param directIo whether the input and temp files were read with O_DIRECT
  * @param runs sorted runs written by run formation (0 for a one-pass sort)
  * @param mergePasses merge passes over the data, the final one included (0 for a one-pass sort)
  * @param fanIn the widest merge
- * @param peakMemoryBytes the largest amount of off-heap memory the sort held at once
+ * @param peakMemoryBytes the most memory counted against the budget the sort held at once (off-heap
+ *     arenas and buffers, and its indexes)
  * @param phases one entry per phase, in order
  * @param input valsort numbers of the input
  * @param output valsort numbers of the output

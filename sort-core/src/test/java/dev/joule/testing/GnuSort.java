@@ -1,5 +1,6 @@
-package dev.joule.core.key;
+package dev.joule.testing;
 
+import dev.joule.core.key.KeyType;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,13 +14,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** Runs this machine's GNU sort in the C locale, for differential tests. */
-final class GnuSort {
-  static final Path SORT = Path.of("/usr/bin/sort");
+public final class GnuSort {
+  public static final Path SORT = Path.of("/usr/bin/sort");
 
   private GnuSort() {}
 
   /** Null when GNU sort can be run here, else why not. */
-  static String unavailable() {
+  public static String unavailable() {
     if (!Files.isExecutable(SORT)) {
       return SORT + " is absent";
     }
@@ -34,7 +35,7 @@ final class GnuSort {
   }
 
   /** The version line, e.g. "sort (GNU coreutils) 9.1". */
-  static String version() throws IOException {
+  public static String version() throws IOException {
     return new String(run(List.of("--version"), new byte[0]), StandardCharsets.UTF_8)
         .lines()
         .findFirst()
@@ -45,7 +46,7 @@ final class GnuSort {
    * Which quirks this GNU sort has: how {@code -g} orders NaNs and whether a {@code -V} suffix may
    * be the whole string. Fails if they do not match one known release.
    */
-  static KeyType.GnuRelease release() throws IOException {
+  public static KeyType.GnuRelease release() throws IOException {
     byte[] nan = run(List.of("-s", "-g"), "nan\n-nan\n".getBytes(StandardCharsets.US_ASCII));
     boolean textNans = new String(nan, StandardCharsets.US_ASCII).startsWith("-nan");
     byte[] ver = run(List.of("-s", "-V"), ".1\n.a~\n".getBytes(StandardCharsets.US_ASCII));
@@ -57,7 +58,7 @@ final class GnuSort {
   }
 
   /** stdout of {@code sort args} fed {@code input}; fails on a nonzero exit. */
-  static byte[] run(List<String> args, byte[] input) throws IOException {
+  public static byte[] run(List<String> args, byte[] input) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(SORT.toString());
     cmd.addAll(args);
@@ -92,7 +93,7 @@ final class GnuSort {
     }
   }
 
-  static byte[] joinLines(List<byte[]> lines) {
+  public static byte[] joinLines(List<byte[]> lines) {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     for (byte[] l : lines) {
       b.write(l, 0, l.length);
