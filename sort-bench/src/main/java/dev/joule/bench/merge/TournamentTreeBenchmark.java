@@ -140,11 +140,7 @@ public class TournamentTreeBenchmark {
           RunCursor y = b.cursor;
           c =
               MergeOrder.compareKeys(
-                  x.buffer(),
-                  x.keyPosition(),
-                  y.buffer(),
-                  y.keyPosition(),
-                  x.keyLength());
+                  x.buffer(), x.keyPosition(), y.buffer(), y.keyPosition(), x.keyLength());
           if (c == 0) {
             c = Integer.compare(a.run, b.run);
           }
