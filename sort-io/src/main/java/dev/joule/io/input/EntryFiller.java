@@ -1,6 +1,5 @@
 package dev.joule.io.input;
 
-import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.valsort.RecordChecksum;
@@ -9,49 +8,26 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Fills arenas with the entries of variable-length records: for each record of a {@link
- * RecordReader}, its entry (header, key if the sort stores one, record) is written into the next
- * arena slab with room and added to the index; the record's CRC-32 goes into the chunk's valsort
- * checksum. A chunk ends when the arena or the index is full, or the input ends; the record that
- * did not fit starts the next chunk.
+ * Fills arenas with the entries of parsed records: for each record of a {@link RecordReader}, its
+ * entry (header, key if the sort stores one, record) is appended to the arena and its index ({@link
+ * EntryAppender}); the record's CRC-32 goes into the chunk's valsort checksum. A chunk ends when
+ * the arena or the index is full, or the input ends; the record that did not fit starts the next
+ * chunk.
  *
- * <p>Memory: none of its own (the arena and index are the caller's). Not thread-safe: one thread
- * fills one chunk at a time (run formation's parse thread).
+ * <p>Memory: none of its own but the appender's key scratch (the arena and index are the caller's).
+ * Not thread-safe: one thread fills one chunk at a time (run formation's parse thread).
  */
 public final class EntryFiller {
   private final RecordReader records;
-  private final EntrySpec spec;
-  private final EntryLayout layout;
+  private final EntryAppender appender;
   private boolean pending; // the reader's current record is not in an arena yet
   private boolean exhausted;
   private SortIOException tooLarge;
-  private ByteBuffer key = ByteBuffer.allocate(256); // the derived key of the pending record
 
   /** Fills from {@code records}, entries as {@code spec} says. */
   public EntryFiller(RecordReader records, EntrySpec spec) {
     this.records = records;
-    this.spec = spec;
-    this.layout = spec.layout();
-  }
-
-  /**
-   * Encodes the pending record's key into {@link #key}, growing it as needed; returns its length.
-   */
-  private int encodeKey(ByteBuffer src, int start, int length) throws IOException {
-    try {
-      int n = spec.encodeKey(src, start, length, key);
-      if (n < 0) {
-        key = ByteBuffer.allocate(Math.max(-n, 2 * key.capacity()));
-        n = spec.encodeKey(src, start, length, key);
-      }
-      return n;
-    } catch (IllegalArgumentException e) {
-      throw new SortIOException(
-          "read",
-          records.path(),
-          "the record at offset " + records.offset() + " has no key: " + e.getMessage(),
-          e);
-    }
+    this.appender = new EntryAppender(spec);
   }
 
   /**
@@ -74,13 +50,9 @@ public final class EntryFiller {
    */
   public ChunkSource.Chunk fill(RecordArena arena, RecordIndex index) throws IOException {
     tooLarge = null;
-    arena.clear();
-    index.bind(arena.view(), layout, spec.tie());
+    appender.reset(arena, index);
     RecordChecksum sum = new RecordChecksum();
     long bytes = 0;
-    int slab = 0;
-    int at = 0;
-    ByteBuffer dst = arena.writableWindow(0, 0, arena.slabCapacity(0));
     while (true) {
       if (!pending) {
         if (!records.next()) {
@@ -88,25 +60,13 @@ public final class EntryFiller {
           break;
         }
         pending = true;
-      }
-      if (!index.hasRoom()) {
-        break;
+        encodeKey();
       }
       ByteBuffer src = records.buffer();
       int start = records.start();
       int length = records.length();
-      int keyLength = spec.derivesKeys() ? encodeKey(src, start, length) : 0;
-      int entry = spec.entryLength(length, keyLength);
-      while (at + entry > arena.slabCapacity(slab)) {
-        if (slab + 1 == arena.slabCount()) {
-          break;
-        }
-        slab++;
-        at = 0;
-        dst = arena.writableWindow(slab, 0, arena.slabCapacity(slab));
-      }
-      if (at + entry > arena.slabCapacity(slab)) {
-        if (index.size() == 0) {
+      if (!appender.append(src, start, length)) {
+        if (appender.size() == 0) {
           tooLarge =
               new SortIOException(
                   "read",
@@ -114,21 +74,30 @@ public final class EntryFiller {
                   "the record at offset "
                       + records.offset()
                       + " needs "
-                      + entry
-                      + " bytes in memory, more than the memory budget gives one arena slab ("
-                      + arena.slabCapacity(slab)
+                      + appender.entryLength(length)
+                      + " bytes in memory, more than the memory budget gives one arena ("
+                      + appender.largestEntry()
                       + "): raise the memory budget");
         }
-        break; // the arena is full: this record starts the next chunk
+        break; // the arena or index is full: this record starts the next chunk
       }
-      spec.writeEntry(dst, at, src, start, length, key, keyLength);
       sum.addRecord(src, start, length);
       bytes += length;
-      arena.setFilled(slab, at + entry);
-      index.add(slab, at);
-      at += entry;
       pending = false;
     }
     return new ChunkSource.Chunk(index.size(), bytes, sum);
+  }
+
+  /** Encodes the pending record's key (if the sort derives keys). */
+  private void encodeKey() throws SortIOException {
+    try {
+      appender.encodeKey(records.buffer(), records.start(), records.length());
+    } catch (IllegalArgumentException e) {
+      throw new SortIOException(
+          "read",
+          records.path(),
+          "the record at offset " + records.offset() + " has no key: " + e.getMessage(),
+          e);
+    }
   }
 }

@@ -235,7 +235,8 @@ public final class EntrySpec {
 
   /**
    * Writes the entry of the record {@code [start, start + length)} of {@code src} at {@code at} of
-   * {@code dst} (which has room for it), with the stored key {@code [0, keyLength)} of {@code key}.
+   * {@code dst} (which has room for it), with the stored key {@code [keyStart, keyStart +
+   * keyLength)} of {@code key}.
    */
   void writeEntry(
       ByteBuffer dst,
@@ -244,10 +245,11 @@ public final class EntrySpec {
       int start,
       int length,
       ByteBuffer key,
+      int keyStart,
       int keyLength) {
     int p = layout.writeHeader(dst, at, length, keyLength);
     if (keyLength > 0) {
-      dst.put(p, key, 0, keyLength);
+      dst.put(p, key, keyStart, keyLength);
       p += keyLength;
     }
     dst.put(p, src, start, length);

@@ -21,6 +21,11 @@ public final class MemoryMeter {
     current.addAndGet(-bytes);
   }
 
+  /** The bytes held now. */
+  public long current() {
+    return current.get();
+  }
+
   /** The most bytes held at once so far. */
   public long peak() {
     return peak.get();

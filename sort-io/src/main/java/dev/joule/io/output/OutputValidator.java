@@ -63,6 +63,7 @@ public final class OutputValidator {
   private final RecordChecksum droppedChecksum = new RecordChecksum();
   private long dropped;
   private long wrongDrops; // dropped records whose key differed from the one kept
+  private boolean keysInChecksum; // key/value pairs: the caller's keys are data too
 
   /** A validator of batches of fixed {@code format} records. */
   public OutputValidator(FixedLengthFormat format) {
@@ -126,6 +127,15 @@ public final class OutputValidator {
     this.first = new byte[16];
   }
 
+  /**
+   * Adds every entry's key to the checksum besides its record (key/value pairs, whose keys are the
+   * caller's data, not derived from the record); returns this validator.
+   */
+  public OutputValidator withKeysInChecksum() {
+    keysInChecksum = true;
+    return this;
+  }
+
   /** Validates the fixed records from {@code batch}'s position to its limit; position unchanged. */
   public void accept(ByteBuffer written) {
     // A read-only view (one per batch), like the arena slabs whose checksum run formation takes:
@@ -183,6 +193,9 @@ public final class OutputValidator {
     int rp = layout.recordStart(b, at);
     int rl = layout.recordLength(b, at);
     checksum.addRecord(b, rp, rl);
+    if (keysInChecksum) {
+      checksum.addRecord(b, kp, kl);
+    }
     if (records == 0) {
       first = copy(first, b, kp, kl);
       firstLength = kl;
@@ -256,6 +269,9 @@ public final class OutputValidator {
       wrongDrops++;
     }
     droppedChecksum.addRecord(b, layout.recordStart(b, at), layout.recordLength(b, at));
+    if (keysInChecksum) {
+      droppedChecksum.addRecord(b, layout.keyStart(at), layout.keyLength(b, at));
+    }
     dropped++;
   }
 

@@ -14,6 +14,7 @@ import dev.joule.io.plan.SortPlan;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.stripe.Stripe;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -110,6 +111,16 @@ public final class ExternalSorter {
    * @throws IOException when the session cannot start
    */
   public static SortSession open(SortConfig config) throws IOException {
-    return new SortSession(Objects.requireNonNull(config, "config"));
+    return new SortSession(Objects.requireNonNull(config, "config"), false);
+  }
+
+  /**
+   * A push/pull session of key/value pairs ({@link SortSession#add(ByteBuffer, ByteBuffer)}),
+   * ordered by the unsigned bytes of the keys; the configuration's format and key do not apply.
+   *
+   * @throws IOException when the session cannot start
+   */
+  public static SortSession openPairs(SortConfig config) throws IOException {
+    return new SortSession(Objects.requireNonNull(config, "config"), true);
   }
 }

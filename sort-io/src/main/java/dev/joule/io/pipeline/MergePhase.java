@@ -79,11 +79,15 @@ final class MergePhase {
   private volatile long progressTotal;
 
   MergePhase(SortConfig c, SortPlan plan, MemoryMeter meter, ArenaMemory lent) {
+    this(c, EntrySpec.of(c), plan, meter, lent);
+  }
+
+  MergePhase(SortConfig c, EntrySpec entries, SortPlan plan, MemoryMeter meter, ArenaMemory lent) {
     this.c = c;
     this.plan = plan;
     this.meter = meter;
     this.lent = lent;
-    this.entries = EntrySpec.of(c);
+    this.entries = entries;
   }
 
   /** Names the pass the following merges belong to, for progress reports out of {@code bytes}. */

@@ -83,6 +83,14 @@ public final class RunSpill implements AutoCloseable {
     }
   }
 
+  /**
+   * Appends the entries {@code [from, to)} of the sorted {@code index} ({@link
+   * RunWriter#add(RecordIndex, int, int, RecordGatherer, RecordChecksum)}, checksums computed).
+   */
+  public void add(RecordIndex index, int from, int to, RecordGatherer gatherer) throws IOException {
+    writer.add(index, from, to, gatherer, null);
+  }
+
   /** Appends whole entries from {@code entries}' position to its limit (position advances). */
   public void add(ByteBuffer entries) throws IOException {
     writer.add(entries);
