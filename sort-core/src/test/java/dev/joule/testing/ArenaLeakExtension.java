@@ -1,6 +1,7 @@
 package dev.joule.testing;
 
 import dev.joule.core.memory.ArenaTracker;
+import dev.joule.core.memory.DirectRegion;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -22,6 +23,13 @@ public final class ArenaLeakExtension implements AfterEachCallback {
    * them all.
    */
   public static void checkNoLeaks(String testName) {
+    if (DirectRegion.unreleasedCount() != 0) {
+      throw new AssertionError(
+          testName
+              + " closed a direct region while a thread still held it ("
+              + DirectRegion.unreleasedCount()
+              + " pending): an owner freed memory before joining its I/O");
+    }
     List<String> sites = ArenaTracker.liveAllocationSites();
     long bytes = ArenaTracker.liveDirectBytes();
     if (sites.isEmpty() && bytes == 0) {

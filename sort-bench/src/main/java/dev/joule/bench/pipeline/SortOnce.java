@@ -1,5 +1,6 @@
 package dev.joule.bench.pipeline;
 
+import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.pipeline.ExternalSorter;
@@ -12,31 +13,41 @@ import java.util.Locale;
 
 /**
  * Sorts one file once and prints the report: the end-to-end timing harness for {@code
- * sort-bench/results/pipeline.md} until the CLI's {@code joule sort} exists.
+ * sort-bench/results/pipeline.md} and for formats the CLI does not take yet ({@code
+ * scripts/race-formats.sh}).
  *
  * <pre>
- * java -cp sort-bench/target/benchmarks.jar dev.joule.bench.pipeline.SortOnce IN OUT MEMORY THREADS [TMPDIR...] [--explain]
+ * java -cp sort-bench/target/benchmarks.jar dev.joule.bench.pipeline.SortOnce IN OUT MEMORY THREADS [TMPDIR...] [--explain] [--format gensort|rows|lines]
  * </pre>
+ *
+ * <p>{@code gensort} (the default): 100-byte records, 10-byte key; {@code rows}: length-prefixed
+ * rows by their bytes; {@code lines}: newline-terminated lines by their bytes.
  */
 public final class SortOnce {
   private SortOnce() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length < 4) {
-      System.err.println("usage: SortOnce IN OUT MEMORY THREADS [TMPDIR...] [--explain]");
+      System.err.println(
+          "usage: SortOnce IN OUT MEMORY THREADS [TMPDIR...] [--explain]"
+              + " [--format gensort|rows|lines]");
       System.exit(2);
     }
     List<Path> temps = new ArrayList<>();
     boolean explain = false;
+    RecordFormat format = RecordFormat.gensort();
     for (int i = 4; i < args.length; i++) {
       if (args[i].equals("--explain")) {
         explain = true;
+      } else if (args[i].equals("--format") && i + 1 < args.length) {
+        format = format(args[++i]);
       } else {
         temps.add(Path.of(args[i]));
       }
     }
     SortConfig.Builder b =
         SortConfig.builder()
+            .format(format)
             .memoryBudget(DataSize.parse(args[2]))
             .threads(Integer.parseInt(args[3]))
             .notices(line -> System.err.println("notice: " + line));
@@ -73,5 +84,18 @@ public final class SortOnce {
         r.fanIn(),
         r.peakMemoryBytes(),
         r.directIo());
+  }
+
+  private static RecordFormat format(String name) {
+    switch (name) {
+      case "gensort":
+        return RecordFormat.gensort();
+      case "rows":
+        return RecordFormat.lengthPrefixed();
+      case "lines":
+        return RecordFormat.lines();
+      default:
+        throw new IllegalArgumentException("unknown format " + name + ": gensort, rows or lines");
+    }
   }
 }

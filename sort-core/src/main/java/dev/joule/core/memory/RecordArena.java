@@ -25,8 +25,9 @@ import java.nio.ByteOrder;
  * <p><b>Ownership.</b> One owner, not thread-safe for filling; concurrent <em>reads</em> through a
  * {@link #view()} are safe once filling is done (the sorter and gatherer read from several
  * threads). {@link #close()} is idempotent and drops every reference to the slabs, so any later use
- * fails at once with {@link IllegalStateException}; the JDK frees direct memory when the buffers
- * become unreachable (there is no portable eager free without {@code Unsafe}). Views cannot close.
+ * fails at once with {@link IllegalStateException}; the slabs live in one {@link DirectRegion},
+ * which gives the memory back at once on JDK 22+ (on older JDKs when the GC finds the buffers
+ * unreachable). Views cannot close.
  */
 public final class RecordArena implements AutoCloseable {
 
@@ -39,11 +40,11 @@ public final class RecordArena implements AutoCloseable {
   private final long directBytes;
   private final int slabBytes;
   private final ArenaView view = new ArenaView(this);
+  private final DirectRegion region;
   private ByteBuffer[] slabs; // writable, BIG_ENDIAN; null once closed
   private ByteBuffer[] readers; // read-only duplicates handed to views
   private int[] filled;
 
-  @SuppressForbidden("the arena owns its slabs: the one allocation site of record memory")
   private RecordArena(long capacityBytes, int slabBytes) {
     if (capacityBytes < 1) {
       throw new IllegalArgumentException("arena capacity " + capacityBytes + " must be positive");
@@ -65,18 +66,19 @@ public final class RecordArena implements AutoCloseable {
     this.slabs = new ByteBuffer[n];
     this.readers = new ByteBuffer[n];
     this.filled = new int[n];
-    long reserved = 0;
-    for (int i = 0; i < n; i++) {
-      int size = (int) Math.min(slabBytes, rounded - (long) i * slabBytes);
-      ByteBuffer slab =
-          ByteBuffer.allocateDirect(size + Alignment.BYTES).alignedSlice(Alignment.BYTES);
-      slab.limit(size);
-      slabs[i] = slab.slice().order(ByteOrder.BIG_ENDIAN);
-      readers[i] = slabs[i].asReadOnlyBuffer().order(ByteOrder.BIG_ENDIAN);
-      reserved += size + Alignment.BYTES;
+    this.region = DirectRegion.open();
+    try {
+      for (int i = 0; i < n; i++) {
+        int size = (int) Math.min(slabBytes, rounded - (long) i * slabBytes);
+        slabs[i] = region.allocate(size);
+        readers[i] = slabs[i].asReadOnlyBuffer().order(ByteOrder.BIG_ENDIAN);
+      }
+    } catch (RuntimeException | Error e) {
+      region.close(); // the slabs allocated before the failure
+      throw e;
     }
-    this.directBytes = reserved;
-    ArenaTracker.opened(this, reserved);
+    this.directBytes = region.reservedBytes();
+    ArenaTracker.opened(this, directBytes);
   }
 
   /** Caller owns the returned arena: at least {@code capacityBytes}, in slabs of up to 1 GiB. */
@@ -209,7 +211,7 @@ public final class RecordArena implements AutoCloseable {
     return r[slab];
   }
 
-  /** Releases the slabs to the JDK; idempotent. Later use of the arena or its views throws. */
+  /** Frees the slabs (see {@link DirectRegion}); idempotent. Later use of arena or views throws. */
   @Override
   public void close() {
     if (slabs == null) {
@@ -218,6 +220,7 @@ public final class RecordArena implements AutoCloseable {
     slabs = null;
     readers = null;
     filled = null;
+    region.close();
     ArenaTracker.closed(this, directBytes);
   }
 

@@ -1,7 +1,7 @@
 package dev.joule.io.block;
 
 import dev.joule.core.memory.Alignment;
-import dev.joule.core.memory.SuppressForbidden;
+import dev.joule.core.memory.DirectRegion;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
@@ -9,10 +9,10 @@ import java.util.List;
 
 /**
  * A fixed set of equally sized, 4096-aligned direct buffers, allocated once when the pool is made
- * and handed out with {@link #acquire()} / {@link #release(ByteBuffer)}. This is the only place in
- * sort-io that calls {@code ByteBuffer.allocateDirect}: direct allocation zeroes memory and is slow
- * to reclaim, and each freshly touched page costs 3–7 µs of kernel time on these VMs
- * (docs/design.md, D5), so buffers are made once per sort and reused.
+ * and handed out with {@link #acquire()} / {@link #release(ByteBuffer)}, from one {@link
+ * DirectRegion} that {@link #close()} frees. Direct allocation zeroes memory and is slow to
+ * reclaim, and each freshly touched page costs 3–7 µs of kernel time on these VMs (docs/design.md,
+ * D5), so buffers are made once per sort and reused.
  *
  * <p>Memory bound: {@code count * (bufferSize + 4096)} bytes of direct memory for the pool's life.
  *
@@ -25,6 +25,7 @@ public final class BlockPool implements AutoCloseable {
   private final int bufferSize;
   private final int count;
   private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
+  private final DirectRegion region; // null when the caller owns the memory (over)
   // identity, not equals: ByteBuffer.equals compares the bytes
   private final IdentityHashMap<ByteBuffer, Boolean> lent = new IdentityHashMap<>();
   private boolean closed;
@@ -43,14 +44,21 @@ public final class BlockPool implements AutoCloseable {
     }
     this.bufferSize = bufferSize;
     this.count = count;
-    for (int i = 0; i < count; i++) {
-      free.add(allocateAligned(bufferSize));
+    this.region = DirectRegion.open();
+    try {
+      for (int i = 0; i < count; i++) {
+        free.add(region.allocate(bufferSize));
+      }
+    } catch (RuntimeException | Error e) {
+      region.close(); // the buffers allocated before the failure
+      throw e;
     }
   }
 
   private BlockPool(List<ByteBuffer> buffers, int bufferSize) {
     this.bufferSize = bufferSize;
     this.count = buffers.size();
+    this.region = null;
     free.addAll(buffers);
   }
 
@@ -83,15 +91,6 @@ public final class BlockPool implements AutoCloseable {
       own.add(b.duplicate().clear());
     }
     return new BlockPool(own, bufferSize);
-  }
-
-  /** An aligned direct buffer of exactly {@code size} bytes (capacity), position 0. */
-  @SuppressForbidden("the pool owns its buffers: the one allocation site of block memory")
-  private static ByteBuffer allocateAligned(int size) {
-    return ByteBuffer.allocateDirect(size + Alignment.BYTES)
-        .alignedSlice(Alignment.BYTES)
-        .limit(size)
-        .slice();
   }
 
   /** Bytes per buffer. */
@@ -169,6 +168,11 @@ public final class BlockPool implements AutoCloseable {
     notifyAll();
     int leaked = lent.size();
     lent.clear();
+    if (region != null) {
+      // Leaked buffers too: their users fail with IllegalStateException on JDK 22+ rather than
+      // keep the memory; owners join their I/O threads first, so none is still reading into one.
+      region.close();
+    }
     if (leaked != 0) {
       throw new IllegalStateException(leaked + " of " + count + " pool buffers were not released");
     }
