@@ -6,6 +6,7 @@ import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockReader;
 import dev.joule.io.block.BlockWriter;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import java.io.IOException;
@@ -76,7 +77,7 @@ public final class BlockIoThroughput {
       Path file, long bytes, DirectIoPolicy policy, BlockPool pool, int inFlight)
       throws IOException {
     try (BlockFile f = BlockFile.createNew(file, policy, NoticeSink.IGNORE);
-        BlockWriter w = new BlockWriter(f, pool, inFlight)) {
+        BlockWriter w = new BlockWriter(f, pool, inFlight, SortThreads.JOULE)) {
       int transfer = pool.bufferSize();
       long n = 0;
       while (n < bytes) {
@@ -93,7 +94,8 @@ public final class BlockIoThroughput {
       throws IOException, InterruptedException {
     long total = 0;
     try (BlockFile f = BlockFile.openRead(file, policy, NoticeSink.IGNORE);
-        BlockReader r = new BlockReader(f, 0, f.size(), pool.bufferSize(), inFlight)) {
+        BlockReader r =
+            new BlockReader(f, 0, f.size(), pool.bufferSize(), inFlight, SortThreads.JOULE)) {
       ArrayDeque<ByteBuffer> mine = new ArrayDeque<>();
       for (int i = 0; i < inFlight; i++) {
         r.submit(pool.acquire());

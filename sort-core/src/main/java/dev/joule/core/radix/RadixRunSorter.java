@@ -1,9 +1,11 @@
 package dev.joule.core.radix;
 
 import dev.joule.core.index.RecordIndex;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -35,9 +37,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * MAX_LEVELS} scatter levels on one path (only possible with keys over 64 bytes that differ in one
  * record per level) a bucket falls back to insertion sort.
  *
- * <p><b>Threads and ownership</b>: owns a {@link ForkJoinPool} of {@code threads} daemon workers
- * named {@code joule-radix-N}; {@link #close()} shuts it down. With one thread, or a run shorter
- * than {@code PARALLEL_SCATTER_THRESHOLD}, the caller's thread sorts alone. One sort at a time.
+ * <p><b>Threads and ownership</b>: either owns a {@link ForkJoinPool} of {@code threads} daemon
+ * workers named {@code joule-radix-N}, which {@link #close()} shuts down, or borrows a caller's
+ * pool ({@link #RadixRunSorter(ForkJoinPool, int)}), which it never shuts down: a platform that
+ * runs its compute work on its own pool keeps that pool across sorts. {@code threads} is the
+ * parallelism the sort plans for (chunks of the parallel first level, scratch buffers); a borrowed
+ * pool's own parallelism decides how many workers run those tasks. With one thread, or a run
+ * shorter than {@code PARALLEL_SCATTER_THRESHOLD}, the caller's thread sorts alone. One sort at a
+ * time.
  */
 public final class RadixRunSorter implements RunSorter {
   /**
@@ -68,6 +75,7 @@ public final class RadixRunSorter implements RunSorter {
   private final int threads;
   private final int insertionThreshold;
   private final ForkJoinPool pool;
+  private final boolean ownsPool;
   private final ArrayBlockingQueue<RadixScratch> scratch;
   private final RadixScratch callerScratch = new RadixScratch(MAX_LEVELS);
   private final int[][] chunkCounts;
@@ -80,6 +88,20 @@ public final class RadixRunSorter implements RunSorter {
 
   /** A sorter with an explicit insertion-sort threshold (for the threshold benchmark). */
   public RadixRunSorter(int threads, int insertionThreshold) {
+    this(null, threads, insertionThreshold);
+  }
+
+  /**
+   * A sorter planning for {@code threads} workers whose tasks run on the caller's {@code pool},
+   * which it borrows: {@link #close()} leaves it running.
+   *
+   * @throws RejectedExecutionException if {@code pool} is shut down
+   */
+  public RadixRunSorter(ForkJoinPool pool, int threads) {
+    this(Objects.requireNonNull(pool, "pool"), threads, DEFAULT_INSERTION_THRESHOLD);
+  }
+
+  private RadixRunSorter(ForkJoinPool borrowed, int threads, int insertionThreshold) {
     if (threads < 1) {
       throw new IllegalArgumentException("threads " + threads + " must be at least 1");
     }
@@ -88,19 +110,28 @@ public final class RadixRunSorter implements RunSorter {
     }
     this.threads = threads;
     this.insertionThreshold = insertionThreshold;
-    int poolId = POOL_IDS.incrementAndGet();
-    AtomicInteger workerIds = new AtomicInteger();
-    this.pool =
-        new ForkJoinPool(
-            threads,
-            p -> {
-              ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-              t.setName(
-                  "joule-radix-" + (poolId > 1 ? poolId + "-" : "") + workerIds.getAndIncrement());
-              return t;
-            },
-            null,
-            false);
+    this.ownsPool = borrowed == null;
+    if (borrowed != null) {
+      checkOpen(borrowed);
+      this.pool = borrowed;
+    } else {
+      int poolId = POOL_IDS.incrementAndGet();
+      AtomicInteger workerIds = new AtomicInteger();
+      this.pool =
+          new ForkJoinPool(
+              threads,
+              p -> {
+                ForkJoinWorkerThread t =
+                    ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+                t.setName(
+                    "joule-radix-"
+                        + (poolId > 1 ? poolId + "-" : "")
+                        + workerIds.getAndIncrement());
+                return t;
+              },
+              null,
+              false);
+    }
     this.scratch = new ArrayBlockingQueue<>(threads + 2);
     for (int i = 0; i <= threads; i++) {
       scratch.add(new RadixScratch(MAX_LEVELS));
@@ -114,10 +145,23 @@ public final class RadixRunSorter implements RunSorter {
   }
 
   /**
-   * The worker pool, which a {@code RecordGatherer} may borrow; owned and closed by this sorter.
+   * The worker pool, which a {@code RecordGatherer} may borrow: this sorter's own (closed with it),
+   * or the one it borrows.
    */
   public ForkJoinPool pool() {
     return pool;
+  }
+
+  /** Whether the pool is this sorter's own (shut down by {@link #close()}). */
+  public boolean ownsPool() {
+    return ownsPool;
+  }
+
+  private static void checkOpen(ForkJoinPool pool) {
+    if (pool.isShutdown()) {
+      throw new RejectedExecutionException(
+          "the ForkJoinPool lent to the radix sorter is shut down");
+    }
   }
 
   int chunks() {
@@ -128,6 +172,9 @@ public final class RadixRunSorter implements RunSorter {
   public void sort(RecordIndex index, int from, int to) {
     if (closed) {
       throw new IllegalStateException("RadixRunSorter is closed");
+    }
+    if (!ownsPool) {
+      checkOpen(pool); // also on the sequential path: a sort fails the same way at any size
     }
     if (from < 0 || to > index.size() || from > to) {
       throw new IndexOutOfBoundsException("[" + from + ", " + to + ") of " + index.size());
@@ -159,6 +206,9 @@ public final class RadixRunSorter implements RunSorter {
       return;
     }
     closed = true;
+    if (!ownsPool) {
+      return; // borrowed: its owner shuts it down; every task of ours was joined by sort()
+    }
     pool.shutdown();
     try {
       pool.awaitTermination(10, TimeUnit.SECONDS);
@@ -169,6 +219,6 @@ public final class RadixRunSorter implements RunSorter {
 
   @Override
   public String toString() {
-    return "radix(threads=" + threads + ")";
+    return "radix(threads=" + threads + (ownsPool ? ")" : ", borrowed pool)");
   }
 }

@@ -8,9 +8,9 @@ import dev.joule.core.index.RecordIndex;
  * (their address order). The result is therefore a pure function of the input, identical for any
  * thread count and any implementation.
  *
- * <p>Implementations own their worker threads and scratch, allocated at construction; {@link #sort}
- * allocates no per-record or per-bucket scratch. One sort at a time per sorter (callers serialise);
- * the index and its arena are borrowed for the duration of the call.
+ * <p>Implementations own their scratch and own or borrow their worker threads, set up at
+ * construction; {@link #sort} allocates no per-record or per-bucket scratch. One sort at a time per
+ * sorter (callers serialise); the index and its arena are borrowed for the duration of the call.
  */
 public interface RunSorter extends AutoCloseable {
   /** Sorts entries {@code [from, to)} of {@code index}; other entries are untouched. */
@@ -21,7 +21,10 @@ public interface RunSorter extends AutoCloseable {
     sort(index, 0, index.size());
   }
 
-  /** Stops the worker threads; idempotent. The sorter cannot sort afterwards. */
+  /**
+   * Stops the worker threads it owns (a borrowed pool keeps running); idempotent. The sorter cannot
+   * sort afterwards.
+   */
   @Override
   void close();
 

@@ -5,6 +5,7 @@ import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
@@ -14,11 +15,11 @@ import java.util.concurrent.BlockingQueue;
  * The buffers are the caller's (a window of a record arena, or a {@link BlockPool} buffer), so
  * bytes land straight where the caller wants them, with no intermediate copy.
  *
- * <p>Algorithm: one daemon thread ({@code joule-read-N}) fills submitted buffers from consecutive
- * file offsets, each in transfers of at most the configured transfer size. Memory bound: none of
- * its own; at most {@code maxInFlight} caller buffers are held. An error on the thread is
- * delivered, as a {@link SortIOException} naming op and path, by the caller's next {@code take()}
- * or {@code submit()} — never lost — and the thread stops.
+ * <p>Algorithm: one thread ({@code joule-read-N}, or the caller's from {@link SortThreads}) fills
+ * submitted buffers from consecutive file offsets, each in transfers of at most the configured
+ * transfer size. Memory bound: none of its own; at most {@code maxInFlight} caller buffers are
+ * held. An error on the thread is delivered, as a {@link SortIOException} naming op and path, by
+ * the caller's next {@code take()} or {@code submit()} — never lost — and the thread stops.
  *
  * <p>Thread-safety: one consumer thread calls submit/take/close; the reader does not close the
  * {@link BlockFile} (the caller owns it).
@@ -44,8 +45,16 @@ public final class BlockReader implements AutoCloseable {
    * length (except where the range ends).
    *
    * @param maxInFlight how many buffers may be submitted and not yet taken back
+   * @param threads where the read-ahead thread comes from
+   * @throws java.util.concurrent.RejectedExecutionException if {@code threads} has none to give
    */
-  public BlockReader(BlockFile file, long start, long end, int transferSize, int maxInFlight) {
+  public BlockReader(
+      BlockFile file,
+      long start,
+      long end,
+      int transferSize,
+      int maxInFlight,
+      SortThreads threads) {
     if (transferSize <= 0 || transferSize % Alignment.BYTES != 0) {
       throw new IllegalArgumentException(
           "transfer size must be a positive multiple of 4096: " + transferSize);
@@ -60,7 +69,7 @@ public final class BlockReader implements AutoCloseable {
     this.nextOffset = start;
     this.submitted = new ArrayBlockingQueue<>(maxInFlight + 1);
     this.filled = new ArrayBlockingQueue<>(maxInFlight + 1);
-    this.thread = IoThreads.startReader(this::run);
+    this.thread = threads.start("read", this::run);
   }
 
   /**
@@ -158,7 +167,9 @@ public final class BlockReader implements AutoCloseable {
   /**
    * Stops the thread after its current transfer and waits for it; buffers still in flight are
    * dropped (the caller owns them). The thread is not interrupted: an interrupt during a
-   * FileChannel read would close the channel, which other readers of the file may share.
+   * FileChannel read would close the channel, which other readers of the file may share. An
+   * interrupt of the caller does not cut the wait short (the thread may still be writing into a
+   * buffer its owner is about to free); it is reported once the thread has ended.
    */
   @Override
   public void close() throws InterruptedIOException {
@@ -168,10 +179,8 @@ public final class BlockReader implements AutoCloseable {
     closed = true;
     submitted.clear();
     submitted.offer(POISON);
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    SortThreads.joinUninterruptibly(List.of(thread));
+    if (Thread.currentThread().isInterrupted()) {
       throw new InterruptedIOException("interrupted while stopping the reader of " + file.path());
     }
   }

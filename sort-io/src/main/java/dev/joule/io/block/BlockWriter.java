@@ -5,14 +5,15 @@ import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
 /**
  * Sequential write-behind into a {@link BlockFile} from the buffers of a {@link BlockPool}: the
  * caller copies bytes in with {@link #write(ByteBuffer)} or lays them out in place with {@link
- * #reserve(int)}; each full buffer is queued to a daemon thread ({@code joule-write-N}) that writes
- * it at the next offset and returns it to the pool.
+ * #reserve(int)}; each full buffer is queued to a thread ({@code joule-write-N}, or the caller's
+ * from {@link SortThreads}) that writes it at the next offset and returns it to the pool.
  *
  * <p>Algorithm: buffers are written in order, so the file grows contiguously and every buffer but
  * the last is a whole multiple of 4096 bytes at an aligned offset (DIRECT-eligible); the last one's
@@ -40,9 +41,14 @@ public final class BlockWriter implements AutoCloseable {
   private boolean finished;
   private boolean closed;
 
-  /** Writes from offset 0 of {@code file}, using buffers of {@code pool}. */
-  public BlockWriter(BlockFile file, BlockPool pool, int maxInFlight) {
-    this(file, pool, maxInFlight, 0);
+  /**
+   * Writes from offset 0 of {@code file}, using buffers of {@code pool}, on a thread of {@code
+   * threads}.
+   *
+   * @throws java.util.concurrent.RejectedExecutionException if {@code threads} has none to give
+   */
+  public BlockWriter(BlockFile file, BlockPool pool, int maxInFlight, SortThreads threads) {
+    this(file, pool, maxInFlight, 0, threads);
   }
 
   /**
@@ -50,8 +56,11 @@ public final class BlockWriter implements AutoCloseable {
    * fill disjoint regions of one file concurrently (the parallel merge). {@code startOffset} should
    * be a multiple of 4096 so that the region's transfers stay DIRECT-eligible. Finish a region
    * writer with {@link #finishRegion()}, which neither truncates nor forces the shared file.
+   *
+   * @throws java.util.concurrent.RejectedExecutionException if {@code threads} has none to give
    */
-  public BlockWriter(BlockFile file, BlockPool pool, int maxInFlight, long startOffset) {
+  public BlockWriter(
+      BlockFile file, BlockPool pool, int maxInFlight, long startOffset, SortThreads threads) {
     if (startOffset < 0) {
       throw new IllegalArgumentException("start offset " + startOffset + " is negative");
     }
@@ -63,7 +72,7 @@ public final class BlockWriter implements AutoCloseable {
     this.file = file;
     this.pool = pool;
     this.queue = new ArrayBlockingQueue<>(maxInFlight + 1);
-    this.thread = IoThreads.startWriter(this::run);
+    this.thread = threads.start("write", this::run);
   }
 
   /** Bytes accepted so far (written or still buffered). */
@@ -320,7 +329,9 @@ public final class BlockWriter implements AutoCloseable {
   }
 
   /**
-   * Stops the thread (after the queued writes) and returns every buffer to the pool. Idempotent.
+   * Stops the thread (after the queued writes) and returns every buffer to the pool. Idempotent. An
+   * interrupt of the caller does not cut the wait short (the queued buffers are still being
+   * written); it is reported once the thread has ended.
    */
   @Override
   public void close() throws InterruptedIOException {
@@ -332,11 +343,19 @@ public final class BlockWriter implements AutoCloseable {
       pool.release(current);
       current = null;
     }
-    awaitDrained();
+    boolean interrupted = false;
+    synchronized (drained) {
+      while (queued > 0) {
+        try {
+          drained.wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
     queue.offer(POISON);
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
+    SortThreads.joinUninterruptibly(List.of(thread));
+    if (interrupted || Thread.currentThread().isInterrupted()) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while stopping the writer of " + file.path());
     }

@@ -1,8 +1,11 @@
 /**
  * Block I/O under every stage: positional reads and writes of whole blocks between {@link
  * java.nio.channels.FileChannel}s and 4096-aligned direct buffers, with O_DIRECT when the file
- * system allows it, read-ahead and write-behind on named daemon threads, and {@link
- * dev.joule.io.block.BlockPool}, the one class of sort-io that allocates direct memory.
+ * system allows it, read-ahead and write-behind on their own threads, and {@link
+ * dev.joule.io.block.BlockPool}, the one class of sort-io that allocates direct memory. As the
+ * lowest layer that starts threads it also holds {@link dev.joule.io.block.SortThreads}, where
+ * every dedicated thread of a sort comes from (joule's named daemons or the caller's factory), and
+ * {@link dev.joule.io.block.WorkerThread}, the one-thread task runner of the stages above.
  *
  * <p>Layer 2 of 4 (plumbing): depends on {@code io.config}, {@code io.error} and {@code
  * core.memory}.

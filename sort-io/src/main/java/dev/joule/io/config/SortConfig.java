@@ -7,12 +7,40 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * Everything a sort needs to know besides its input and output: the record format, the memory
- * budget, worker threads, temp directories (one per stripe), transfer sizes, the direct-I/O policy
- * and an optional merge fan-in. Built with {@link #builder()}; every setter validates its argument
- * and names it in the error, so a bad option fails before any I/O.
+ * budget, worker threads, temp directories (one per stripe), transfer sizes, the direct-I/O policy,
+ * an optional merge fan-in, and where the sort's threads come from. Built with {@link #builder()};
+ * every setter validates its argument and names it in the error, so a bad option fails before any
+ * I/O.
+ *
+ * <p><b>Threads.</b> A sort uses two kinds of threads, and a caller can supply each:
+ *
+ * <ul>
+ *   <li>the <em>compute</em> work (radix sort, the parallel checksum-and-index pass, the gather of
+ *       an in-memory sort) runs as ForkJoin tasks on {@link #computePool()}: the caller's pool if
+ *       one was given (joule never shuts it down), else a pool of {@link #threads()} workers
+ *       ({@code joule-radix-N}) that the sort creates and shuts down;
+ *   <li>the <em>dedicated</em> threads (input read-ahead, write-behind of runs and output, merge
+ *       prefetch, the run writer, the parts of a parallel final merge, the parser of lines and
+ *       rows) come from {@link #threadFactory()} if one was given, else joule names them {@code
+ *       joule-<role>-N} and makes them daemons. Each is started for one step of one sort and joined
+ *       before that step's {@code close} returns, on success and on failure alike; none outlives
+ *       the sort or the session.
+ * </ul>
+ *
+ * <p>The dedicated threads come from a {@link ThreadFactory}, not an {@link
+ * java.util.concurrent.Executor}, because they are not short tasks: each runs a loop that blocks on
+ * a queue or on the disk for as long as its step lasts, and a sort needs several of them at once (a
+ * reader, a writer and a run writer during run formation; a prefetcher and a writer per merge
+ * part). On a bounded executor too small for all of them they would wait for each other forever;
+ * with a factory every one gets its thread, or the sort fails at once with a {@link
+ * java.util.concurrent.RejectedExecutionException} when the factory throws or returns null. The
+ * factory still decides everything about the thread: name, group, daemon flag, priority, context
+ * class loader, and any accounting around it; joule changes none of these.
  *
  * <p>Immutable and thread-safe.
  */
@@ -26,12 +54,18 @@ public final class SortConfig {
   /** Default memory budget of the API: 256 MiB (the CLI derives its own from the machine). */
   public static final DataSize DEFAULT_MEMORY = DataSize.ofMiB(256);
 
+  /** Most worker threads ({@link #threads()}). */
+  public static final int MAX_THREADS = 256;
+
   private final RecordFormat format;
   private final SortKey key;
   private final LastResort lastResort;
   private final boolean unique;
   private final DataSize memoryBudget;
+  private final int requestedThreads; // 0: not set, derived from the pool or the machine
   private final int threads;
+  private final ThreadFactory threadFactory;
+  private final ForkJoinPool computePool;
   private final List<Path> tempDirs;
   private final TransferSizes transferSizes;
   private final DirectIoPolicy directIo;
@@ -67,7 +101,10 @@ public final class SortConfig {
     this.lastResort = b.lastResort;
     this.unique = b.unique;
     this.memoryBudget = b.memoryBudget;
-    this.threads = b.threads;
+    this.requestedThreads = b.threads;
+    this.computePool = b.computePool;
+    this.threadFactory = b.threadFactory;
+    this.threads = b.threads > 0 ? b.threads : defaultThreads(b.computePool);
     this.tempDirs = List.copyOf(b.tempDirs.isEmpty() ? List.of(defaultTempDir()) : b.tempDirs);
     this.transferSizes = b.transferSizes;
     this.directIo = b.directIo;
@@ -91,7 +128,9 @@ public final class SortConfig {
     b.lastResort = lastResort;
     b.unique = unique;
     b.memoryBudget = memoryBudget;
-    b.threads = threads;
+    b.threads = requestedThreads;
+    b.threadFactory = threadFactory;
+    b.computePool = computePool;
     b.tempDirs.addAll(tempDirs);
     b.transferSizes = transferSizes;
     b.directIo = directIo;
@@ -130,9 +169,36 @@ public final class SortConfig {
     return memoryBudget;
   }
 
-  /** Worker threads for sorting and merging. */
+  /**
+   * Worker threads for sorting and merging: the parallelism the radix sort plans for and the most
+   * parts of a parallel final merge. As set with {@link Builder#threads}; if not set, the
+   * parallelism of {@link #computePool()} when the caller gave one (at most {@link #MAX_THREADS}),
+   * else the available processors.
+   */
   public int threads() {
     return threads;
+  }
+
+  /**
+   * The caller's factory of the sort's dedicated threads, or null for joule's own ({@code
+   * joule-<role>-N} daemons); see the class documentation.
+   */
+  public ThreadFactory threadFactory() {
+    return threadFactory;
+  }
+
+  /**
+   * The caller's ForkJoin pool for the compute work, or null for a pool of {@link #threads()}
+   * workers that each sort creates and shuts down; see the class documentation.
+   */
+  public ForkJoinPool computePool() {
+    return computePool;
+  }
+
+  private static int defaultThreads(ForkJoinPool pool) {
+    return pool == null
+        ? Runtime.getRuntime().availableProcessors()
+        : Math.min(MAX_THREADS, pool.getParallelism());
   }
 
   /** Temp directories, one per stripe, in stripe order. */
@@ -186,6 +252,8 @@ public final class SortConfig {
         + memoryBudget
         + ", threads="
         + threads
+        + (threadFactory == null ? "" : ", threadFactory=" + threadFactory)
+        + (computePool == null ? "" : ", computePool=" + computePool)
         + ", tempDirs="
         + tempDirs
         + ", transfer="
@@ -204,7 +272,9 @@ public final class SortConfig {
     private LastResort lastResort = LastResort.NONE;
     private boolean unique;
     private DataSize memoryBudget = DEFAULT_MEMORY;
-    private int threads = Runtime.getRuntime().availableProcessors();
+    private int threads; // 0: not set
+    private ThreadFactory threadFactory;
+    private ForkJoinPool computePool;
     private final List<Path> tempDirs = new ArrayList<>();
     private TransferSizes transferSizes = TransferSizes.defaults();
     private DirectIoPolicy directIo = DirectIoPolicy.AUTO;
@@ -253,12 +323,48 @@ public final class SortConfig {
       return this;
     }
 
-    /** Worker threads for sorting and merging, 1..256. */
+    /**
+     * Worker threads for sorting and merging, 1..{@link #MAX_THREADS}; default: the parallelism of
+     * the {@link #computePool compute pool} if one is given, else the available processors. Set
+     * with a compute pool, it is the parallelism the sort plans for (tasks per level, merge parts)
+     * while the pool's own parallelism decides how many of its workers run them.
+     */
     public Builder threads(int threads) {
-      if (threads < 1 || threads > 256) {
-        throw new IllegalArgumentException("threads " + threads + " is outside 1..256");
+      if (threads < 1 || threads > MAX_THREADS) {
+        throw new IllegalArgumentException("threads " + threads + " is outside 1.." + MAX_THREADS);
       }
       this.threads = threads;
+      return this;
+    }
+
+    /**
+     * Makes the sort's dedicated threads (read-ahead, write-behind, prefetch, run writer, merge
+     * parts, parser) with {@code factory}; null (the default) for joule's own {@code
+     * joule-<role>-N} daemons. Each call of {@code newThread} must return a new, unstarted thread
+     * that runs the given {@code Runnable}; joule starts and joins it and changes nothing else
+     * about it. The {@code Runnable}'s {@code toString()} is joule's name for the role ({@code
+     * joule-read}, {@code joule-write}, {@code joule-prefetch}, {@code joule-runwrite}, {@code
+     * joule-merge}, {@code joule-parse}), for a factory that names threads by role. A factory that
+     * throws or returns null fails the sort (or the session's step) with a {@link
+     * java.util.concurrent.RejectedExecutionException} carrying its exception, after everything
+     * already started was stopped and joined and every temp file deleted. See the class
+     * documentation for why a factory and not an executor.
+     */
+    public Builder threadFactory(ThreadFactory factory) {
+      this.threadFactory = factory;
+      return this;
+    }
+
+    /**
+     * Runs the compute work (radix sort, checksum and index, gather) as tasks on {@code pool}
+     * instead of a pool of the sort's own; null (the default) for the sort's own. joule never shuts
+     * the pool down, and several sorts may share it. Unless {@link #threads} is set, the pool's
+     * parallelism when {@link #build()} is called becomes {@link SortConfig#threads()}. A pool that
+     * is shut down when a sort starts fails it with a {@link
+     * java.util.concurrent.RejectedExecutionException} before anything is written.
+     */
+    public Builder computePool(ForkJoinPool pool) {
+      this.computePool = pool;
       return this;
     }
 

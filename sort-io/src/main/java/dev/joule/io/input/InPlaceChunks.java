@@ -3,6 +3,7 @@ package dev.joule.io.input;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.io.block.SortThreads;
 import java.io.IOException;
 import java.util.concurrent.ForkJoinPool;
 
@@ -29,7 +30,8 @@ public final class InPlaceChunks implements ChunkSource {
 
   /**
    * Chunks of {@code chunkBytes} (whole records) of {@code in}, read in transfers of {@code
-   * transfer} into arenas of slab size {@code slabBytes}; indexing runs on {@code pool}.
+   * transfer} into arenas of slab size {@code slabBytes} on a reader thread of {@code threads};
+   * indexing runs on {@code pool}.
    */
   public InPlaceChunks(
       InputFile in,
@@ -37,8 +39,9 @@ public final class InPlaceChunks implements ChunkSource {
       int transfer,
       long chunkBytes,
       int slabBytes,
-      ForkJoinPool pool) {
-    this.input = new InputStage(in, transfer, chunkBytes, slabBytes);
+      ForkJoinPool pool,
+      SortThreads threads) {
+    this.input = new InputStage(in, transfer, chunkBytes, slabBytes, threads);
     this.spec = spec;
     this.recordSize = ((FixedLengthFormat) spec.format()).recordSize();
     this.pool = pool;

@@ -2,6 +2,7 @@ package dev.joule.io.input;
 
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockReader;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.error.SortIOException;
@@ -87,10 +88,11 @@ public final class InputFile implements AutoCloseable {
   }
 
   /**
-   * Read-ahead over the whole input into caller buffers ({@link BlockReader}); caller closes it.
+   * Read-ahead over the whole input into caller buffers ({@link BlockReader}) on a thread of {@code
+   * threads}; caller closes it.
    */
-  public BlockReader reader(int transferSize, int maxInFlight) {
-    return new BlockReader(file, 0, size(), transferSize, maxInFlight);
+  public BlockReader reader(int transferSize, int maxInFlight, SortThreads threads) {
+    return new BlockReader(file, 0, size(), transferSize, maxInFlight, threads);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.joule.io.input;
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.io.block.BlockReader;
+import dev.joule.io.block.SortThreads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -31,12 +32,14 @@ public final class InputStage implements AutoCloseable {
 
   /**
    * Reads {@code in} in transfers of {@code transfer} bytes, with room for one chunk of up to
-   * {@code maxChunkBytes} in an arena of slab size {@code slabBytes} in flight.
+   * {@code maxChunkBytes} in an arena of slab size {@code slabBytes} in flight, on a reader thread
+   * of {@code threads}.
    */
-  public InputStage(InputFile in, int transfer, long maxChunkBytes, int slabBytes) {
+  public InputStage(
+      InputFile in, int transfer, long maxChunkBytes, int slabBytes, SortThreads threads) {
     this.in = in;
     this.transfer = transfer;
-    this.reader = in.reader(transfer, windowCount(maxChunkBytes, slabBytes, transfer));
+    this.reader = in.reader(transfer, windowCount(maxChunkBytes, slabBytes, transfer), threads);
   }
 
   /**

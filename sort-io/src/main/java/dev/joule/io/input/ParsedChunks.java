@@ -2,49 +2,50 @@ package dev.joule.io.input;
 
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
+import dev.joule.io.block.SortThreads;
+import dev.joule.io.block.WorkerThread;
 import dev.joule.io.error.SortCancelledException;
 import dev.joule.io.fs.Failures;
 import java.io.IOException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Chunks of parsed records: {@link EntryFiller} splits the records ({@link RecordReader}), writes
- * their entries into the arena and indexes them on a {@code joule-parse-N} thread while the caller
- * sorts the previous chunk. A chunk ends when its arena or index is full.
+ * their entries into the arena and indexes them on a parse thread ({@code joule-parse-N} or the
+ * caller's, from {@link SortThreads}) while the caller sorts the previous chunk. A chunk ends when
+ * its arena or index is full.
  *
  * <p>Memory: none of its own (the reader's buffers are the caller's pool). Not thread-safe: one
  * driving thread; {@link #close()} waits for a fill in progress.
  */
 public final class ParsedChunks implements ChunkSource {
-  private static final AtomicInteger THREADS = new AtomicInteger();
-
   private final RecordReader records;
   private final EntryFiller filler;
-  private final ExecutorService parser;
+  private final WorkerThread parser;
   private Future<Chunk> pending;
   private Chunk last;
 
-  /** Chunks of the records {@code records} reads, entries as {@code spec} says. */
-  public ParsedChunks(RecordReader records, EntrySpec spec) {
-    this(records, new EntryFiller(records, spec));
+  /**
+   * Chunks of the records {@code records} reads, entries as {@code spec} says, parsed on a thread
+   * of {@code threads}.
+   *
+   * @throws java.util.concurrent.RejectedExecutionException if {@code threads} has none to give
+   */
+  public ParsedChunks(RecordReader records, EntrySpec spec, SortThreads threads) {
+    this(records, new EntryFiller(records, spec), threads);
   }
 
-  /** Chunks that {@code filler} fills from {@code records}, from where the filler stands. */
-  public ParsedChunks(RecordReader records, EntryFiller filler) {
+  /**
+   * Chunks that {@code filler} fills from {@code records}, from where the filler stands, parsed on
+   * a thread of {@code threads}.
+   *
+   * @throws java.util.concurrent.RejectedExecutionException if {@code threads} has none to give
+   */
+  public ParsedChunks(RecordReader records, EntryFiller filler, SortThreads threads) {
     this.records = records;
     this.filler = filler;
-    this.parser =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "joule-parse-" + THREADS.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+    this.parser = new WorkerThread(threads, "parse");
   }
 
   @Override
@@ -96,23 +97,7 @@ public final class ParsedChunks implements ChunkSource {
   /** Waits for a fill in progress (it writes an arena the caller will close), then stops. */
   @Override
   public void close() throws IOException {
-    if (pending != null) {
-      pending.cancel(false);
-    }
-    parser.shutdown();
-    boolean interrupted = false;
-    while (true) {
-      try {
-        if (parser.awaitTermination(1, TimeUnit.MINUTES)) {
-          break;
-        }
-      } catch (InterruptedException e) {
-        interrupted = true; // keep waiting: the arena must not be closed under a running fill
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    parser.close(); // waits through interrupts: the arena must not be closed under a running fill
     records.close();
   }
 }

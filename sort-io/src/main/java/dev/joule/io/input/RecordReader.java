@@ -6,6 +6,7 @@ import dev.joule.core.record.LineFormat;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockReader;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -55,9 +56,10 @@ public final class RecordReader implements AutoCloseable {
 
   /**
    * Reads {@code in} in transfers of {@code transfer} bytes into the buffers of {@code pool} (at
-   * least two, one split while the next is read).
+   * least two, one split while the next is read), on a reader thread of {@code threads}.
    */
-  public RecordReader(InputFile in, RecordFormat format, int transfer, BlockPool pool)
+  public RecordReader(
+      InputFile in, RecordFormat format, int transfer, BlockPool pool, SortThreads threads)
       throws IOException {
     this.in = in;
     this.format = format;
@@ -67,7 +69,7 @@ public final class RecordReader implements AutoCloseable {
     this.maxLength = format.maxRecordLength();
     this.fixedSize = format instanceof FixedLengthFormat f ? f.recordSize() : 0;
     this.pool = pool;
-    this.reader = in.reader(transfer, pool.capacity());
+    this.reader = in.reader(transfer, pool.capacity(), threads);
     try {
       for (int i = 0; i < pool.capacity(); i++) {
         submit(acquire());

@@ -3,6 +3,7 @@ package dev.joule.io.output;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.error.SortIOException;
@@ -45,6 +46,7 @@ public final class AtomicOutput implements AutoCloseable {
   private final Path temp;
   private final BlockFile file;
   private final BlockWriter writer;
+  private final SortThreads threads;
   private boolean committed;
   private boolean closed;
 
@@ -57,13 +59,15 @@ public final class AtomicOutput implements AutoCloseable {
 
   private volatile Path backupLink;
 
-  private AtomicOutput(Path target, Path temp, BlockFile file, BlockWriter writer) {
+  private AtomicOutput(
+      Path target, Path temp, BlockFile file, BlockWriter writer, SortThreads threads) {
     this.hook = new Thread(this::deleteOnShutdown, "joule-output-cleanup");
     Runtime.getRuntime().addShutdownHook(hook);
     this.target = target;
     this.temp = temp;
     this.file = file;
     this.writer = writer;
+    this.threads = threads;
   }
 
   /**
@@ -84,13 +88,19 @@ public final class AtomicOutput implements AutoCloseable {
 
   /**
    * Creates the temporary file for {@code target} and a write-behind writer into it using {@code
-   * pool}'s buffers.
+   * pool}'s buffers; its writers' threads, and those of its {@link #regionWriter region writers},
+   * come from {@code threads}.
    *
    * @throws SortIOException op {@code "create"} naming the temporary (e.g. the directory is
    *     missing)
    */
   public static AtomicOutput create(
-      Path target, DirectIoPolicy policy, NoticeSink notices, BlockPool pool, int maxInFlight)
+      Path target,
+      DirectIoPolicy policy,
+      NoticeSink notices,
+      BlockPool pool,
+      int maxInFlight,
+      SortThreads threads)
       throws IOException {
     Path resolved = target;
     if (Files.isSymbolicLink(target)) {
@@ -116,7 +126,8 @@ public final class AtomicOutput implements AutoCloseable {
     }
     try {
       copyMode(resolved, temp);
-      return new AtomicOutput(resolved, temp, file, new BlockWriter(file, pool, maxInFlight));
+      return new AtomicOutput(
+          resolved, temp, file, new BlockWriter(file, pool, maxInFlight, threads), threads);
     } catch (IOException | RuntimeException e) {
       abort(file, temp, e);
       throw e;
@@ -160,7 +171,7 @@ public final class AtomicOutput implements AutoCloseable {
     if (committed || closed) {
       throw new IllegalStateException("output " + target + " already committed or closed");
     }
-    return new BlockWriter(file, pool, maxInFlight, offset);
+    return new BlockWriter(file, pool, maxInFlight, offset, threads);
   }
 
   /**

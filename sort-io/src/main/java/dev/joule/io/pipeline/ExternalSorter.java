@@ -30,11 +30,14 @@ import java.util.Objects;
  * written (count, checksum and order against the input's) and published atomically only if it
  * matches; otherwise {@link SortValidationException} and nothing is published.
  *
- * <p><b>Failure.</b> Every path closes what it opened (arenas, pools, reader and writer threads,
- * the radix ForkJoin pool), deletes the temp files and the output temporary; the original exception
- * propagates with cleanup errors suppressed: {@link SortIOException} (operation, path, errno text),
- * {@link CorruptRunException}, {@link SortValidationException}. An interrupt of the calling thread
- * cancels the sort between blocks: {@link SortCancelledException}.
+ * <p><b>Failure.</b> Every path closes what it opened (arenas, pools, every thread it started, the
+ * radix ForkJoin pool unless it is the caller's), deletes the temp files and the output temporary;
+ * the original exception propagates with cleanup errors suppressed: {@link SortIOException}
+ * (operation, path, errno text), {@link CorruptRunException}, {@link SortValidationException}. An
+ * interrupt of the calling thread cancels the sort between blocks: {@link SortCancelledException}.
+ * A caller's {@link SortConfig#threadFactory() thread factory} that refuses a thread, or a {@link
+ * SortConfig#computePool() compute pool} that is shut down, fails it with a {@link
+ * java.util.concurrent.RejectedExecutionException} after the same cleanup.
  *
  * <p>Stateless and thread-safe: concurrent sorts share nothing.
  */

@@ -8,6 +8,7 @@ import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.hooks.SortHooks;
@@ -40,6 +41,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One file-to-file sort of {@link ExternalSorter#sort}: checks the arguments, then runs either the
@@ -55,6 +58,7 @@ final class FileSortJob {
   private final Path output;
   private final SortConfig config;
   private final NoticeSink notices;
+  private final SortThreads threads;
   private final MemoryMeter meter = new MemoryMeter();
   private final Resources res = new Resources(meter);
   private final List<PhaseReport> phases = new ArrayList<>();
@@ -65,6 +69,36 @@ final class FileSortJob {
     this.output = output;
     this.config = config;
     this.notices = NoticeSink.distinct(config.notices());
+    this.threads = SortThreads.of(config.threadFactory());
+  }
+
+  /**
+   * The radix sorter of a sort with {@code config}: on the caller's compute pool if it gave one,
+   * else on a pool of its own.
+   *
+   * @throws RejectedExecutionException if the caller's pool is shut down
+   */
+  static RadixRunSorter sorter(SortConfig config) {
+    ForkJoinPool pool = config.computePool();
+    if (pool == null) {
+      return new RadixRunSorter(config.threads());
+    }
+    checkComputePool(config);
+    return new RadixRunSorter(pool, config.threads());
+  }
+
+  /**
+   * Fails before anything is written if the caller's compute pool is already shut down.
+   *
+   * @throws RejectedExecutionException naming the setting
+   */
+  static void checkComputePool(SortConfig config) {
+    ForkJoinPool pool = config.computePool();
+    if (pool != null && pool.isShutdown()) {
+      throw new RejectedExecutionException(
+          "the compute pool of the sort's configuration (SortConfig.computePool) is shut down: "
+              + pool);
+    }
   }
 
   /** Closes what the job opened (the temp files are already gone after a success). */
@@ -91,7 +125,7 @@ final class FileSortJob {
     AtomicOutput.checkDirectory(output);
     ExternalSorter.checkTempDirs(config); // also for a one-pass sort: same arguments, same errors
     plan.notes().forEach(notices::notice);
-    RadixRunSorter sorter = res.add(new RadixRunSorter(config.threads()));
+    RadixRunSorter sorter = res.add(sorter(config));
     if (!spec.inPlace()) {
       return parsed(in, spec, estimate, plan, sorter);
     }
@@ -112,9 +146,11 @@ final class FileSortJob {
   private SortReport onePass(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
       throws IOException {
     BlockPool outPool = InMemorySortPhase.outputPool(plan, res);
-    AtomicOutput out = res.add(AtomicOutput.create(output, config.directIo(), notices, outPool, 1));
+    AtomicOutput out =
+        res.add(AtomicOutput.create(output, config.directIo(), notices, outPool, 1, threads));
     PhaseClock clock = new PhaseClock();
-    InMemorySortPhase.Result r = InMemorySortPhase.run(in, out, plan, spec, config, sorter, res);
+    InMemorySortPhase.Result r =
+        InMemorySortPhase.run(in, out, plan, spec, config, threads, sorter, res);
     return publishOnePass(in, out, clock, r);
   }
 
@@ -133,11 +169,11 @@ final class FileSortJob {
     temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
     PhaseClock clock = new PhaseClock();
     arenas = RunFormationPhase.allocateArenas(plan, res);
-    InPlaceChunks chunks = RunFormationPhase.inPlace(in, plan, spec, arenas, sorter);
+    InPlaceChunks chunks = RunFormationPhase.inPlace(in, plan, spec, arenas, sorter, threads);
     RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
     RunFormationPhase.Result rf =
         RunFormationPhase.run(
-            chunks, plan, config, temp, sorter, arenas, indexes, meter, in.size());
+            chunks, plan, config, threads, temp, sorter, arenas, indexes, meter, in.size());
     phases.add(
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
     return merge(in, plan, rf);
@@ -155,12 +191,12 @@ final class FileSortJob {
       throws IOException {
     BlockPool readPool = res.pool(SortPlan.READ_BUFFERS, plan.inputTransfer());
     RecordReader reader =
-        res.add(new RecordReader(in, spec.format(), plan.inputTransfer(), readPool));
+        res.add(new RecordReader(in, spec.format(), plan.inputTransfer(), readPool, threads));
     PhaseClock clock = new PhaseClock();
     if (!plan.onePass()) {
       temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
       RunFormationPhase.Result rf =
-          formParsedRuns(new ParsedChunks(reader, spec), plan, sorter, in.size());
+          formParsedRuns(new ParsedChunks(reader, spec, threads), plan, sorter, in.size());
       phases.add(
           clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
       return merge(in, plan, rf);
@@ -177,7 +213,12 @@ final class FileSortJob {
       AtomicOutput out =
           res.add(
               AtomicOutput.create(
-                  output, config.directIo(), notices, InMemorySortPhase.outputPool(plan, res), 1));
+                  output,
+                  config.directIo(),
+                  notices,
+                  InMemorySortPhase.outputPool(plan, res),
+                  1,
+                  threads));
       return publishOnePass(
           in, out, clock, InMemorySortPhase.sortAndWrite(index, first, out, spec, sorter));
     }
@@ -196,6 +237,7 @@ final class FileSortJob {
                 plan.tempTransfer(),
                 local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer()),
                 config.directIo(),
+                threads,
                 index,
                 first.entries(),
                 first.recordBytes(),
@@ -214,7 +256,7 @@ final class FileSortJob {
     onePass.close(); // the arena and index, before the two-pass plan's arenas are allocated
     SortPlan two = SortPlan.twoPass(in.size(), config, seen);
     RunFormationPhase.Result rest =
-        formParsedRuns(new ParsedChunks(reader, filler), two, sorter, in.size());
+        formParsedRuns(new ParsedChunks(reader, filler, threads), two, sorter, in.size());
     runs.addAll(rest.runs());
     sum.add(rest.inputChecksum());
     RunFormationPhase.Result rf =
@@ -236,7 +278,7 @@ final class FileSortJob {
     arenas = RunFormationPhase.allocateArenas(plan, res);
     RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
     return RunFormationPhase.run(
-        chunks, plan, config, temp, sorter, arenas, indexes, meter, inputSize);
+        chunks, plan, config, threads, temp, sorter, arenas, indexes, meter, inputSize);
   }
 
   /** The merge passes and the final merge of the runs {@code rf} formed, then the publication. */
@@ -253,7 +295,8 @@ final class FileSortJob {
     List<RunDescriptor> finalInputs =
         MergePasses.beforeFinal(mp, rf.runs(), merge, temp, phases::add);
     AtomicOutput out =
-        res.add(AtomicOutput.create(output, config.directIo(), notices, res.pool(1, 4096), 1));
+        res.add(
+            AtomicOutput.create(output, config.directIo(), notices, res.pool(1, 4096), 1, threads));
     int parts = merge.parts(finalInputs.size(), rf.records());
     long outBytes = outputBytes(finalInputs);
     String name =

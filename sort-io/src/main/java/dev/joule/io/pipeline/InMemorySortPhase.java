@@ -8,6 +8,7 @@ import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.fs.Failures;
 import dev.joule.io.input.ArenaIndexer;
@@ -59,6 +60,7 @@ final class InMemorySortPhase {
       SortPlan plan,
       EntrySpec spec,
       SortConfig c,
+      SortThreads threads,
       RadixRunSorter sorter,
       Resources res)
       throws IOException {
@@ -73,7 +75,7 @@ final class InMemorySortPhase {
     }
     int slab = InputStage.slabBytes(bytes, rs);
     RecordArena arena = res.arena(bytes, slab);
-    InputStage input = res.add(new InputStage(in, plan.inputTransfer(), bytes, slab));
+    InputStage input = res.add(new InputStage(in, plan.inputTransfer(), bytes, slab, threads));
     input.start(arena, bytes);
     long read = input.await();
     input.finish();

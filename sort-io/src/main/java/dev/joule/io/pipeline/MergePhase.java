@@ -5,6 +5,7 @@ import dev.joule.core.merge.MergeSplitter;
 import dev.joule.core.merge.RunCursor;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortCancelledException;
 import dev.joule.io.error.SortValidationException;
@@ -28,7 +29,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -38,13 +38,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Parallel final merge.</b> With {@code parts > 1} the final merge is cut by {@link
  * MergeSplitter} (over {@link RunFileView}s) into key ranges at ranks rounded down to whole
- * 4096-byte pages of output (fixed records; any rank for parsed ones); part j merges its range on
- * thread {@code joule-merge-N} into its own region of the output temporary ({@link
- * AtomicOutput#regionWriter}), starting at the output bytes of the records before its cut ({@code
- * rank_j * r} for fixed records; for others the runs' record bytes before their cuts, {@link
- * RunFileView#recordBytesBefore}, plus their framing). The stable merge order makes the
- * concatenation byte-identical to one merge. Each part validates its records; the parts' validators
- * are combined at the boundaries. Unique output merges in one part.
+ * 4096-byte pages of output (fixed records; any rank for parsed ones); part j merges its range on a
+ * merge thread ({@code joule-merge-N} or the caller's, {@link SortThreads}) into its own region of
+ * the output temporary ({@link AtomicOutput#regionWriter}), starting at the output bytes of the
+ * records before its cut ({@code rank_j * r} for fixed records; for others the runs' record bytes
+ * before their cuts, {@link RunFileView#recordBytesBefore}, plus their framing). The stable merge
+ * order makes the concatenation byte-identical to one merge. Each part validates its records; the
+ * parts' validators are combined at the boundaries. Unique output merges in one part.
  *
  * <p><b>Memory</b> per part: {@code k + spare} temp-block buffers (spare ≤ k, from the part's share
  * of the budget) plus {@link SortPlan#OUTPUT_BUFFERS} − 1 output buffers, all allocated once per
@@ -65,13 +65,12 @@ final class MergePhase {
    */
   private static final int ENTRIES_PER_CHECK = 1 << 14;
 
-  private static final AtomicInteger THREADS = new AtomicInteger();
-
   private final SortConfig c;
   private final SortPlan plan;
   private final MemoryMeter meter;
   private final ArenaMemory lent; // may be null: allocate fresh pools
   private final EntrySpec entries;
+  private final SortThreads threads;
 
   // Progress of the current pass, summed over its merges and parts (ProgressListener).
   private final AtomicLong progressDone = new AtomicLong();
@@ -88,6 +87,7 @@ final class MergePhase {
     this.meter = meter;
     this.lent = lent;
     this.entries = entries;
+    this.threads = SortThreads.of(c.threadFactory());
   }
 
   /** Names the pass the following merges belong to, for progress reports out of {@code bytes}. */
@@ -137,7 +137,8 @@ final class MergePhase {
                   MergePasses.fileBytes(runs),
                   plan.tempTransfer(),
                   writePool,
-                  c.directIo()));
+                  c.directIo(),
+                  threads));
       long[] from = new long[in.size()];
       long[] to = new long[in.size()];
       for (int i = 0; i < to.length; i++) {
@@ -242,12 +243,13 @@ final class MergePhase {
       if (parts == 1) {
         bodies[0].run(); // on the caller's thread: interrupts reach the cursors directly
       } else {
-        Thread[] threads = new Thread[parts];
+        // All made before any starts: a factory failing on part j leaves no part running.
+        List<Thread> running = new ArrayList<>();
         for (int j = 0; j < parts; j++) {
-          threads[j] = new Thread(bodies[j], "joule-merge-" + THREADS.incrementAndGet());
-          threads[j].start();
+          running.add(threads.newThread("merge", bodies[j]));
         }
-        joinAll(threads);
+        SortThreads.startAll(running, () -> running.forEach(Thread::interrupt));
+        joinAll(running);
       }
       rethrowFirst(failures);
       OutputValidator v = validators[0];
@@ -291,7 +293,7 @@ final class MergePhase {
     }
   }
 
-  private static void joinAll(Thread[] threads) throws IOException {
+  private static void joinAll(List<Thread> threads) throws IOException {
     boolean cancelled = false;
     for (Thread t : threads) {
       while (t.isAlive()) {
@@ -382,7 +384,7 @@ final class MergePhase {
    */
   private void mergeEntries(MergeInputs in, long[] from, long[] to, BlockPool pool, EntrySink sink)
       throws IOException {
-    try (MergeSource source = new MergeSource(in, from, to, pool, entries.tie())) {
+    try (MergeSource source = new MergeSource(in, from, to, pool, entries.tie(), threads)) {
       long left = source.records();
       long done = 0;
       while (left > 0) {
@@ -412,7 +414,7 @@ final class MergePhase {
       throws IOException {
     int rs = plan.entryBytes();
     BatchWriter bw = new BatchWriter(w, v, rs, plan.outputTransfer());
-    try (MergeSource source = new MergeSource(in, from, to, pool, entries.tie())) {
+    try (MergeSource source = new MergeSource(in, from, to, pool, entries.tie(), threads)) {
       long left = source.records();
       while (left > 0) {
         int n = (int) Math.min(bw.batchRecords(), left);

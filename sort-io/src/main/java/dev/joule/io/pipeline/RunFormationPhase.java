@@ -7,6 +7,8 @@ import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
+import dev.joule.io.block.WorkerThread;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortCancelledException;
 import dev.joule.io.fs.Failures;
@@ -25,11 +27,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Stages 1–4 of a two-pass sort: cuts the input into chunks of one arena each ({@link
@@ -55,8 +53,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * #allocateArenas}), the write pool this phase's own, closed before it returns on every path.
  */
 final class RunFormationPhase {
-  private static final AtomicInteger WRITERS = new AtomicInteger();
-
   private RunFormationPhase() {}
 
   record Result(
@@ -79,7 +75,12 @@ final class RunFormationPhase {
 
   /** The chunk source of fixed records read in place, for {@code plan}'s run size. */
   static InPlaceChunks inPlace(
-      InputFile in, SortPlan plan, EntrySpec spec, RecordArena[] arenas, RadixRunSorter sorter) {
+      InputFile in,
+      SortPlan plan,
+      EntrySpec spec,
+      RecordArena[] arenas,
+      RadixRunSorter sorter,
+      SortThreads threads) {
     int rs = ((FixedLengthFormat) spec.format()).recordSize();
     return new InPlaceChunks(
         in,
@@ -87,7 +88,8 @@ final class RunFormationPhase {
         plan.inputTransfer(),
         plan.recordsPerRun() * rs,
         arenas[0].slabBytes(),
-        sorter.pool());
+        sorter.pool(),
+        threads);
   }
 
   /** The indexes run formation needs with {@code source}: one per chunk in flight. */
@@ -108,6 +110,7 @@ final class RunFormationPhase {
       ChunkSource source,
       SortPlan plan,
       SortConfig c,
+      SortThreads threads,
       TempSpace temp,
       RadixRunSorter sorter,
       RecordArena[] arenas,
@@ -118,7 +121,7 @@ final class RunFormationPhase {
     Resources res = new Resources(meter);
     res.add(source);
     try {
-      Result r = form(source, plan, c, temp, sorter, arenas, indexes, res, inputSize);
+      Result r = form(source, plan, c, threads, temp, sorter, arenas, indexes, res, inputSize);
       res.close();
       return r;
     } catch (Throwable e) {
@@ -131,6 +134,7 @@ final class RunFormationPhase {
       ChunkSource source,
       SortPlan plan,
       SortConfig c,
+      SortThreads threads,
       TempSpace temp,
       RadixRunSorter sorter,
       RecordArena[] arenas,
@@ -142,11 +146,10 @@ final class RunFormationPhase {
     int ki = indexes.length;
     boolean pipelined = k > 1;
     BlockPool writePool = res.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
-    ExecutorService writer =
-        Executors.newSingleThreadExecutor(
-            r -> daemon(new Thread(r, "joule-runwrite-" + WRITERS.incrementAndGet())));
+    // Closed before the arenas: a write in progress reads one. Writes not started are cancelled,
+    // one in progress finishes (not interrupted), so that its run closes cleanly.
+    WorkerThread writer = res.add(new WorkerThread(threads, "runwrite"));
     List<Future<RunDescriptor>> writes = new ArrayList<>();
-    res.add(() -> stop(writer, writes)); // closed before the arenas: a write in progress reads one
     RecordGatherer gatherer = new RecordGatherer(null); // the writer thread's copy; the cores sort
     RecordChecksum sum = new RecordChecksum();
     List<RunDescriptor> runs = new ArrayList<>();
@@ -183,6 +186,7 @@ final class RunFormationPhase {
                       plan.tempTransfer(),
                       writePool,
                       c.directIo(),
+                      threads,
                       index,
                       n,
                       bytes,
@@ -207,11 +211,6 @@ final class RunFormationPhase {
     return new Result(runs, records, sum, source.bytesRead(), written);
   }
 
-  private static Thread daemon(Thread t) {
-    t.setDaemon(true);
-    return t;
-  }
-
   /** Waits for one run write (in submission order) and records its descriptor. */
   private static long await(Future<RunDescriptor> f, List<RunDescriptor> runs) throws IOException {
     try {
@@ -223,30 +222,6 @@ final class RunFormationPhase {
       throw new SortCancelledException("sort cancelled while writing a run");
     } catch (ExecutionException e) {
       throw Failures.translate(e.getCause());
-    }
-  }
-
-  /**
-   * Stops the run writer thread: writes not started are cancelled, a write in progress (it reads an
-   * arena) is left to finish, not interrupted, so that its run closes cleanly, and is awaited.
-   */
-  private static void stop(ExecutorService writer, List<Future<RunDescriptor>> writes) {
-    for (Future<RunDescriptor> f : writes) {
-      f.cancel(false);
-    }
-    writer.shutdown();
-    boolean interrupted = false;
-    while (true) {
-      try {
-        if (writer.awaitTermination(1, TimeUnit.MINUTES)) {
-          break;
-        }
-      } catch (InterruptedException e) {
-        interrupted = true; // keep waiting: the arenas must not be closed under a running write
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.joule.core.merge.RunCursor;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortValidationException;
@@ -58,6 +59,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Validation.</b> The cursor checks count, checksum (of records, and of keys of pairs) and
  * order against what was added; a mismatch throws {@link SortValidationException} at the end.
  *
+ * <p><b>Threads.</b> Spills and merges write and prefetch on dedicated threads, and the arena is
+ * sorted on the compute pool: the caller's, if {@link SortConfig#threadFactory()} and {@link
+ * SortConfig#computePool()} say so. Each dedicated thread is joined before the step that started it
+ * returns. A refused thread or a shut-down pool fails that step with a {@link
+ * java.util.concurrent.RejectedExecutionException}; {@link #close()} then deletes what was written.
+ *
  * <p>Thread-safety: one thread adds, finishes and iterates; {@link #spill()} and {@link
  * #memoryBytes()} from any thread. {@link #close()} releases everything (arena, sorter threads,
  * prefetch threads, temp files); the cursor must not be used after it.
@@ -91,6 +98,7 @@ public final class SortSession implements AutoCloseable {
   private final RecordChecksum inputChecksum = new RecordChecksum();
   private final List<RunDescriptor> runs = new ArrayList<>();
   private final NoticeSink notices;
+  private final SortThreads threads;
   private RadixRunSorter sorter;
   private Resources memory; // the arena and index, freed by a spill
   private RecordArena arena;
@@ -112,6 +120,8 @@ public final class SortSession implements AutoCloseable {
     this.fixedSize = config.format() instanceof FixedLengthFormat f && !pairs ? f.recordSize() : 0;
     this.plan = SortPlan.of(0, config);
     this.notices = NoticeSink.distinct(config.notices());
+    this.threads = SortThreads.of(config.threadFactory());
+    FileSortJob.checkComputePool(config);
     long avail =
         config.memoryBudget().bytes()
             - (long) SortPlan.RUN_WRITE_BUFFERS * (plan.tempTransfer() + Alignment.BYTES)
@@ -267,7 +277,7 @@ public final class SortSession implements AutoCloseable {
       appender.reset(arena, index);
     }
     if (sorter == null) {
-      sorter = res.add(new RadixRunSorter(config.threads()));
+      sorter = res.add(FileSortJob.sorter(config));
     }
   }
 
@@ -336,6 +346,7 @@ public final class SortSession implements AutoCloseable {
 
   /** Sorts the arena's entries; returns their number. Fixed records are indexed first. */
   private int sortArena() {
+    FileSortJob.checkComputePool(config); // a pool shut down since open: say which setting failed
     if (spec.inPlace()) {
       RecordChecksum sum =
           ArenaIndexer.checksumAndIndex(arena.view(), index, layout, spec.tie(), sorter.pool());
@@ -365,7 +376,8 @@ public final class SortSession implements AutoCloseable {
                   arena.filledBytes(),
                   plan.tempTransfer(),
                   local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer()),
-                  config.directIo()));
+                  config.directIo(),
+                  threads));
       spill.add(index, from, n, new RecordGatherer(sorter.pool()));
       RunDescriptor d = spill.finish();
       runs.add(d);
@@ -598,7 +610,7 @@ public final class SortSession implements AutoCloseable {
       int count = 2 * runs.size();
       var pool = lent == null ? null : lent.pool(count, plan.tempTransfer());
       pool = pool != null ? res.add(pool) : res.pool(count, plan.tempTransfer());
-      source = res.add(MergeSource.whole(in, pool, spec.tie()));
+      source = res.add(MergeSource.whole(in, pool, spec.tie(), threads));
     }
 
     @Override

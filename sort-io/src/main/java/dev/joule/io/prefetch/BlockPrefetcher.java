@@ -1,6 +1,7 @@
 package dev.joule.io.prefetch;
 
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.run.RunReader;
 import java.io.IOException;
@@ -12,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads the blocks of a merge's runs ahead of the merge, in {@link PrefetchSchedule} order, on
- * named threads ({@code joule-prefetch-N}), into the buffers of a fixed {@link BlockPool}
- * (allocated once by the caller; nothing is allocated per block).
+ * threads of {@link SortThreads} ({@code joule-prefetch-N} or the caller's), into the buffers of a
+ * fixed {@link BlockPool} (allocated once by the caller; nothing is allocated per block).
  *
  * <p><b>Progress without deadlock.</b> The pool holds {@code k + spare} buffers for {@code k} runs.
  * Prefetched blocks not yet taken by their cursor ("speculative") never exceed {@code spare}; each
@@ -28,7 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the prefetch threads and returns every buffer not handed out to the pool.
  */
 public final class BlockPrefetcher implements AutoCloseable {
-  private static final AtomicInteger THREADS = new AtomicInteger();
   private static final byte NONE = 0;
   private static final byte CLAIMED = 1;
   private static final byte READY = 2;
@@ -42,7 +42,7 @@ public final class BlockPrefetcher implements AutoCloseable {
   private final int spare;
   private final byte[] state;
   private final ByteBuffer[] ready;
-  private final List<Thread> threads = new ArrayList<>();
+  private final List<Thread> running = new ArrayList<>();
   private final AtomicInteger next = new AtomicInteger();
   private int speculative; // guarded by this
   private IOException failure; // guarded by this
@@ -56,6 +56,9 @@ public final class BlockPrefetcher implements AutoCloseable {
    * @param toBlock end block (exclusive) of each run's range
    * @param pool buffers of at least the runs' block size; at least {@code k + 1} of them (borrowed)
    * @param threadCount prefetch threads (1 or 2 are plenty for one device)
+   * @param threads where they come from
+   * @throws java.util.concurrent.RejectedExecutionException if {@code threads} has none to give
+   *     (then none was started)
    */
   public BlockPrefetcher(
       RunReader[] readers,
@@ -63,7 +66,8 @@ public final class BlockPrefetcher implements AutoCloseable {
       int[] toBlock,
       PrefetchSchedule schedule,
       BlockPool pool,
-      int threadCount) {
+      int threadCount,
+      SortThreads threads) {
     int k = readers.length;
     if (pool.capacity() < k + 1) {
       throw new IllegalArgumentException(
@@ -87,12 +91,16 @@ public final class BlockPrefetcher implements AutoCloseable {
     this.spare = pool.capacity() - k;
     this.state = new byte[total];
     this.ready = new ByteBuffer[total];
+    // All made before any starts: a factory failing on the second leaves none running.
     for (int t = 0; t < threadCount && total > 0; t++) {
-      Thread th = new Thread(this::run, "joule-prefetch-" + THREADS.incrementAndGet());
-      th.setDaemon(true);
-      threads.add(th);
+      running.add(threads.newThread("prefetch", this::run));
     }
-    threads.forEach(Thread::start);
+    SortThreads.startAll(running, this::stop);
+  }
+
+  private synchronized void stop() {
+    stopped = true;
+    notifyAll();
   }
 
   private void run() {
@@ -199,20 +207,8 @@ public final class BlockPrefetcher implements AutoCloseable {
   /** Stops and joins the threads and returns every prefetched, untaken buffer. Idempotent. */
   @Override
   public void close() throws InterruptedIOException {
-    synchronized (this) {
-      stopped = true;
-      notifyAll();
-    }
-    boolean interrupted = false;
-    for (Thread t : threads) {
-      while (t.isAlive()) {
-        try {
-          t.join();
-        } catch (InterruptedException e) {
-          interrupted = true; // finish joining: the threads stop within one block read
-        }
-      }
-    }
+    stop();
+    SortThreads.joinUninterruptibly(running); // they stop within one block read
     synchronized (this) {
       for (int i = 0; i < ready.length; i++) {
         if (ready[i] != null) {
@@ -220,9 +216,6 @@ public final class BlockPrefetcher implements AutoCloseable {
           ready[i] = null;
         }
       }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
     }
   }
 }

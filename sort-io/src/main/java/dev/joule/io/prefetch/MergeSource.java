@@ -4,6 +4,7 @@ import dev.joule.core.index.TieBreaker;
 import dev.joule.core.merge.RunCursor;
 import dev.joule.core.merge.TournamentTree;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.fs.Failures;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -22,8 +23,9 @@ import java.util.List;
  * SortCancelledException} on interrupt.
  *
  * <p>Memory: the caller's pool ({@code k + 1} buffers at least; {@code 2k} lets every run read one
- * block ahead). Threads: {@link #PREFETCH_THREADS} named prefetch threads; {@link #close()} joins
- * them and gives every buffer back. Not thread-safe: one merging thread.
+ * block ahead). Threads: {@link #PREFETCH_THREADS} prefetch threads from the caller's {@link
+ * SortThreads}; {@link #close()} joins them and gives every buffer back. Not thread-safe: one
+ * merging thread.
  */
 public final class MergeSource implements AutoCloseable {
   /** Prefetch threads per merge: one device per stripe is kept busy by one or two readers. */
@@ -34,8 +36,12 @@ public final class MergeSource implements AutoCloseable {
   private final TournamentTree tree;
   private final long records;
 
-  /** Merges records {@code [from[i], to[i])} of every run {@code i} of {@code in}. */
-  public MergeSource(MergeInputs in, long[] from, long[] to, BlockPool pool, TieBreaker tie)
+  /**
+   * Merges records {@code [from[i], to[i])} of every run {@code i} of {@code in}, prefetching on
+   * threads of {@code threads}.
+   */
+  public MergeSource(
+      MergeInputs in, long[] from, long[] to, BlockPool pool, TieBreaker tie, SortThreads threads)
       throws IOException {
     int k = in.size();
     int[] fromBlock = new int[k];
@@ -50,7 +56,8 @@ public final class MergeSource implements AutoCloseable {
     this.records = n;
     PrefetchSchedule schedule = PrefetchSchedule.of(in.descriptors, fromBlock, toBlock);
     this.prefetcher =
-        new BlockPrefetcher(in.readers, fromBlock, toBlock, schedule, pool, PREFETCH_THREADS);
+        new BlockPrefetcher(
+            in.readers, fromBlock, toBlock, schedule, pool, PREFETCH_THREADS, threads);
     this.cursors = new FileRunCursor[k];
     try {
       for (int i = 0; i < k; i++) {
@@ -64,14 +71,14 @@ public final class MergeSource implements AutoCloseable {
   }
 
   /** Merges every entry of every run of {@code in}, ties broken by {@code tie} (may be null). */
-  public static MergeSource whole(MergeInputs in, BlockPool pool, TieBreaker tie)
-      throws IOException {
+  public static MergeSource whole(
+      MergeInputs in, BlockPool pool, TieBreaker tie, SortThreads threads) throws IOException {
     long[] from = new long[in.size()];
     long[] to = new long[in.size()];
     for (int i = 0; i < to.length; i++) {
       to[i] = in.descriptors[i].recordCount();
     }
-    return new MergeSource(in, from, to, pool, tie);
+    return new MergeSource(in, from, to, pool, tie, threads);
   }
 
   /** Records this merge yields in all. */

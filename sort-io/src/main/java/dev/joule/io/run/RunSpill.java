@@ -6,6 +6,7 @@ import dev.joule.core.index.RecordIndex;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.fs.Failures;
 import dev.joule.io.stripe.TempSpace;
@@ -34,7 +35,8 @@ public final class RunSpill implements AutoCloseable {
 
   /**
    * Starts a run of about {@code bytes} of {@code layout} entries in blocks of {@code blockSize}
-   * bytes (buffers from {@code pool}), in a new file named {@code kind-NNNNNN}.
+   * bytes (buffers from {@code pool}, written behind on a thread of {@code threads}), in a new file
+   * named {@code kind-NNNNNN}.
    */
   public static RunSpill create(
       TempSpace temp,
@@ -43,12 +45,13 @@ public final class RunSpill implements AutoCloseable {
       long bytes,
       int blockSize,
       BlockPool pool,
-      DirectIoPolicy direct)
+      DirectIoPolicy direct,
+      SortThreads threads)
       throws IOException {
     long expected = bytes + 2L * blockSize;
     BlockFile f = temp.createFile(kind, expected, direct);
     try {
-      return new RunSpill(f, new RunWriter(f, layout, blockSize, pool, 1));
+      return new RunSpill(f, new RunWriter(f, layout, blockSize, pool, 1, threads));
     } catch (IOException | RuntimeException e) {
       Failures.closeAllAfter(e, Arrays.asList(f));
       throw e;
@@ -67,13 +70,14 @@ public final class RunSpill implements AutoCloseable {
       int blockSize,
       BlockPool pool,
       DirectIoPolicy direct,
+      SortThreads threads,
       RecordIndex index,
       int n,
       long bytes,
       RecordGatherer gatherer,
       RecordChecksum known)
       throws IOException {
-    RunSpill spill = create(temp, "run", index.layout(), bytes, blockSize, pool, direct);
+    RunSpill spill = create(temp, "run", index.layout(), bytes, blockSize, pool, direct, threads);
     try {
       spill.writer.add(index, 0, n, gatherer, known);
       return spill.finish();

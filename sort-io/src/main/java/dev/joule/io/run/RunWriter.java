@@ -8,6 +8,7 @@ import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
+import dev.joule.io.block.SortThreads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -54,10 +55,16 @@ public final class RunWriter implements AutoCloseable {
 
   /**
    * Starts a run of {@code layout} entries in the new, empty {@code file}; {@code blockSize} must
-   * be a multiple of 4096 above the block trailer and fit in one buffer of {@code pool}.
+   * be a multiple of 4096 above the block trailer and fit in one buffer of {@code pool}. The blocks
+   * are written behind on a thread of {@code threads}.
    */
   public RunWriter(
-      BlockFile file, EntryLayout layout, int blockSize, BlockPool pool, int maxInFlight)
+      BlockFile file,
+      EntryLayout layout,
+      int blockSize,
+      BlockPool pool,
+      int maxInFlight,
+      SortThreads threads)
       throws IOException {
     if (blockSize % Alignment.BYTES != 0 || blockSize <= RunLayout.BLOCK_TRAILER) {
       throw new IllegalArgumentException(
@@ -76,7 +83,7 @@ public final class RunWriter implements AutoCloseable {
     this.blockSize = blockSize;
     this.payload = RunLayout.payload(blockSize);
     this.pages = RunLayout.pageTable(layout);
-    this.out = new BlockWriter(file, pool, maxInFlight);
+    this.out = new BlockWriter(file, pool, maxInFlight, threads);
     try {
       out.write(header(layout, blockSize));
     } catch (IOException | RuntimeException e) {

@@ -69,7 +69,7 @@ class BlockIoTest {
     FaultFileSystemProvider faults = FaultFileSystemProvider.create(seed).shortIo(shortIo);
     Path file = faults.wrap(tmp.resolve("f.bin"));
     try (BlockFile f = BlockFile.createNew(file, policy, NoticeSink.IGNORE);
-        BlockWriter w = new BlockWriter(f, pool, 2)) {
+        BlockWriter w = new BlockWriter(f, pool, 2, SortThreads.JOULE)) {
       assertEquals(policy != DirectIoPolicy.OFF, f.isDirect());
       ByteBuffer src = ByteBuffer.wrap(data);
       while (src.hasRemaining()) { // uneven pieces, to cross buffer boundaries anywhere
@@ -82,7 +82,7 @@ class BlockIoTest {
     assertArrayEquals(data, Files.readAllBytes(tmp.resolve("f.bin")), "seed " + seed);
 
     try (BlockFile f = BlockFile.openRead(file, policy, NoticeSink.IGNORE);
-        BlockReader r = new BlockReader(f, 0, f.size(), 16 << 10, 2)) {
+        BlockReader r = new BlockReader(f, 0, f.size(), 16 << 10, 2, SortThreads.JOULE)) {
       ByteBuffer got = ByteBuffer.allocate(size);
       ByteBuffer a = pool.tryAcquire();
       ByteBuffer b = pool.tryAcquire();
@@ -167,7 +167,7 @@ class BlockIoTest {
     FaultFileSystemProvider faults = FaultFileSystemProvider.create(2);
     Path file = faults.wrap(tmp.resolve("h.bin"));
     try (BlockFile f = BlockFile.createNew(file, DirectIoPolicy.ON, NoticeSink.IGNORE);
-        BlockWriter w = new BlockWriter(f, pool, 2)) {
+        BlockWriter w = new BlockWriter(f, pool, 2, SortThreads.JOULE)) {
       faults.failAt(FaultOp.WRITE, 2);
       ByteBuffer chunk = ByteBuffer.allocate(TRANSFER);
       IOException e =
@@ -191,7 +191,7 @@ class BlockIoTest {
     FaultFileSystemProvider faults = FaultFileSystemProvider.create(3);
     Path file = faults.wrap(tmp.resolve("r.bin"));
     try (BlockFile f = BlockFile.openRead(file, DirectIoPolicy.AUTO, NoticeSink.IGNORE);
-        BlockReader r = new BlockReader(f, 0, f.size(), TRANSFER, 2)) {
+        BlockReader r = new BlockReader(f, 0, f.size(), TRANSFER, 2, SortThreads.JOULE)) {
       faults.failAt(FaultOp.READ, 1);
       ByteBuffer a = pool.tryAcquire();
       try {
@@ -243,7 +243,7 @@ class BlockIoTest {
       byte[] data = IoTestSupport.randomBytes(9, 3 * TRANSFER + 4095);
       Path f = dir.resolve("t");
       try (BlockFile bf = BlockFile.createNew(f, DirectIoPolicy.ON, NoticeSink.IGNORE);
-          BlockWriter w = new BlockWriter(bf, pool, 2)) {
+          BlockWriter w = new BlockWriter(bf, pool, 2, SortThreads.JOULE)) {
         assertTrue(bf.isDirect());
         w.write(ByteBuffer.wrap(data));
         w.finish(true);

@@ -13,6 +13,7 @@ import dev.joule.core.record.RecordFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.run.RunDescriptor;
@@ -50,7 +51,7 @@ class ArenaIndexerTest {
       RunDescriptor d;
       try (BlockFile file =
           BlockFile.createNew(dir.resolve("run"), DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
-        RunWriter w = new RunWriter(file, EntryLayout.of(f), 16384, pool, 1);
+        RunWriter w = new RunWriter(file, EntryLayout.of(f), 16384, pool, 1, SortThreads.JOULE);
         w.add(index, 0, n, new RecordGatherer(sorter.pool()), known);
         d = w.finish();
       }

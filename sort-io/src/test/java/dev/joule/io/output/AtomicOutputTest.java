@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.joule.io.IoTestSupport;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockReader;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.error.SortIOException;
@@ -43,7 +44,8 @@ class AtomicOutputTest {
   }
 
   private void publish(Path target, byte[] data, DirectIoPolicy policy) throws IOException {
-    try (AtomicOutput out = AtomicOutput.create(target, policy, NoticeSink.IGNORE, pool, 2)) {
+    try (AtomicOutput out =
+        AtomicOutput.create(target, policy, NoticeSink.IGNORE, pool, 2, SortThreads.JOULE)) {
       out.writer().write(ByteBuffer.wrap(data));
       out.commit();
     }
@@ -80,9 +82,10 @@ class AtomicOutputTest {
     byte[] data = IoTestSupport.randomBytes(3, SIZE);
     Files.write(f, data);
     try (InputFile in = InputFile.open(f, DirectIoPolicy.AUTO, NoticeSink.IGNORE);
-        BlockReader r = in.reader(65536, 1);
+        BlockReader r = in.reader(65536, 1, SortThreads.JOULE);
         AtomicOutput out =
-            AtomicOutput.create(f, DirectIoPolicy.AUTO, NoticeSink.IGNORE, pool, 2)) {
+            AtomicOutput.create(
+                f, DirectIoPolicy.AUTO, NoticeSink.IGNORE, pool, 2, SortThreads.JOULE)) {
       ByteBuffer buf = ByteBuffer.allocateDirect(65536 + 4096).alignedSlice(4096);
       long read = 0;
       while (true) {

@@ -10,6 +10,7 @@ import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.run.RunDescriptor;
@@ -77,7 +78,14 @@ class BlockPrefetcherTest {
       ByteArrayOutputStream got = new ByteArrayOutputStream();
       try (BlockPool pool = new BlockPool(k + 1, BLOCK);
           BlockPrefetcher p =
-              new BlockPrefetcher(readers, from, to, PrefetchSchedule.of(d, from, to), pool, 2)) {
+              new BlockPrefetcher(
+                  readers,
+                  from,
+                  to,
+                  PrefetchSchedule.of(d, from, to),
+                  pool,
+                  2,
+                  SortThreads.JOULE)) {
         FileRunCursor[] cursors = new FileRunCursor[k];
         for (int i = 0; i < k; i++) {
           cursors[i] = new FileRunCursor(d[i], p, i, 0, d[i].recordCount());
@@ -121,7 +129,7 @@ class BlockPrefetcherTest {
       for (int i = 0; i < d.length; i++) {
         Path p = dir.resolve("run" + i + "-" + System.nanoTime());
         try (BlockFile f = BlockFile.createNew(p, DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
-          RunWriter w = new RunWriter(f, EntryLayout.of(F), BLOCK, pool, 1);
+          RunWriter w = new RunWriter(f, EntryLayout.of(F), BLOCK, pool, 1, SortThreads.JOULE);
           for (byte[] rec : runs.get(i)) {
             w.add(ByteBuffer.wrap(rec));
           }

@@ -15,6 +15,7 @@ import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.IoTestSupport;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.error.CorruptRunException;
@@ -88,7 +89,7 @@ class RunFileTest {
       Path file, EntryLayout layout, int blockSize, byte[] entries, DirectIoPolicy policy)
       throws IOException {
     try (BlockFile bf = BlockFile.createNew(file, policy, NoticeSink.IGNORE);
-        RunWriter w = new RunWriter(bf, layout, blockSize, pool, 2)) {
+        RunWriter w = new RunWriter(bf, layout, blockSize, pool, 2, SortThreads.JOULE)) {
       ByteBuffer src = ByteBuffer.wrap(entries);
       int batch = 0;
       while (src.hasRemaining()) { // feed in uneven batches of whole entries

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.joule.io.IoTestSupport;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.error.SortIOException;
@@ -42,7 +43,8 @@ class RunSpillFaultTest {
       for (int i = 0; i < RUNS; i++) {
         try (BlockFile f = space.createFile("run", recs.length, policy)) {
           RunDescriptor d;
-          try (RunWriter w = new RunWriter(f, RunFileTest.GENSORT_ENTRIES, 8192, pool, 2)) {
+          try (RunWriter w =
+              new RunWriter(f, RunFileTest.GENSORT_ENTRIES, 8192, pool, 2, SortThreads.JOULE)) {
             w.add(ByteBuffer.wrap(recs));
             d = w.finish();
           }
