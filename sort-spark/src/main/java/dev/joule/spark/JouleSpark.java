@@ -1,0 +1,194 @@
+package dev.joule.spark;
+
+import dev.joule.spark.executor.JouleEngine;
+import dev.joule.spark.executor.SortedPairs;
+import dev.joule.spark.executor.TaskSorts;
+import dev.joule.spark.partition.IdPartitioner;
+import dev.joule.spark.partition.PairSampling;
+import dev.joule.spark.partition.SampleSize;
+import dev.joule.spark.partition.Splitters;
+import dev.joule.spark.record.PairRecordLayout;
+import dev.joule.spark.shuffle.PairChunks;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.api.java.function.PairFlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import scala.Tuple2;
+
+/**
+ * joule's sort for Spark programs: a global sort of key/value pairs or rows by a binary key
+ * (unsigned byte order, shorter prefix first, as {@link java.util.Arrays#compareUnsigned(byte[],
+ * byte[])}), with joule's off-heap engine sorting inside every partition.
+ *
+ * <p>How: one pass over the input counts the pairs per partition, finds the longest key and value
+ * and samples keys ({@link PairSampling}); the driver picks range splitters over (key, global
+ * position); a second pass wraps every pair into a fixed-size record with its position and routes
+ * it in chunks by partition id; each reduce task sorts its chunks with the engine and returns the
+ * pairs lazily. Partition i of the result holds the i-th key range, in order; equal keys keep their
+ * input order (partition by partition, then position), so the result is deterministic.
+ *
+ * <p>The input is evaluated twice, as by Spark's own {@code sortByKey}: persist it when computing
+ * it is expensive, and it must be deterministic (a different count or a longer key in the second
+ * pass fails the task). Records are padded to the longest key and value, so inputs whose lengths
+ * vary widely cost memory and temp space in proportion to the longest; together they must stay
+ * within 65519 bytes. Executor memory, threads and temp directories follow {@link TaskSorts}. The
+ * sort itself runs when the result is computed, once per action on it. Stateless.
+ */
+public final class JouleSpark {
+  private JouleSpark() {}
+
+  /**
+   * Sorts {@code input} by key into {@code partitions} range partitions.
+   *
+   * @throws NullPointerException (when computed) for a null key or value
+   */
+  public static JavaPairRDD<byte[], byte[]> sortByKey(
+      JavaPairRDD<byte[], byte[]> input, int partitions) {
+    Objects.requireNonNull(input, "input");
+    if (partitions < 1) {
+      throw new IllegalArgumentException("partitions must be at least 1: " + partitions);
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(input.context());
+    int inputPartitions = input.getNumPartitions();
+    int reservoir =
+        (int)
+            Math.min(
+                Integer.MAX_VALUE,
+                (3L * SampleSize.of(Long.MAX_VALUE, partitions) + inputPartitions - 1)
+                    / Math.max(1, inputPartitions));
+    List<PairSampling.PartitionStats> stats =
+        input
+            .mapPartitionsWithIndex(
+                (i, it) -> List.of(PairSampling.scan(i, it, reservoir)).iterator(), false)
+            .collect();
+    long[] first = PairSampling.firstOrdinals(stats, inputPartitions);
+    long[] counts = new long[inputPartitions];
+    long total = 0;
+    int maxKey = 0;
+    int maxValue = 0;
+    for (PairSampling.PartitionStats s : stats) {
+      counts[s.partition()] = s.count();
+      total += s.count();
+      maxKey = Math.max(maxKey, s.maxKey());
+      maxValue = Math.max(maxValue, s.maxValue());
+    }
+    PairRecordLayout layout = new PairRecordLayout(maxKey, maxValue);
+    Splitters splitters = PairSampling.splitters(stats, first, layout, partitions);
+    Broadcast<Splitters> bs = jsc.broadcast(splitters);
+    long expected = (total + partitions - 1) / partitions;
+    JavaPairRDD<Integer, byte[]> chunks =
+        JavaPairRDD.fromJavaRDD(
+            input.mapPartitionsWithIndex(
+                (i, it) -> new PairChunks(it, layout, bs.value(), i, first[i], counts[i]), false));
+    PairFlatMapFunction<Iterator<Tuple2<Integer, byte[]>>, byte[], byte[]> sortPartition =
+        it -> {
+          JouleEngine.PartitionSort sort = TaskSorts.open(layout, expected);
+          while (it.hasNext()) {
+            sort.add(it.next()._2());
+          }
+          sort.finish();
+          return new SortedPairs(sort, layout);
+        };
+    return chunks.partitionBy(new IdPartitioner(partitions)).mapPartitionsToPair(sortPartition);
+  }
+
+  /**
+   * Sorts {@code input} by its binary column {@code keyColumn} into {@code partitions} range
+   * partitions; null keys come first, as in Spark's ascending sort. Rows travel as Spark's compact
+   * binary rows (UnsafeRow) through the engine.
+   *
+   * @throws IllegalArgumentException when the column is missing or not binary
+   */
+  public static Dataset<Row> sortByBinaryKey(Dataset<Row> input, String keyColumn, int partitions) {
+    StructType schema = input.schema();
+    StructField field;
+    try {
+      field = schema.apply(keyColumn);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "no column " + keyColumn + " in " + schema.simpleString(), e);
+    }
+    if (!field.dataType().equals(DataTypes.BinaryType)) {
+      throw new IllegalArgumentException(
+          "key column "
+              + keyColumn
+              + " is "
+              + field.dataType().simpleString()
+              + ", not binary: encode the key into bytes whose unsigned order is the wanted order");
+    }
+    int k = schema.fieldIndex(keyColumn);
+    FlatMapFunction<Iterator<Row>, Tuple2<byte[], byte[]>> toPairs =
+        rows -> {
+          ExpressionEncoder.Serializer<Row> ser =
+              ExpressionEncoder.apply(schema).createSerializer();
+          return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+              return rows.hasNext();
+            }
+
+            @Override
+            public Tuple2<byte[], byte[]> next() {
+              Row r = rows.next();
+              return new Tuple2<>(nullFirstKey(r, k), unsafeBytes(ser.apply(r)));
+            }
+          };
+        };
+    JavaRDD<Tuple2<byte[], byte[]>> pairs = input.javaRDD().mapPartitions(toPairs);
+    JavaPairRDD<byte[], byte[]> sorted = sortByKey(JavaPairRDD.fromJavaRDD(pairs), partitions);
+    int fields = schema.size();
+    FlatMapFunction<Iterator<Tuple2<byte[], byte[]>>, Row> toRows =
+        it -> {
+          ExpressionEncoder<Row> enc = ExpressionEncoder.apply(schema);
+          ExpressionEncoder.Deserializer<Row> de =
+              enc.resolveAndBind(enc.resolveAndBind$default$1(), enc.resolveAndBind$default$2())
+                  .createDeserializer();
+          return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+              return it.hasNext();
+            }
+
+            @Override
+            public Row next() {
+              byte[] b = it.next()._2();
+              UnsafeRow u = new UnsafeRow(fields);
+              u.pointTo(b, b.length);
+              return de.apply(u);
+            }
+          };
+        };
+    SparkSession spark = input.sparkSession();
+    return spark.createDataFrame(sorted.mapPartitions(toRows), schema);
+  }
+
+  /** The key of row {@code r}: a 0 byte for null (first), else a 1 byte and the key's bytes. */
+  private static byte[] nullFirstKey(Row r, int k) {
+    if (r.isNullAt(k)) {
+      return new byte[] {0};
+    }
+    byte[] key = (byte[]) r.get(k);
+    byte[] out = new byte[key.length + 1];
+    out[0] = 1;
+    System.arraycopy(key, 0, out, 1, key.length);
+    return out;
+  }
+
+  private static byte[] unsafeBytes(InternalRow row) {
+    return ((UnsafeRow) row).getBytes().clone();
+  }
+}

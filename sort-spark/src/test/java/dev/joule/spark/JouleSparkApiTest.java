@@ -1,0 +1,192 @@
+package dev.joule.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.SparkException;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import scala.Tuple2;
+
+/**
+ * The API for Spark programs against an in-memory reference: a stable sort of the same pairs (or
+ * rows) by {@link Arrays#compareUnsigned(byte[], byte[])} of the keys, ties in input order. This
+ * session has Spark's off-heap memory on, so every task also reserves its budget from Spark.
+ */
+class JouleSparkApiTest {
+  private static final long SEED = 0x5A11L;
+  private static SparkSession spark;
+  private static JavaSparkContext jsc;
+
+  @BeforeAll
+  static void startSpark() {
+    spark =
+        LocalSpark.start(
+            "JouleSparkApiTest",
+            Map.of("spark.memory.offHeap.enabled", "true", "spark.memory.offHeap.size", "256m"));
+    jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+  }
+
+  @AfterAll
+  static void stopSpark() {
+    spark.stop();
+  }
+
+  @AfterEach
+  void noLeaks(TestInfo info) throws InterruptedException {
+    LocalSpark.assertNoLeakedArenas(spark, info.getDisplayName());
+  }
+
+  /**
+   * Keys of 0..8 bytes over a small alphabet (prefixes, duplicates, 0x00 and 0xFF), values 0..40.
+   */
+  private static List<Tuple2<byte[], byte[]>> pairs(long seed, int n) {
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[] alphabet = {0, 1, 2, (byte) 0x80, (byte) 0xFF};
+    List<Tuple2<byte[], byte[]>> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      byte[] k = new byte[r.nextInt(9)];
+      for (int j = 0; j < k.length; j++) {
+        k[j] = alphabet[r.nextInt(alphabet.length)];
+      }
+      byte[] v = new byte[r.nextInt(41)];
+      r.nextBytes(v);
+      out.add(new Tuple2<>(k, v));
+    }
+    return out;
+  }
+
+  private static List<Tuple2<byte[], byte[]>> reference(List<Tuple2<byte[], byte[]>> in) {
+    List<Tuple2<byte[], byte[]>> sorted = new ArrayList<>(in);
+    sorted.sort((a, b) -> Arrays.compareUnsigned(a._1(), b._1())); // List.sort is stable
+    return sorted;
+  }
+
+  private static void assertSamePairs(
+      List<Tuple2<byte[], byte[]>> expected, List<Tuple2<byte[], byte[]>> actual) {
+    assertEquals(expected.size(), actual.size(), "pairs (seed " + SEED + ")");
+    for (int i = 0; i < expected.size(); i++) {
+      assertArrayEquals(
+          expected.get(i)._1(), actual.get(i)._1(), "key " + i + " (seed " + SEED + ")");
+      assertArrayEquals(
+          expected.get(i)._2(), actual.get(i)._2(), "value " + i + " (seed " + SEED + ")");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4, 7})
+  void pairsSortStablyByUnsignedKey(int partitions) {
+    List<Tuple2<byte[], byte[]>> in = pairs(SEED + partitions, 30_000);
+    JavaPairRDD<byte[], byte[]> rdd = jsc.parallelizePairs(in, 3);
+    JavaPairRDD<byte[], byte[]> sorted = JouleSpark.sortByKey(rdd, partitions);
+    assertEquals(partitions, sorted.getNumPartitions());
+    assertSamePairs(reference(in), sorted.collect()); // partition by partition, in order
+    if (partitions > 1) { // 30 000 pairs, all sampled: no partition is empty
+      for (List<Tuple2<byte[], byte[]>> part : sorted.glom().collect()) {
+        assertTrue(!part.isEmpty(), "an empty partition");
+      }
+    }
+  }
+
+  @Test
+  void morePartitionsThanPairsAndAnEmptyInput() {
+    List<Tuple2<byte[], byte[]>> in = pairs(SEED, 3);
+    assertSamePairs(reference(in), JouleSpark.sortByKey(jsc.parallelizePairs(in, 2), 8).collect());
+    JavaPairRDD<byte[], byte[]> empty = jsc.parallelizePairs(new ArrayList<>(), 2);
+    assertEquals(0, JouleSpark.sortByKey(empty, 3).count());
+  }
+
+  private static final AtomicInteger EVALUATIONS = new AtomicInteger();
+
+  @Test
+  void aNonDeterministicInputFailsInsteadOfSortingWrongly() {
+    EVALUATIONS.set(0);
+    // every evaluation of the input adds one more pair: the second pass sees a different count
+    JavaPairRDD<byte[], byte[]> changing =
+        jsc.parallelize(List.of(1), 1)
+            .flatMapToPair(
+                x -> {
+                  int n = 10 + EVALUATIONS.incrementAndGet();
+                  List<Tuple2<byte[], byte[]>> out = new ArrayList<>();
+                  for (int i = 0; i < n; i++) {
+                    out.add(new Tuple2<>(new byte[] {(byte) i}, new byte[0]));
+                  }
+                  return out.iterator();
+                });
+    SparkException e =
+        assertThrows(SparkException.class, () -> JouleSpark.sortByKey(changing, 2).collect());
+    assertTrue(e.getMessage().contains("the input RDD is not deterministic"), e.getMessage());
+  }
+
+  @Test
+  void datasetRowsSortByTheirBinaryKeyColumnNullsFirst() {
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.LongType, false)
+            .add("key", DataTypes.BinaryType, true)
+            .add("name", DataTypes.StringType, true)
+            .add("score", DataTypes.DoubleType, true);
+    SplittableRandom r = new SplittableRandom(SEED);
+    List<Row> rows = new ArrayList<>();
+    for (long id = 0; id < 5_000; id++) {
+      byte[] key = null;
+      if (r.nextInt(10) > 0) {
+        key = new byte[r.nextInt(4)];
+        for (int j = 0; j < key.length; j++) {
+          key[j] = (byte) (r.nextBoolean() ? 0xFF : r.nextInt(3));
+        }
+      }
+      rows.add(
+          RowFactory.create(
+              id, key, r.nextInt(5) == 0 ? null : "name-" + r.nextInt(100), r.nextDouble()));
+    }
+    Dataset<Row> ds = spark.createDataFrame(rows, schema).repartition(3);
+    List<Row> input = ds.collectAsList(); // the input order the sort keeps for equal keys
+    List<Row> expected = new ArrayList<>(input);
+    Comparator<byte[]> nullsFirst = Comparator.nullsFirst((a, b) -> Arrays.compareUnsigned(a, b));
+    expected.sort((a, b) -> nullsFirst.compare((byte[]) a.get(1), (byte[]) b.get(1)));
+    Dataset<Row> sorted = JouleSpark.sortByBinaryKey(ds.cache(), "key", 4);
+    assertEquals(schema, sorted.schema());
+    List<Row> actual = sorted.collectAsList();
+    assertEquals(expected.size(), actual.size());
+    for (int i = 0; i < expected.size(); i++) {
+      Row e = expected.get(i);
+      Row a = actual.get(i);
+      assertEquals(e.getLong(0), a.getLong(0), "row " + i + " (seed " + SEED + ")");
+      assertArrayEquals((byte[]) e.get(1), (byte[]) a.get(1));
+      assertEquals(e.get(2), a.get(2));
+      assertEquals(e.get(3), a.get(3));
+    }
+  }
+
+  @Test
+  void datasetKeyMustBeABinaryColumn() {
+    Dataset<Row> ds = spark.range(10).toDF("id");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> JouleSpark.sortByBinaryKey(ds, "id", 2));
+    assertTrue(e.getMessage().contains("key column id is bigint, not binary"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> JouleSpark.sortByBinaryKey(ds, "nope", 2));
+  }
+}
