@@ -89,7 +89,8 @@ public final class JouleSpark {
     PairRecordLayout layout = new PairRecordLayout(maxKey, maxValue);
     Splitters splitters = PairSampling.splitters(stats, first, layout, partitions);
     Broadcast<Splitters> bs = jsc.broadcast(splitters);
-    long expected = (total + partitions - 1) / partitions;
+    long sampled = stats.stream().mapToLong(s -> s.keys().size()).sum();
+    long expected = SampleSize.largestPartition(total, partitions, sampled);
     JavaPairRDD<Integer, byte[]> chunks =
         JavaPairRDD.fromJavaRDD(
             input.mapPartitionsWithIndex(

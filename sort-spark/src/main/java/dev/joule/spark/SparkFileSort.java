@@ -126,7 +126,8 @@ public final class SparkFileSort {
       jsc.sc().register(read, "joule input checksums");
       JavaRDD<InputSplit> splits =
           jsc.parallelize(plan.splits(), Math.max(1, plan.splits().size()));
-      long expected = (plan.records() + partitions - 1) / partitions;
+      long sampled = samples.stream().mapToLong(KeySample::size).sum();
+      long expected = SampleSize.largestPartition(plan.records(), partitions, sampled);
       JavaRDD<PartResult> written =
           spec.engine() == FileSortSpec.Engine.JOULE
               ? sortWithJoule(jsc, splits, layout, splitters, expected, staged, conf, read)
@@ -158,7 +159,7 @@ public final class SparkFileSort {
           spec.engine(),
           plan.files().size(),
           partitions,
-          samples.stream().mapToLong(KeySample::size).sum(),
+          sampled,
           verdict,
           (t1 - t0) / 1e9,
           (t2 - t1) / 1e9,

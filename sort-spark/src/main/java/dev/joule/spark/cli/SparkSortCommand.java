@@ -321,8 +321,10 @@ public final class SparkSortCommand implements Callable<Integer> {
               .collect(Collectors.joining(",")));
     }
     String m = c.get("spark.master").toLowerCase(Locale.ROOT);
-    if (!m.startsWith("local") && !c.contains("spark.jars")) {
-      // executors of a cluster need this jar; spark-submit sets spark.jars itself
+    boolean inProcess = m.equals("local") || m.startsWith("local[");
+    if (!inProcess && !c.contains("spark.jars")) {
+      // executors in other JVMs (a cluster, or local-cluster[...]) need this jar; spark-submit sets
+      // spark.jars itself
       String jar = ownJar();
       if (jar != null) {
         c.set("spark.jars", jar);

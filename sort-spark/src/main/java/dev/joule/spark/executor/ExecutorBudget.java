@@ -22,20 +22,18 @@ import org.apache.spark.SparkConf;
  *       the other half stays for Spark's Netty shuffle buffers and the JDK.
  * </ol>
  *
- * <p>A task then takes only what its partition needs: the records it is expected to receive plus
- * {@value #MARGIN_PERCENT} % (sampling error), {@link RecordIndex#BYTES_PER_ENTRY} bytes of index
- * per record, and {@value #IO_ALLOWANCE_MIB} MiB for the engine's transfer buffers, because the
- * engine allocates (and the kernel zeroes) its whole budget up front. A partition larger than that
- * still sorts: the engine spills sorted runs to the temp directories and merges them. The result is
- * refused, naming the settings, when it is below the engine's minimum or when the executor's tasks
- * together could exceed the direct-memory limit. Stateless.
+ * <p>A task then takes only what its partition needs: the records it is expected to receive (the
+ * mean partition plus the sampling error, {@link
+ * dev.joule.spark.partition.SampleSize#largestPartition}), {@link RecordIndex#BYTES_PER_ENTRY}
+ * bytes of index per record, and {@value #IO_ALLOWANCE_MIB} MiB for the engine's transfer buffers,
+ * because the engine allocates (and the kernel zeroes) its whole budget up front. A partition
+ * larger than that still sorts: the engine spills sorted runs to the temp directories and merges
+ * them. The result is refused, naming the settings, when it is below the engine's minimum or when
+ * the executor's tasks together could exceed the direct-memory limit. Stateless.
  */
 public final class ExecutorBudget {
   /** Spark conf key: memory per task for the engine (a size such as {@code 2g}). */
   public static final String MEMORY = "spark.joule.memory";
-
-  /** Expected partition size is raised by this share, for the sampling error. */
-  public static final int MARGIN_PERCENT = 25;
 
   /** The engine's transfer buffers and alignment slack beside the records (3 × 4 MiB and more). */
   public static final int IO_ALLOWANCE_MIB = 16;
@@ -51,17 +49,16 @@ public final class ExecutorBudget {
    * @param conf the executor's Spark configuration
    * @param slots tasks that run at once in this executor
    * @param maxDirect the JVM's direct-memory limit
-   * @param expectedRecords records this partition is expected to receive
+   * @param expectedRecords records this partition may receive (margin included)
    * @param wrappedSize bytes per wrapped record
    * @throws IllegalStateException naming the settings when no workable budget exists
    */
   public static long taskMemory(
       SparkConf conf, int slots, long maxDirect, long expectedRecords, int wrappedSize) {
     long cap = cap(conf, slots, maxDirect);
-    long margin = expectedRecords + expectedRecords * MARGIN_PERCENT / 100;
     long need =
         Math.addExact(
-            Math.multiplyExact(margin, (long) wrappedSize + RecordIndex.BYTES_PER_ENTRY),
+            Math.multiplyExact(expectedRecords, (long) wrappedSize + RecordIndex.BYTES_PER_ENTRY),
             (long) IO_ALLOWANCE_MIB << 20);
     long min = JouleEngine.minMemory();
     long budget = Math.max(min, Math.min(cap, need));

@@ -36,8 +36,8 @@ class ExecutorBudgetTest {
 
   @Test
   void theTaskTakesWhatItsPartitionNeedsWithinTheCap() {
-    // 1e6 expected records of 108 bytes: 1.25e6 × (108 + 32) bytes + 16 MiB
-    long need = 1_250_000L * 140 + 16 * MIB;
+    // 1e6 expected records of 108 bytes: 1e6 × (108 + 32) bytes + 16 MiB
+    long need = 1_000_000L * 140 + 16 * MIB;
     assertEquals(
         need,
         ExecutorBudget.taskMemory(conf("spark.master", "local[2]"), 2, 8 * GIB, 1_000_000, 108));
@@ -47,7 +47,7 @@ class ExecutorBudgetTest {
         cap, ExecutorBudget.taskMemory(conf("spark.master", "local[2]"), 2, GIB, 100_000_000, 108));
     // a small partition: its records and the transfer buffers; an explicit 8m caps it
     assertEquals(
-        12L * 140 + 16 * MIB,
+        10L * 140 + 16 * MIB,
         ExecutorBudget.taskMemory(conf(ExecutorBudget.MEMORY, "1g"), 2, 8 * GIB, 10, 108));
     assertEquals(
         8 * MIB, ExecutorBudget.taskMemory(conf(ExecutorBudget.MEMORY, "8m"), 2, 8 * GIB, 10, 108));

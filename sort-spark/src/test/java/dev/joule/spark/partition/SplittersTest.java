@@ -149,5 +149,11 @@ class SplittersTest {
     assertEquals(100_000, SampleSize.of(10_000_000, 8));
     assertEquals(500_000, SampleSize.of(10_000_000, 5_000));
     assertEquals(1_234, SampleSize.of(1_234, 8));
+    // 12 500 keys per partition: 4/sqrt(12500) = 3.6 %, so the 5 % floor
+    assertEquals(1_312_500, SampleSize.largestPartition(10_000_000, 8, 100_000));
+    // 100 keys per partition: 4/sqrt(100) = 40 %
+    assertEquals(14_000, SampleSize.largestPartition(10_000_000, 1_000, 100_000));
+    // 2 keys per partition: capped at double
+    assertEquals(20_000, SampleSize.largestPartition(10_000_000, 1_000, 2_000));
   }
 }
