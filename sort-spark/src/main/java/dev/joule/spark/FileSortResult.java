@@ -18,6 +18,9 @@ import java.util.Locale;
  * @param sampleSeconds the sampling job and the splitters
  * @param sortSeconds the sort job (map, shuffle, sort, write)
  * @param commitSeconds validation and publication
+ * @param largestPart records in the largest part
+ * @param writeTaskSeconds the reduce tasks' time writing parts, summed over the tasks
+ * @param syncTaskSeconds the part of it spent in {@code hsync}, summed over the tasks
  * @param stages Spark's per-stage figures
  */
 public record FileSortResult(
@@ -31,6 +34,9 @@ public record FileSortResult(
     double sampleSeconds,
     double sortSeconds,
     double commitSeconds,
+    long largestPart,
+    double writeTaskSeconds,
+    double syncTaskSeconds,
     List<JobMetrics.Stage> stages) {
 
   /** The report lines printed by {@code joule-spark sort}. */
@@ -54,6 +60,16 @@ public record FileSortResult(
             sampledKeys,
             sortSeconds,
             commitSeconds));
+    double mean = (double) verdict.records() / partitions;
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "parts: largest %d records (%+.1f %% against the mean); writing them %.2f task-s, of"
+                + " which hsync %.2f",
+            largestPart,
+            mean == 0 ? 0 : 100 * (largestPart - mean) / mean,
+            writeTaskSeconds,
+            syncTaskSeconds));
     for (JobMetrics.Stage s : stages) {
       lines.add("stage " + s.describe());
     }

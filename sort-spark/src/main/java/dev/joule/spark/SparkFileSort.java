@@ -165,6 +165,9 @@ public final class SparkFileSort {
           (t2 - t1) / 1e9,
           (t3 - t2) / 1e9,
           (t4 - t3) / 1e9,
+          parts.stream().mapToLong(PartResult::records).max().orElse(0),
+          parts.stream().mapToLong(PartResult::writeMillis).sum() / 1e3,
+          parts.stream().mapToLong(PartResult::syncMillis).sum() / 1e3,
           metrics.stages());
     } catch (Throwable e) {
       staged.abort(e);

@@ -47,8 +47,8 @@ public final class InputPlan implements Serializable {
    * Plans {@code inputs}, in the order given.
    *
    * @param splitBytes most bytes per split (at least one record)
-   * @param parallelism task slots of the cluster: as Spark does for files, splits shrink (down to
-   *     {@link #MIN_SPREAD_BYTES}) so that a small input still gives every slot a split
+   * @param parallelism task slots of the cluster: splits shrink (down to {@link #MIN_SPREAD_BYTES})
+   *     so that the map tasks come in whole waves over the slots
    * @throws JobIOException naming the first input that is missing, empty of files, or not a whole
    *     number of records
    */
@@ -66,8 +66,7 @@ public final class InputPlan implements Serializable {
         total += f.getLen();
       }
     }
-    long spread = Math.max(MIN_SPREAD_BYTES, (total + parallelism - 1) / Math.max(1, parallelism));
-    long perSplit = Math.max(1, Math.min(splitBytes, spread) / recordSize);
+    long perSplit = Math.max(1, splitBytes(total, splitBytes, parallelism) / recordSize);
     List<String> files = new ArrayList<>();
     List<InputSplit> splits = new ArrayList<>();
     long ordinal = 0;
@@ -96,6 +95,19 @@ public final class InputPlan implements Serializable {
       ordinal += n;
     }
     return new InputPlan(files, splits, ordinal, recordSize);
+  }
+
+  /**
+   * Bytes per split: at most {@code splitBytes}, and as many splits as make whole waves of {@code
+   * parallelism} tasks (three 128 MiB splits on two cores would leave one core idle for a third of
+   * the map stage; four of 75 MiB do not), but not below {@link #MIN_SPREAD_BYTES}.
+   */
+  static long splitBytes(long total, long splitBytes, int parallelism) {
+    long slots = Math.max(1, parallelism);
+    long count = Math.max(1, (total + splitBytes - 1) / splitBytes);
+    count = (count + slots - 1) / slots * slots;
+    long size = (total + count - 1) / count;
+    return Math.min(splitBytes, Math.max(MIN_SPREAD_BYTES, size));
   }
 
   private static List<FileStatus> filesOf(String input, Configuration conf) throws JobIOException {

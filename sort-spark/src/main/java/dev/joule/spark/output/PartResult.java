@@ -21,7 +21,8 @@ public final class PartResult implements Serializable {
   private final byte[] firstKey;
   private final byte[] lastKey;
   private final byte[] summary;
-  private final long taskMillis;
+  private final long writeMillis;
+  private final long syncMillis;
 
   /**
    * @param partition the partition index (the part's number)
@@ -36,7 +37,8 @@ public final class PartResult implements Serializable {
    * @param firstKey the first record's key, or null for an empty part
    * @param lastKey the last record's key, or null for an empty part
    * @param summary the valsort summary (280 bytes), or null when empty or not gensort's layout
-   * @param taskMillis the task's wall time from its first input to its closed part
+   * @param writeMillis the time from the first record handed to the writer to the synced part
+   * @param syncMillis the part of it spent waiting for the file system to make the part durable
    */
   public PartResult(
       int partition,
@@ -50,7 +52,8 @@ public final class PartResult implements Serializable {
       byte[] firstKey,
       byte[] lastKey,
       byte[] summary,
-      long taskMillis) {
+      long writeMillis,
+      long syncMillis) {
     this.partition = partition;
     this.partFile = partFile;
     this.summaryFile = summaryFile;
@@ -62,7 +65,8 @@ public final class PartResult implements Serializable {
     this.firstKey = firstKey;
     this.lastKey = lastKey;
     this.summary = summary;
-    this.taskMillis = taskMillis;
+    this.writeMillis = writeMillis;
+    this.syncMillis = syncMillis;
   }
 
   public int partition() {
@@ -109,7 +113,11 @@ public final class PartResult implements Serializable {
     return summary;
   }
 
-  public long taskMillis() {
-    return taskMillis;
+  public long writeMillis() {
+    return writeMillis;
+  }
+
+  public long syncMillis() {
+    return syncMillis;
   }
 }

@@ -41,7 +41,8 @@ public final class PartWriter implements AutoCloseable {
   private final StreamingValidator valsort;
   private final RecordChecksum checksum;
   private final byte[] prevKey;
-  private final long started = System.nanoTime();
+  private long started;
+  private long syncNanos;
   private byte[] firstKey;
   private int fill;
   private long records;
@@ -88,6 +89,9 @@ public final class PartWriter implements AutoCloseable {
 
   /** Appends the record of a wrapped record (joule engine: the ordinal is dropped). */
   public void addWrapped(ByteBuffer wrapped) throws JobIOException {
+    if (fill == 0 && records == 0) {
+      started = System.nanoTime();
+    }
     if (fill == buf.length) {
       drain();
     }
@@ -97,6 +101,9 @@ public final class PartWriter implements AutoCloseable {
 
   /** Appends the record made of a sort key and the rest of the record (Spark engine). */
   public void addJoined(byte[] sortKey, byte[] rest) throws JobIOException {
+    if (fill == 0 && records == 0) {
+      started = System.nanoTime();
+    }
     if (fill == buf.length) {
       drain();
     }
@@ -169,8 +176,13 @@ public final class PartWriter implements AutoCloseable {
    */
   public PartResult finish() throws JobIOException {
     drain();
+    if (started == 0) {
+      started = System.nanoTime();
+    }
     try {
+      long t = System.nanoTime();
       out.hsync();
+      syncNanos += System.nanoTime() - t;
       closed = true;
       out.close();
     } catch (IOException e) {
@@ -214,7 +226,8 @@ public final class PartWriter implements AutoCloseable {
         firstKey,
         lastKey,
         summary,
-        (System.nanoTime() - started) / 1_000_000);
+        (System.nanoTime() - started) / 1_000_000,
+        syncNanos / 1_000_000);
   }
 
   private void writeSummary(byte[] summary) throws JobIOException {
@@ -227,7 +240,9 @@ public final class PartWriter implements AutoCloseable {
             fs.getDefaultBlockSize(summaryPath),
             null)) {
       s.write(summary);
+      long t = System.nanoTime();
       s.hsync();
+      syncNanos += System.nanoTime() - t;
     } catch (IOException e) {
       throw JobIOException.wrap("write", summaryPath, e);
     }

@@ -44,8 +44,18 @@ class InputPlanTest {
     assertEquals(1, InputPlan.of(List.of(a.toString()), CONF, 100, 128 << 20, 1).splits().size());
     // 10 MB over 2 slots: two splits of 5 MB (the 4 MB floor does not bind)
     assertEquals(2, InputPlan.of(List.of(a.toString()), CONF, 100, 128 << 20, 2).splits().size());
-    // over 8 slots: 4 MB splits at least, so three
+    // over 8 slots: 4 MiB splits at least, so three
     assertEquals(3, InputPlan.of(List.of(a.toString()), CONF, 100, 128 << 20, 8).splits().size());
+  }
+
+  @Test
+  void splitsComeInWholeWavesOverTheSlots() {
+    long mib = 1 << 20;
+    // 300 MB in 128 MiB splits would be three; on two slots four of 75 MB keep both busy
+    assertEquals(75_000_000, InputPlan.splitBytes(300_000_000, 128 * mib, 2));
+    assertEquals(125_000_000, InputPlan.splitBytes(1_000_000_000, 128 * mib, 2));
+    assertEquals(133_333_334, InputPlan.splitBytes(10_000_000_000L, 128 * mib, 1)); // 75 of them
+    assertEquals(4 * mib, InputPlan.splitBytes(1_000_000, 128 * mib, 2));
   }
 
   @Test

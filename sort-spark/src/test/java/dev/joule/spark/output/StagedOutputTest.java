@@ -37,7 +37,7 @@ class StagedOutputTest {
     Files.writeString(part, data);
     Files.writeString(Path.of(part + ".sum"), "sum" + partition);
     return new PartResult(
-        partition, "file:" + part, "file:" + part + ".sum", 1, 0, 0, 0, 0, null, null, null, 0);
+        partition, "file:" + part, "file:" + part + ".sum", 1, 0, 0, 0, 0, null, null, null, 0, 0);
   }
 
   @Test
