@@ -21,7 +21,9 @@ final class LocalSpark {
             .config("spark.driver.host", "127.0.0.1")
             .config("spark.driver.bindAddress", "127.0.0.1")
             .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
-            .config("spark.sql.shuffle.partitions", "4");
+            .config("spark.sql.shuffle.partitions", "4")
+            // a task that leaves Spark-managed memory reserved (OffHeapReservation) fails
+            .config("spark.unsafe.exceptionOnMemoryLeak", "true");
     extra.forEach(b::config);
     return b.getOrCreate();
   }

@@ -291,11 +291,6 @@ public final class SparkSortCommand implements Callable<Integer> {
   SparkConf sparkConf() {
     SparkConf c = new SparkConf(true);
     c.setIfMissing("spark.app.name", "joule-spark sort");
-    if (master != null) {
-      c.setMaster(master);
-    } else if (!c.contains("spark.master")) {
-      c.setMaster("local[*]");
-    }
     // Kryo for the Spark engine's per-record shuffle, as Spark's tuning guide advises; the joule
     // engine's chunks are byte arrays, which every serializer moves the same way.
     c.setIfMissing("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
@@ -306,6 +301,11 @@ public final class SparkSortCommand implements Callable<Integer> {
             "invalid value for --conf: '" + kv + "': expected KEY=VALUE");
       }
       c.set(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+    if (master != null) {
+      c.setMaster(master);
+    } else if (!c.contains("spark.master")) {
+      c.setMaster("local[*]");
     }
     if (memory != null) {
       c.set(ExecutorBudget.MEMORY, memory);
