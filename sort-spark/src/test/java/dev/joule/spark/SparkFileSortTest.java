@@ -151,19 +151,23 @@ class SparkFileSortTest {
     "equal, 3, JOULE",
     "equal, 6, SPARK",
     "equal, 8, JOULE",
+    "three, 8, JOULE",
+    "three, 7, SPARK",
   })
   void shapesAndPartitions(String shape, int partitions, Engine engine) throws Exception {
     Path in = dir.resolve("in");
     switch (shape) {
       case "uniform" -> TestData.gensort(in, 1_000, 100_000, false);
       case "skewed" -> TestData.gensort(in, 1_000, 100_000, true);
+      case "three" -> TestData.randomRecords(in, 3L, 100_000, 100, 0, 10, 3); // 3 distinct keys
       default -> TestData.equalKeys(in, 100_000);
     }
     Path out =
         sortAndCompare(
             spec(List.of(in), dir.resolve("sorted")).withPartitions(partitions).withEngine(engine),
             List.of(in));
-    // a complete sample: every part gets the same number of records, give or take one
+    // a complete sample: every part gets the same number of records, give or take one, also with
+    // more partitions than distinct keys
     for (Path p : TestData.parts(out)) {
       long records = Files.size(p) / 100;
       assertTrue(
