@@ -69,7 +69,8 @@ run() {
   fi
   # the map and reduce stages' wall times and the reduce tasks' hsync time, from the report
   stages=$(awk '/stage sort\/map:/ {m=$6} /stage sort\/reduce:/ {r=$6} /parts: largest/ {h=$(NF)} END {printf "map %5.2f s, reduce %5.2f s, hsync %5.2f task-s", m, r, h}' "$dir/$engine.log")
-  tail -1 "$dir/time.tmp" | awk -v e="$engine" -v job="$job" -v st="$stages" '{printf "  %-6s wall %6.2f s  CPU %6.2f s  job %6.2f s  (%s)\n", e, $1, $2 + $3, job, st}'
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  tail -1 "$dir/time.tmp" | awk -v e="$engine" -v job="$job" -v st="$stages" -v l="$load" '{printf "  %-6s wall %6.2f s  CPU %6.2f s  job %6.2f s  (%s; load %s)\n", e, $1, $2 + $3, job, st, l}'
 }
 for i in $(seq 1 "$repeat"); do
   echo "run $i"
