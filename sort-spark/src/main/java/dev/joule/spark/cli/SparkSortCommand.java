@@ -93,7 +93,7 @@ public final class SparkSortCommand implements Callable<Integer> {
       description =
           "Who sorts each partition: joule's off-heap engine, or Spark's own"
               + " repartitionAndSortWithinPartitions with the same splitters (the baseline)."
-              + " Default: ${DEFAULT-VALUE}.")
+              + " Default: joule.")
   FileSortSpec.Engine engine = FileSortSpec.Engine.JOULE;
 
   @Option(
@@ -174,6 +174,7 @@ public final class SparkSortCommand implements Callable<Integer> {
   @Parameters(
       arity = "2..*",
       paramLabel = "INPUT... OUTPUT_DIR",
+      hideParamSyntax = true,
       description = "Input files or directories, then the output directory to create.")
   List<String> paths;
 
