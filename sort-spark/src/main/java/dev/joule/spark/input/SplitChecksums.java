@@ -1,6 +1,7 @@
 package dev.joule.spark.input;
 
 import dev.joule.core.valsort.RecordChecksum;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.util.AccumulatorV2;
@@ -11,7 +12,10 @@ import org.apache.spark.util.AccumulatorV2;
  * reads the same split and reports the same numbers, and keying by split makes the merge
  * idempotent, so the totals stay exact. The driver compares them with the parts' numbers.
  *
- * <p>Thread-safety: as every accumulator, one copy per task, merged on the driver.
+ * <p>Thread-safety: one copy per task, merged on the driver by Spark's scheduler thread while other
+ * threads may read it: every method is synchronized and {@link #value()} returns a snapshot (a live
+ * map handed to Spark's listeners was modified under them: ConcurrentModificationException in
+ * AppStatusListener, whose task counts then went stale).
  */
 public final class SplitChecksums
     extends AccumulatorV2<SplitChecksums.SplitSum, Map<Integer, SplitChecksums.SplitSum>> {
@@ -24,24 +28,24 @@ public final class SplitChecksums
   private final TreeMap<Integer, SplitSum> sums = new TreeMap<>();
 
   @Override
-  public boolean isZero() {
+  public synchronized boolean isZero() {
     return sums.isEmpty();
   }
 
   @Override
-  public SplitChecksums copy() {
+  public synchronized SplitChecksums copy() {
     SplitChecksums c = new SplitChecksums();
     c.sums.putAll(sums);
     return c;
   }
 
   @Override
-  public void reset() {
+  public synchronized void reset() {
     sums.clear();
   }
 
   @Override
-  public void add(SplitSum v) {
+  public synchronized void add(SplitSum v) {
     sums.put(v.split(), v);
   }
 
@@ -51,17 +55,18 @@ public final class SplitChecksums
   }
 
   @Override
-  public void merge(AccumulatorV2<SplitSum, Map<Integer, SplitSum>> other) {
+  public synchronized void merge(AccumulatorV2<SplitSum, Map<Integer, SplitSum>> other) {
     sums.putAll(other.value());
   }
 
+  /** A snapshot of the sums by split index. */
   @Override
-  public Map<Integer, SplitSum> value() {
-    return sums;
+  public synchronized Map<Integer, SplitSum> value() {
+    return Collections.unmodifiableMap(new TreeMap<>(sums));
   }
 
   /** Records over all splits reported. */
-  public long records() {
+  public synchronized long records() {
     long n = 0;
     for (SplitSum s : sums.values()) {
       n += s.records();
@@ -70,7 +75,7 @@ public final class SplitChecksums
   }
 
   /** The checksum over all splits reported. */
-  public RecordChecksum checksum() {
+  public synchronized RecordChecksum checksum() {
     RecordChecksum c = new RecordChecksum();
     for (SplitSum s : sums.values()) {
       c.add(RecordChecksum.of(s.checksumHi(), s.checksumLo()));
