@@ -5,14 +5,15 @@ import dev.joule.core.gensort.GensortMode;
 import dev.joule.core.gensort.ParallelGensort;
 import dev.joule.core.gensort.RecordLayout;
 import dev.joule.core.gensort.Uint128;
+import dev.joule.core.memory.SuppressForbidden;
 import dev.joule.core.valsort.ParallelValidator;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.core.valsort.ValsortException;
 import dev.joule.core.valsort.ValsortSummary;
-import dev.joule.io.fs.SortIOException;
-import dev.joule.io.pipeline.ProgressListener;
-import dev.joule.io.pipeline.SortConfig;
-import dev.joule.io.stripe.Stripe;
+import dev.joule.io.config.ProgressListener;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.pipeline.ExternalSorter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -22,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -126,16 +128,15 @@ public final class BenchCommand implements Callable<Integer> {
     ProgressBar bar = options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
     SortConfig config =
         options.toConfig(SortCommand.notices(err, bar), bar != null ? bar : ProgressListener.NONE);
-    Stripe.validate(dir); // the same checks as a temp dir: exists, writable, safe
-    for (Path d : config.tempDirs()) {
-      Stripe.validate(d);
-    }
+    ExternalSorter.checkTempDir(dir); // the same checks as a temp dir: exists, writable, safe
+    ExternalSorter.checkTempDirs(config);
     RaplMeter rapl = RaplMeter.open(env.powercap());
     PrivateDir work = PrivateDir.create(dir, "bench");
     try {
       Path input = work.newFile("input.dat");
       Path output = work.resolve("output.dat");
       out.printf(
+          Locale.ROOT,
           "joule bench: %,d %s records (%.1f GB) in %s; memory %s, %d threads, %d temp dir(s),"
               + " direct I/O %s%n",
           records,
@@ -207,6 +208,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
+  @SuppressForbidden("process CPU time has no portable API; the bench needs it per run")
   private BenchRow timedSort(
       int run, Path input, Path output, SortConfig config, RaplMeter rapl, ProgressBar bar)
       throws IOException {

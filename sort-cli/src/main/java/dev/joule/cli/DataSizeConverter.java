@@ -1,6 +1,6 @@
 package dev.joule.cli;
 
-import dev.joule.io.pipeline.DataSize;
+import dev.joule.io.config.DataSize;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 

@@ -1,9 +1,9 @@
 package dev.joule.cli;
 
-import dev.joule.io.fs.SortIOException;
-import dev.joule.io.pipeline.SortCancelledException;
-import dev.joule.io.pipeline.SortValidationException;
-import dev.joule.io.run.CorruptRunException;
+import dev.joule.io.error.CorruptRunException;
+import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.error.SortValidationException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -89,8 +89,8 @@ final class ExitCodeMapper
     if (t instanceof SortCancelledException) {
       return "cancelled: " + t.getMessage();
     }
-    if (t instanceof IOException) {
-      return SortIOException.reasonOf((IOException) t);
+    if (t instanceof IOException io) {
+      return SortIOException.reasonOf(io);
     }
     if (t instanceof IllegalArgumentException) {
       return String.valueOf(t.getMessage());

@@ -1,8 +1,8 @@
 package dev.joule.cli;
 
+import dev.joule.io.config.SortConfig;
 import dev.joule.io.pipeline.ExternalSorter;
-import dev.joule.io.pipeline.SortConfig;
-import dev.joule.io.pipeline.SortReport;
+import dev.joule.io.report.SortReport;
 import java.io.IOException;
 import java.nio.file.Path;
 

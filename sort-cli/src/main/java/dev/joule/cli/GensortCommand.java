@@ -5,7 +5,7 @@ import dev.joule.core.gensort.ParallelGensort;
 import dev.joule.core.gensort.RecordLayout;
 import dev.joule.core.gensort.Uint128;
 import dev.joule.core.valsort.RecordChecksum;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -164,8 +164,8 @@ public final class GensortCommand implements Callable<Integer> {
   }
 
   private static String describe(Exception e) {
-    return e instanceof IOException
-        ? SortIOException.reasonOf((IOException) e)
+    return e instanceof IOException io
+        ? SortIOException.reasonOf(io)
         : String.valueOf(e.getMessage());
   }
 }

@@ -2,8 +2,9 @@ package dev.joule.cli;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.OperatingSystemMXBean;
-import dev.joule.io.pipeline.DataSize;
-import dev.joule.io.pipeline.SortConfig;
+import dev.joule.core.memory.SuppressForbidden;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.SortConfig;
 import java.lang.management.ManagementFactory;
 
 /**
@@ -22,12 +23,14 @@ final class MachineDefaults {
   private MachineDefaults() {}
 
   /** Bytes of physical memory (the container's limit inside a container). */
+  @SuppressForbidden("physical memory has no portable API; the budget default derives from it")
   static long physicalMemory() {
     return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getTotalMemorySize();
   }
 
   /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize, or the max heap when it is unset. */
+  @SuppressForbidden("the direct-memory limit is a HotSpot option; other JVMs use the max heap")
   static long maxDirectMemory() {
     try {
       HotSpotDiagnosticMXBean hs =

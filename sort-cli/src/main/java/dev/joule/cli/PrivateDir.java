@@ -1,6 +1,6 @@
 package dev.joule.cli;
 
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

@@ -1,6 +1,6 @@
 package dev.joule.cli;
 
-import dev.joule.io.pipeline.ProgressListener;
+import dev.joule.io.config.ProgressListener;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.function.LongSupplier;

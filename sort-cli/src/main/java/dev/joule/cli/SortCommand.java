@@ -1,11 +1,11 @@
 package dev.joule.cli;
 
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
-import dev.joule.io.pipeline.ProgressListener;
-import dev.joule.io.pipeline.SortConfig;
-import dev.joule.io.pipeline.SortReport;
-import dev.joule.io.stripe.Stripe;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.config.ProgressListener;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.pipeline.ExternalSorter;
+import dev.joule.io.report.SortReport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -185,9 +185,7 @@ public final class SortCommand implements Callable<Integer> {
     if (!STDIO.equals(input)) {
       checkInput(Path.of(input));
     }
-    for (Path d : config.tempDirs()) {
-      Stripe.validate(d);
-    }
+    ExternalSorter.checkTempDirs(config);
     if (!STDIO.equals(output)) {
       checkOutput(Path.of(output));
     }

@@ -3,12 +3,12 @@ package dev.joule.cli;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.block.FileKind;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.pipeline.DataSize;
-import dev.joule.io.pipeline.ProgressListener;
-import dev.joule.io.pipeline.SortConfig;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.config.ProgressListener;
+import dev.joule.io.config.SortConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,7 +168,7 @@ public final class SortOptions {
       String target = java.nio.file.Files.readSymbolicLink(fd2).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
     } catch (java.io.IOException | UnsupportedOperationException e) {
-      return System.console() != null;
+      return isTerminal(System.console());
     }
   }
 
@@ -251,5 +251,20 @@ public final class SortOptions {
     }
     return new ParameterException(
         mixee.commandLine(), "invalid value for " + option + ": " + typed + reason);
+  }
+
+  /**
+   * Whether {@code console} is a terminal: on JDK 22+ {@code System.console()} is never null, so
+   * {@code Console.isTerminal()} (called reflectively, absent on 17) decides there.
+   */
+  private static boolean isTerminal(java.io.Console console) {
+    if (console == null) {
+      return false;
+    }
+    try {
+      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException e) {
+      return true; // JDK 17..21: a non-null console is a terminal
+    }
   }
 }

@@ -1,8 +1,8 @@
 package dev.joule.cli;
 
-import dev.joule.io.pipeline.DataSize;
-import dev.joule.io.pipeline.PhaseReport;
-import dev.joule.io.pipeline.SortReport;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.report.PhaseReport;
+import dev.joule.io.report.SortReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

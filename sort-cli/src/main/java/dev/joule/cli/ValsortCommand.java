@@ -4,7 +4,7 @@ import dev.joule.core.valsort.ParallelValidator;
 import dev.joule.core.valsort.SummaryCombiner;
 import dev.joule.core.valsort.ValsortException;
 import dev.joule.core.valsort.ValsortSummary;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -56,7 +56,7 @@ import picocli.CommandLine.Spec;
       "    joule valsort -s all.sum",
     })
 public final class ValsortCommand implements Callable<Integer> {
-  /** Read size per thread: DESIGN.md measured 1–4 MiB transfers as enough. */
+  /** Read size per thread: docs/design.md, D4, measured 1–4 MiB transfers as enough. */
   static final int READ_BUFFER_BYTES = 4 << 20;
 
   @Spec CommandSpec spec;
@@ -195,8 +195,8 @@ public final class ValsortCommand implements Callable<Integer> {
   }
 
   private static String describe(Exception e) {
-    return e instanceof IOException
-        ? SortIOException.reasonOf((IOException) e)
+    return e instanceof IOException io
+        ? SortIOException.reasonOf(io)
         : String.valueOf(e.getMessage());
   }
 

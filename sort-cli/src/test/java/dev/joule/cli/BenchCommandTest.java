@@ -116,7 +116,8 @@ class BenchCommandTest {
   @Test
   void engineFailureExitsWithItsCode() {
     engine.failure =
-        new dev.joule.io.fs.SortIOException("write", dir.resolve("r"), "No space left on device");
+        new dev.joule.io.error.SortIOException(
+            "write", dir.resolve("r"), "No space left on device");
     CliRun r = bench("--records", "10");
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: write failed: " + dir.resolve("r") + ": No space left on device\n", r.err);

@@ -3,7 +3,7 @@ package dev.joule.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.joule.io.pipeline.SortConfig;
+import dev.joule.io.config.SortConfig;
 import org.junit.jupiter.api.Test;
 
 class MachineDefaultsTest {

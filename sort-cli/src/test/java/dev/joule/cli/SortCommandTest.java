@@ -7,17 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.block.FileKind;
-import dev.joule.io.block.TransferSizes;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
-import dev.joule.io.pipeline.DataSize;
-import dev.joule.io.pipeline.ProgressListener;
-import dev.joule.io.pipeline.SortCancelledException;
-import dev.joule.io.pipeline.SortConfig;
-import dev.joule.io.pipeline.SortValidationException;
-import dev.joule.io.run.CorruptRunException;
+import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.config.ProgressListener;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.config.TransferSizes;
+import dev.joule.io.error.CorruptRunException;
+import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.error.SortValidationException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -118,9 +119,9 @@ class SortCommandTest {
     SortConfig c = configOf();
     assertEquals(MachineDefaults.memory(), c.memoryBudget());
     assertEquals(Runtime.getRuntime().availableProcessors(), c.threads());
-    assertEquals(100, c.format().recordSize());
-    assertEquals(0, c.format().key().offset());
-    assertEquals(10, c.format().key().length());
+    assertEquals(100, ((FixedLengthFormat) c.format()).recordSize());
+    assertEquals(0, ((FixedLengthFormat) c.format()).key().offset());
+    assertEquals(10, ((FixedLengthFormat) c.format()).key().length());
     assertEquals(DirectIoPolicy.AUTO, c.directIo());
     assertEquals(0, c.fanIn());
     for (FileKind k : FileKind.values()) {
@@ -168,9 +169,9 @@ class SortCommandTest {
     assertEquals(DataSize.ofMiB(64), c.memoryBudget());
     assertEquals(1, c.threads());
     assertEquals(List.of(tmp, t2), c.tempDirs());
-    assertEquals(16, c.format().recordSize());
-    assertEquals(8, c.format().key().offset());
-    assertEquals(8, c.format().key().length());
+    assertEquals(16, ((FixedLengthFormat) c.format()).recordSize());
+    assertEquals(8, ((FixedLengthFormat) c.format()).key().offset());
+    assertEquals(8, ((FixedLengthFormat) c.format()).key().length());
     assertEquals(DirectIoPolicy.OFF, c.directIo());
     assertEquals(1 << 20, c.transferSize(FileKind.INPUT));
     assertEquals(512 << 10, c.transferSize(FileKind.OUTPUT));
@@ -252,6 +253,11 @@ class SortCommandTest {
         new InputStream() {
           @Override
           public int read() {
+            throw new AssertionError("stdin read before the output dir was checked");
+          }
+
+          @Override
+          public int read(byte[] b, int off, int len) {
             throw new AssertionError("stdin read before the output dir was checked");
           }
         };

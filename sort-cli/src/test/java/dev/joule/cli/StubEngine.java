@@ -1,9 +1,9 @@
 package dev.joule.cli;
 
-import dev.joule.io.pipeline.DataSummary;
-import dev.joule.io.pipeline.PhaseReport;
-import dev.joule.io.pipeline.SortConfig;
-import dev.joule.io.pipeline.SortReport;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.report.DataSummary;
+import dev.joule.io.report.PhaseReport;
+import dev.joule.io.report.SortReport;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

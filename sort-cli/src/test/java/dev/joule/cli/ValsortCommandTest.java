@@ -72,10 +72,12 @@ class ValsortCommandTest {
   void first400Records() throws Exception {
     CliRun r = CliRun.run("valsort", write("400.dat", Arrays.copyOf(SORTED, 40_000)).toString());
     assertEquals(
-        "Records: 400\n"
-            + "Checksum: c4df938655\n"
-            + "Duplicate keys: 0\n"
-            + "SUCCESS - all records are in order\n",
+        """
+        Records: 400
+        Checksum: c4df938655
+        Duplicate keys: 0
+        SUCCESS - all records are in order
+        """,
         r.err);
   }
 
@@ -108,8 +110,12 @@ class ValsortCommandTest {
     CliRun bad = CliRun.run("valsort", "-s", wrong.toString());
     assertEquals(1, bad.exitCode);
     assertEquals(
-        "First unordered record is record 600\nRecords: 1000\nChecksum: 1f5dfb3631a\n"
-            + "ERROR - there are 1 unordered records\n",
+        """
+        First unordered record is record 600
+        Records: 1000
+        Checksum: 1f5dfb3631a
+        ERROR - there are 1 unordered records
+        """,
         bad.err);
   }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Bad and odd inputs through {@code ./joule sort} (RELIABILITY.md I1, I3, I6, I8, I10, usage
+ * Bad and odd inputs through {@code ./joule sort} (docs/reliability.md I1, I3, I6, I8, I10, usage
  * errors), each checked with {@link CliContract}: empty input, a partial trailing record, a
  * missing, unreadable (as nobody, via setpriv) or directory input, a FIFO (spooled, works), output
  * = input (sorted in place; SIGTERM mid-sort leaves the old content), a missing output directory

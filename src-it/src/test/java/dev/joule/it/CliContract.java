@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The clean-failure contract (RELIABILITY.md §1, "CFC") for the CLI, as one reusable assertion:
+ * The clean-failure contract (docs/reliability.md, "CFC") for the CLI, as one reusable assertion:
  * {@link #before} snapshots the output (sha256 or absent) and the dirs to watch (stripes, output
  * dir); {@link Snapshot#assertCleanFailure} checks the exit code, that the last stderr line is the
  * one error line and matches the expected pattern (operation, path, errno text), that the output is
@@ -35,7 +35,7 @@ final class CliContract {
   /** Exit code, stdout, stderr and wall time of one launcher run. */
   record Run(int exit, String out, String err, long millis) {
     String lastErrLine() {
-      String[] l = err.strip().split("\n");
+      String[] l = err.strip().split("\n", -1);
       return l[l.length - 1];
     }
   }
@@ -201,10 +201,16 @@ final class CliContract {
       assumeTrue(rc == 0, "mount -t tmpfs failed (exit " + rc + "): skipped");
     }
 
+    /** Unmounts (lazily if busy); an interrupt is kept as the thread's flag. */
     @Override
-    public void close() throws IOException, InterruptedException {
-      if (sh("umount", dir.toString()) != 0) {
-        sh("umount", "-l", dir.toString());
+    public void close() throws IOException {
+      try {
+        if (sh("umount", dir.toString()) != 0) {
+          sh("umount", "-l", dir.toString());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while unmounting " + dir);
       }
     }
   }
@@ -215,7 +221,7 @@ final class CliContract {
         new ProcessBuilder("findmnt", "-rn", "-o", "TARGET").redirectErrorStream(true).start();
     String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     p.waitFor();
-    for (String line : all.split("\n")) {
+    for (String line : all.split("\n", -1)) {
       assertTrue(!line.startsWith(base.toString()), "still mounted: " + line);
     }
   }

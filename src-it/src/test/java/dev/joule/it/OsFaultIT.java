@@ -27,7 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Real OS faults through {@code ./joule sort} (RELIABILITY.md F1, F3, F12, P1, P2, I9), each
+ * Real OS faults through {@code ./joule sort} (docs/reliability.md F1, F3, F12, P1, P2, I9), each
  * checked with {@link CliContract}: a small tmpfs as one stripe and as the output's file system
  * (ENOSPC), SIGINT/SIGTERM/SIGHUP in run formation, an intermediate merge and the final merge,
  * SIGKILL followed by a sort that sweeps the stale private dir, {@code ulimit -n 32}, and {@code

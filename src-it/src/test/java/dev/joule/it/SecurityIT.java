@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * RELIABILITY.md S1–S3, S5 through {@code ./joule sort}: run files 0600 in a 0700 private dir even
- * under {@code umask 000}; symlinks planted under guessable names in the stripe and output dirs are
- * never followed (their targets are untouched); a world-writable temp dir without the sticky bit is
- * refused with exit 2 and the reason.
+ * docs/reliability.md S1–S3, S5 through {@code ./joule sort}: run files 0600 in a 0700 private dir
+ * even under {@code umask 000}; symlinks planted under guessable names in the stripe and output
+ * dirs are never followed (their targets are untouched); a world-writable temp dir without the
+ * sticky bit is refused with exit 2 and the reason.
  */
 class SecurityIT {
   @TempDir static Path shared;

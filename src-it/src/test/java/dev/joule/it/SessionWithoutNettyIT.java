@@ -3,7 +3,7 @@ package dev.joule.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.joule.io.pipeline.DataSize;
+import dev.joule.io.config.DataSize;
 import dev.joule.io.pipeline.ExternalSorter;
 import dev.joule.io.pipeline.RecordCursor;
 import dev.joule.io.pipeline.SortSession;
@@ -47,7 +47,7 @@ class SessionWithoutNettyIT {
     records.sort((a, b) -> Arrays.compareUnsigned(a, 0, 10, b, 0, 10));
 
     var config =
-        dev.joule.io.pipeline.SortConfig.builder()
+        dev.joule.io.config.SortConfig.builder()
             .memoryBudget(DataSize.ofMiB(8))
             .threads(2)
             .tempDirs(List.of(temp))

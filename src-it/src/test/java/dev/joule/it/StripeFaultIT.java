@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Real OS faults on one stripe through {@code ./joule sort} (RELIABILITY.md F11, F8), checked with
- * {@link CliContract}: a tmpfs stripe with 8 inodes (file creation fails with ENOSPC), and a
+ * Real OS faults on one stripe through {@code ./joule sort} (docs/reliability.md F11, F8), checked
+ * with {@link CliContract}: a tmpfs stripe with 8 inodes (file creation fails with ENOSPC), and a
  * loop-mounted ext4 stripe whose "disk dies" mid-run ({@code EXT4_IOC_SHUTDOWN}: every later
  * syscall on it returns EIO). Root only (skipped with a reason otherwise); every mount and loop
  * device is released in a finally, and {@code findmnt}/{@code losetup -a} are checked at the end.

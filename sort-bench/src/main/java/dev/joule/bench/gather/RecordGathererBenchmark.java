@@ -2,11 +2,11 @@ package dev.joule.bench.gather;
 
 import dev.joule.bench.radix.BenchData;
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.core.record.RecordIndex;
 import dev.joule.testing.KeyShape;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;

@@ -1,11 +1,13 @@
 package dev.joule.bench.io;
 
+import dev.joule.bench.radix.BenchData;
+import dev.joule.core.memory.SuppressForbidden;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockReader;
 import dev.joule.io.block.BlockWriter;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -37,7 +39,7 @@ public final class BlockIoThroughput {
   private BlockIoThroughput() {}
 
   public static void main(String[] args) throws Exception {
-    assertionsOff();
+    BenchData.requireAssertionsOff();
     String op = args[0];
     Path file = Path.of(args[1]);
     long bytes = Long.parseLong(args[2]);
@@ -115,17 +117,9 @@ public final class BlockIoThroughput {
     return total;
   }
 
+  @SuppressForbidden("process CPU time has no portable API; the benchmark reports it")
   private static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
-  }
-
-  @SuppressWarnings("AssertWithSideEffects")
-  private static void assertionsOff() {
-    boolean on = false;
-    assert on = true;
-    if (on) {
-      throw new IllegalStateException("Disable assertions (-da) to run the benchmark");
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.joule.bench.merge;
 
+import dev.joule.bench.radix.BenchData;
 import dev.joule.core.merge.ByteBufferRunCursor;
 import dev.joule.core.merge.MergeOrder;
 import dev.joule.core.merge.RunCursor;
@@ -36,7 +37,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
 // Fixed heap and pre-touched pages: these VMs charge 3-7 us per freshly touched 4 KiB page
-// (DESIGN.md), which would otherwise land in the first measured iterations.
+// (docs/design.md, D5), which would otherwise land in the first measured iterations.
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:MaxDirectMemorySize=512m"})
@@ -59,11 +60,7 @@ public class TournamentTreeBenchmark {
 
   @Setup
   public void setUp() {
-    boolean assertions = false;
-    assert assertions = true;
-    if (assertions) {
-      throw new IllegalStateException("Disable assertions (-da) to run the benchmark");
-    }
+    BenchData.requireAssertionsOff();
     SplittableRandom rnd = new SplittableRandom(42);
     // Direct buffers, as the engine's arenas and blocks are (allocated once per trial).
     ByteBuffer all = ByteBuffer.allocateDirect(RECORDS * RECORD_SIZE);
@@ -143,11 +140,7 @@ public class TournamentTreeBenchmark {
           RunCursor y = b.cursor;
           c =
               MergeOrder.compareKeys(
-                  x.buffer(),
-                  x.position() + x.keyOffset(),
-                  y.buffer(),
-                  y.position() + y.keyOffset(),
-                  x.keyLength());
+                  x.buffer(), x.keyPosition(), y.buffer(), y.keyPosition(), x.keyLength());
           if (c == 0) {
             c = Integer.compare(a.run, b.run);
           }

@@ -1,10 +1,10 @@
 package dev.joule.bench.pipeline;
 
-import dev.joule.io.pipeline.DataSize;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.SortConfig;
 import dev.joule.io.pipeline.ExternalSorter;
-import dev.joule.io.pipeline.PhaseReport;
-import dev.joule.io.pipeline.SortConfig;
-import dev.joule.io.pipeline.SortReport;
+import dev.joule.io.report.PhaseReport;
+import dev.joule.io.report.SortReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -18,7 +18,7 @@ public final class BenchData {
   private BenchData() {}
 
   /** Refuses to run with assertions on: they change what is measured. */
-  @SuppressWarnings("AssertWithSideEffects")
+  @SuppressWarnings({"AssertWithSideEffects", "AssignmentExpression"}) // the -ea idiom
   public static void requireAssertionsOff() {
     boolean ea = false;
     assert ea = true;

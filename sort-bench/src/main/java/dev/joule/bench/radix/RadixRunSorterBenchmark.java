@@ -1,11 +1,11 @@
 package dev.joule.bench.radix;
 
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.radix.RunSorter;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.core.record.RecordIndex;
 import dev.joule.testing.KeyShape;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

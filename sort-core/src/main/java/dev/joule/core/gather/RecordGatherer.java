@@ -1,6 +1,6 @@
 package dev.joule.core.gather;
 
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.RecordIndex;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ForkJoinPool;

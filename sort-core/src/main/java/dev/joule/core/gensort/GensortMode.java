@@ -2,8 +2,8 @@ package dev.joule.core.gensort;
 
 /**
  * What gensort generates: a {@link RecordLayout} plus the optional key skew of gensort 1.5's {@code
- * -s} (FORMATS.md §6). Skew is defined by the reference for {@link RecordLayout#BINARY} and {@link
- * RecordLayout#ASCII} only, so it is rejected for {@link RecordLayout#LEGACY}.
+ * -s} (docs/formats.md, Skew). Skew is defined by the reference for {@link RecordLayout#BINARY} and
+ * {@link RecordLayout#ASCII} only, so it is rejected for {@link RecordLayout#LEGACY}.
  *
  * @param layout the record layout
  * @param skew whether keys are skewed onto about 129 prefixes

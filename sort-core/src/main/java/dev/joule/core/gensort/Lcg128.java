@@ -2,7 +2,7 @@ package dev.joule.core.gensort;
 
 /**
  * gensort's 128-bit linear congruential generator x ← (A·x + C) mod 2^128 with skip-ahead
- * (FORMATS.md §2). R(n) = fⁿ(0); record i is driven by R(i+1).
+ * (docs/formats.md, Generator). R(n) = fⁿ(0); record i is driven by R(i+1).
  *
  * <p>Algorithm: skip-ahead composes the precomputed maps f^(2^k) = (Aₖ, Cₖ) for the set bits of n,
  * at most 128 multiply-adds. Memory: two tables of 128 pairs (4 KiB), built once. Stateless and

@@ -1,5 +1,6 @@
 package dev.joule.core.gensort;
 
+import dev.joule.core.memory.SuppressForbidden;
 import dev.joule.core.valsort.RecordChecksum;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -23,7 +24,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * joule-gensort-N}; the sink is called concurrently from all of them.
  */
 public final class ParallelGensort {
-  /** Records per block: 4 MB, the transfer size that DESIGN.md found large enough for writes. */
+  /**
+   * Records per block: 4 MB, the transfer size found large enough for writes (docs/design.md, D4).
+   */
   public static final int BLOCK_RECORDS = 40_000;
 
   /** Receives generated blocks; called concurrently, must consume the buffer before returning. */
@@ -101,6 +104,7 @@ public final class ParallelGensort {
     return total;
   }
 
+  @SuppressForbidden("the generator tool's own block buffer per thread, not a sort's memory")
   private RecordChecksum work(
       Uint128 first,
       long count,
@@ -131,11 +135,11 @@ public final class ParallelGensort {
     if (t == null) {
       return;
     }
-    if (t instanceof IOException) {
-      throw (IOException) t;
+    if (t instanceof IOException io) {
+      throw io;
     }
-    if (t instanceof RuntimeException) {
-      throw (RuntimeException) t;
+    if (t instanceof RuntimeException re) {
+      throw re;
     }
     throw (Error) t;
   }

@@ -3,7 +3,8 @@ package dev.joule.core.gensort;
 import java.nio.ByteBuffer;
 
 /**
- * Writes one gensort record of each layout from LCG outputs (FORMATS.md §3–§5).
+ * Writes one gensort record of each layout from LCG outputs (docs/formats.md, Binary records to
+ * ASCII records).
  *
  * <p>Algorithm: whole-word absolute puts on a BIG_ENDIAN buffer (a 10-byte chunk is one {@code
  * putLong} plus one {@code putShort}); hex digits are produced eight at a time with a

@@ -1,6 +1,6 @@
 package dev.joule.core.gensort;
 
-/** The three gensort record layouts (FORMATS.md §3–§5). */
+/** The three gensort record layouts (docs/formats.md, Binary records to ASCII records). */
 public enum RecordLayout {
   /** gensort ≥ 1.3 binary records: ten masked 10-byte LCG chunks (the 1.5 default, §3). */
   BINARY,

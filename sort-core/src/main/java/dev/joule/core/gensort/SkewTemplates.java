@@ -1,7 +1,7 @@
 package dev.joule.core.gensort;
 
 /**
- * gensort 1.5's skew index s(i) and key templates T(s) (FORMATS.md §6).
+ * gensort 1.5's skew index s(i) and key templates T(s) (docs/formats.md, Skew).
  *
  * <p>Algorithm: T(s) is the first 6 bytes of the normal key of record s, so the tables are derived
  * at class initialisation from R(1)…R(129) instead of being copied from the C source's two 129×6

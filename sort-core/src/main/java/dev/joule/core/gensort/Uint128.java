@@ -173,7 +173,7 @@ public final class Uint128 implements Comparable<Uint128> {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Uint128 && ((Uint128) o).hi == hi && ((Uint128) o).lo == lo;
+    return o instanceof Uint128 u && u.hi == hi && u.lo == lo;
   }
 
   @Override

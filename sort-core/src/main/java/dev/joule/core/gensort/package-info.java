@@ -6,6 +6,6 @@
  *
  * <p>{@link dev.joule.core.gensort.GensortGenerator} generates sequentially on one thread; {@link
  * dev.joule.core.gensort.ParallelGensort} cuts a range into blocks for several threads. Formats:
- * {@code FORMATS.md} §2–§8.
+ * {@code docs/formats.md, Generator to Checksum}.
  */
 package dev.joule.core.gensort;

@@ -25,7 +25,7 @@ public final class ArenaTracker {
 
   private ArenaTracker() {}
 
-  @SuppressWarnings("AssertWithSideEffects")
+  @SuppressWarnings({"AssertWithSideEffects", "AssignmentExpression"}) // the -ea idiom
   private static boolean trackingEnabled() {
     boolean ea = false;
     assert ea = true;

@@ -29,8 +29,6 @@ import java.nio.ByteOrder;
  * become unreachable (there is no portable eager free without {@code Unsafe}). Views cannot close.
  */
 public final class RecordArena implements AutoCloseable {
-  /** Alignment of every slab and window start, for O_DIRECT. */
-  public static final int ALIGNMENT = 4096;
 
   /** Largest slab: ByteBuffers are int-indexed, and {@code RecordIndex} keeps 30 offset bits. */
   public static final int MAX_SLAB_BYTES = 1 << 30;
@@ -45,15 +43,18 @@ public final class RecordArena implements AutoCloseable {
   private ByteBuffer[] readers; // read-only duplicates handed to views
   private int[] filled;
 
+  @SuppressForbidden("the arena owns its slabs: the one allocation site of record memory")
   private RecordArena(long capacityBytes, int slabBytes) {
     if (capacityBytes < 1) {
       throw new IllegalArgumentException("arena capacity " + capacityBytes + " must be positive");
     }
-    if (slabBytes < ALIGNMENT || slabBytes > MAX_SLAB_BYTES || slabBytes % ALIGNMENT != 0) {
+    if (slabBytes < Alignment.BYTES
+        || slabBytes > MAX_SLAB_BYTES
+        || slabBytes % Alignment.BYTES != 0) {
       throw new IllegalArgumentException(
           "slab size " + slabBytes + " must be a multiple of 4096 in 4096.." + MAX_SLAB_BYTES);
     }
-    long rounded = (capacityBytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+    long rounded = (capacityBytes + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
     long count = (rounded + slabBytes - 1) / slabBytes;
     if (count > MAX_SLABS) {
       throw new IllegalArgumentException(
@@ -67,11 +68,12 @@ public final class RecordArena implements AutoCloseable {
     long reserved = 0;
     for (int i = 0; i < n; i++) {
       int size = (int) Math.min(slabBytes, rounded - (long) i * slabBytes);
-      ByteBuffer slab = ByteBuffer.allocateDirect(size + ALIGNMENT).alignedSlice(ALIGNMENT);
+      ByteBuffer slab =
+          ByteBuffer.allocateDirect(size + Alignment.BYTES).alignedSlice(Alignment.BYTES);
       slab.limit(size);
       slabs[i] = slab.slice().order(ByteOrder.BIG_ENDIAN);
       readers[i] = slabs[i].asReadOnlyBuffer().order(ByteOrder.BIG_ENDIAN);
-      reserved += size + ALIGNMENT;
+      reserved += size + Alignment.BYTES;
     }
     this.directBytes = reserved;
     ArenaTracker.opened(this, reserved);
@@ -79,9 +81,9 @@ public final class RecordArena implements AutoCloseable {
 
   /** Caller owns the returned arena: at least {@code capacityBytes}, in slabs of up to 1 GiB. */
   public static RecordArena allocate(long capacityBytes) {
-    long aligned = (capacityBytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+    long aligned = (capacityBytes + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
     return new RecordArena(
-        capacityBytes, (int) Math.min(MAX_SLAB_BYTES, Math.max(ALIGNMENT, aligned)));
+        capacityBytes, (int) Math.min(MAX_SLAB_BYTES, Math.max(Alignment.BYTES, aligned)));
   }
 
   /**
@@ -133,7 +135,10 @@ public final class RecordArena implements AutoCloseable {
    */
   public ByteBuffer writableWindow(int slab, int offset, int length) {
     ByteBuffer s = slabs()[slab];
-    if (offset % ALIGNMENT != 0 || offset < 0 || length < 0 || offset + length > s.capacity()) {
+    if (offset % Alignment.BYTES != 0
+        || offset < 0
+        || length < 0
+        || offset + length > s.capacity()) {
       throw new IndexOutOfBoundsException(
           "window ["
               + offset

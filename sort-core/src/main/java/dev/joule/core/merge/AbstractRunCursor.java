@@ -1,36 +1,41 @@
 package dev.joule.core.merge;
 
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.KeyPrefix;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeyPrefix;
 import java.nio.ByteBuffer;
 
 /**
- * The record accessors every {@link RunCursor} over fixed-length records shares: the current buffer
- * and position, the record and key geometry, and the key prefix read on demand. Subclasses
- * implement {@link #advance()} and keep {@link #buffer} and {@link #position} current.
+ * The entry accessors every {@link RunCursor} shares: the current buffer and position, and the key
+ * and record geometry read from the entry through its {@link EntryLayout} (constants for fixed
+ * layouts, header fields otherwise). Subclasses implement {@link #advance()} and keep {@link
+ * #buffer} and {@link #position} current.
  *
  * <p>Memory: O(1). Not thread-safe, like every cursor.
  */
 public abstract class AbstractRunCursor implements RunCursor {
-  /** The buffer holding the current record (subclasses move it as they advance). */
+  /** The buffer holding the current entry (subclasses move it as they advance). */
   protected ByteBuffer buffer;
 
-  /** The absolute index of the current record in {@link #buffer}. */
+  /** The absolute index of the current entry in {@link #buffer}. */
   protected int position;
 
-  private final int recordLength;
-  private final int keyOffset;
-  private final int keyLength;
+  /** The layout of the entries. */
+  protected final EntryLayout layout;
 
+  /** A cursor over entries of {@code layout}. */
+  protected AbstractRunCursor(EntryLayout layout) {
+    this.layout = layout;
+  }
+
+  /** A cursor over records of {@code format} (entries of {@link EntryLayout#of}). */
   protected AbstractRunCursor(FixedLengthFormat format) {
-    this.recordLength = format.recordSize();
-    this.keyOffset = format.key().offset();
-    this.keyLength = format.key().length();
+    this(EntryLayout.of(format));
   }
 
   @Override
   public final long prefix() {
-    return KeyPrefix.of(buffer, position + keyOffset, keyLength);
+    return KeyPrefix.of(buffer, keyPosition(), keyLength());
   }
 
   @Override
@@ -44,17 +49,27 @@ public abstract class AbstractRunCursor implements RunCursor {
   }
 
   @Override
-  public final int recordLength() {
-    return recordLength;
+  public final int entryLength() {
+    return layout.entryLength(buffer, position);
   }
 
   @Override
-  public final int keyOffset() {
-    return keyOffset;
+  public final int keyPosition() {
+    return layout.keyStart(position);
   }
 
   @Override
   public final int keyLength() {
-    return keyLength;
+    return layout.keyLength(buffer, position);
+  }
+
+  @Override
+  public final int recordPosition() {
+    return layout.recordStart(buffer, position);
+  }
+
+  @Override
+  public final int recordLength() {
+    return layout.recordLength(buffer, position);
   }
 }

@@ -1,30 +1,51 @@
 package dev.joule.core.merge;
 
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.TieBreaker;
 import dev.joule.core.record.FixedLengthFormat;
 import java.nio.ByteBuffer;
 
 /**
- * A {@link SortedRunView} over sorted fixed-length records in {@code [buffer.position(),
- * buffer.limit())}, the in-memory companion of {@link ByteBufferRunCursor}.
+ * A {@link SortedRunView} over sorted entries in {@code [buffer.position(), buffer.limit())}, the
+ * in-memory companion of {@link ByteBufferRunCursor}.
  *
- * <p>O(1) memory; borrows the buffer (absolute reads only). Not thread-safe.
+ * <p>Memory: O(1) for fixed-size entries; one {@code int} per entry (their offsets) for variable
+ * ones. Borrows the buffer (absolute reads only). Not thread-safe.
  */
 public final class ByteBufferRunView implements SortedRunView {
   private final ByteBuffer buffer;
+  private final EntryLayout layout;
+  private final TieBreaker tie;
   private final int base;
-  private final int recordSize;
-  private final int keyOffset;
-  private final int keyLength;
+  private final int fixed;
+  private final int[] offsets; // variable layouts only
   private final int size;
 
-  /** A view of every record in {@code [buffer.position(), buffer.limit())}. */
+  /** A view of every record of {@code format} in {@code [buffer.position(), buffer.limit())}. */
   public ByteBufferRunView(ByteBuffer buffer, FixedLengthFormat format) {
+    this(buffer, EntryLayout.of(format), null);
+  }
+
+  /**
+   * A view of every entry of {@code layout} in {@code [buffer.position(), buffer.limit())}, ordered
+   * with {@code tie} among equal keys (null: none).
+   */
+  public ByteBufferRunView(ByteBuffer buffer, EntryLayout layout, TieBreaker tie) {
     this.buffer = buffer;
+    this.layout = layout;
+    this.tie = tie;
     this.base = buffer.position();
-    this.recordSize = format.recordSize();
-    this.keyOffset = format.key().offset();
-    this.keyLength = format.key().length();
-    this.size = ByteBufferRunCursor.recordCount(buffer, format);
+    this.fixed = layout.fixedEntrySize();
+    this.size = ByteBufferRunCursor.entryCount(buffer, layout);
+    if (fixed > 0) {
+      this.offsets = null;
+    } else {
+      this.offsets = new int[size];
+      for (int i = 0, at = base; i < size; i++) {
+        offsets[i] = at;
+        at += layout.entryLength(buffer, at);
+      }
+    }
   }
 
   @Override
@@ -33,21 +54,18 @@ public final class ByteBufferRunView implements SortedRunView {
   }
 
   @Override
-  public int keyLength() {
-    return keyLength;
+  public int compare(long index, Probe probe) {
+    int at = entry(index);
+    return MergeOrder.compareToProbe(buffer, at, layout, probe, tie);
   }
 
   @Override
-  public int compareKey(long index, byte[] key) {
-    return MergeOrder.compareKey(buffer, keyIndex(index), key);
+  public Probe probe(long index) {
+    return MergeOrder.probeOf(buffer, entry(index), layout, tie != null);
   }
 
-  @Override
-  public void copyKey(long index, byte[] dst) {
-    buffer.get(keyIndex(index), dst, 0, keyLength);
-  }
-
-  private int keyIndex(long index) {
-    return base + Math.toIntExact(index) * recordSize + keyOffset;
+  private int entry(long index) {
+    int i = Math.toIntExact(index);
+    return fixed > 0 ? base + i * fixed : offsets[i];
   }
 }

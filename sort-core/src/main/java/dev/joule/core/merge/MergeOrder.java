@@ -1,13 +1,16 @@
 package dev.joule.core.merge;
 
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.TieBreaker;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The merge order, written down once: key bytes as unsigned bytes in lexicographic order, then run
- * index (lower first: earlier runs hold earlier input), then position inside the run. {@link
- * TournamentTree}, {@link MergeSplitter} and the benchmark baselines all follow it, which is what
- * makes the merge stable and a split merge byte-identical to a single one.
+ * The merge order, written down once: key bytes as unsigned bytes in lexicographic order (a key
+ * that is a prefix of another first), then the sort's tie breaker on the records if it has one,
+ * then run index (lower first: earlier runs hold earlier input), then position inside the run.
+ * {@link TournamentTree}, {@link MergeSplitter} and the benchmark baselines all follow it, which is
+ * what makes the merge stable and a split merge byte-identical to a single one.
  *
  * <p>Stateless and thread-safe; nothing here allocates.
  */
@@ -63,24 +66,89 @@ public final class MergeOrder {
   }
 
   /**
-   * Compares the current records of two cursors in merge order: prefix, full key, then run index.
-   * For baselines and tests; {@link TournamentTree} inlines the same steps over its cached
-   * prefixes.
+   * Compares the current entries of two cursors in merge order: prefix, full key (a key that is a
+   * prefix of the other first), {@code tie} on the records (may be null), then run index. For
+   * baselines and tests; {@link TournamentTree} inlines the same steps over its cached prefixes.
    */
-  public static int compare(RunCursor a, int runA, RunCursor b, int runB) {
+  public static int compare(RunCursor a, int runA, RunCursor b, int runB, TieBreaker tie) {
     int c = Long.compareUnsigned(a.prefix(), b.prefix());
     if (c == 0) {
+      c = compareKeysAndTies(a, b, tie);
+    }
+    return c != 0 ? c : Integer.compare(runA, runB);
+  }
+
+  /**
+   * The full order of two cursors' current entries apart from the run index: key bytes (all of
+   * them, lengths last) and then {@code tie} on the records (may be null).
+   */
+  public static int compareKeysAndTies(RunCursor a, RunCursor b, TieBreaker tie) {
+    int la = a.keyLength();
+    int lb = b.keyLength();
+    int c = compareKeys(a.buffer(), a.keyPosition(), b.buffer(), b.keyPosition(), Math.min(la, lb));
+    if (c == 0) {
+      c = Integer.compare(la, lb);
+    }
+    if (c == 0 && tie != null) {
       c =
-          compareKeys(
+          tie.compare(
               a.buffer(),
-              a.position() + a.keyOffset(),
+              a.recordPosition(),
+              a.recordLength(),
               b.buffer(),
-              b.position() + b.keyOffset(),
-              a.keyLength());
-      if (c == 0) {
-        c = Integer.compare(runA, runB);
-      }
+              b.recordPosition(),
+              b.recordLength());
     }
     return c;
+  }
+
+  /**
+   * Compares the entry at {@code at} of {@code b} ({@code layout}) with {@code probe} in merge
+   * order without the run index: key bytes, key lengths, then {@code tie} on the records.
+   */
+  public static int compareToProbe(
+      ByteBuffer b, int at, EntryLayout layout, SortedRunView.Probe probe, TieBreaker tie) {
+    int kp = layout.keyStart(at);
+    int kl = layout.keyLength(b, at);
+    byte[] key = probe.key();
+    int c = compareKeyPrefix(b, kp, key, Math.min(kl, key.length));
+    if (c == 0) {
+      c = Integer.compare(kl, key.length);
+    }
+    if (c == 0 && tie != null) {
+      byte[] r = probe.record();
+      c =
+          tie.compare(
+              b,
+              layout.recordStart(b, at),
+              layout.recordLength(b, at),
+              ByteBuffer.wrap(r),
+              0,
+              r.length);
+    }
+    return c;
+  }
+
+  /** A copy of the key (and, if {@code withRecord}, the record) of the entry at {@code at}. */
+  public static SortedRunView.Probe probeOf(
+      ByteBuffer b, int at, EntryLayout layout, boolean withRecord) {
+    byte[] key = new byte[layout.keyLength(b, at)];
+    b.get(layout.keyStart(at), key);
+    byte[] record = null;
+    if (withRecord) {
+      record = new byte[layout.recordLength(b, at)];
+      b.get(layout.recordStart(b, at), record);
+    }
+    return new SortedRunView.Probe(key, record);
+  }
+
+  private static int compareKeyPrefix(ByteBuffer buf, int index, byte[] key, int n) {
+    for (int i = 0; i < n; i++) {
+      int c = (buf.get(index + i) & 0xFF) - (key[i] & 0xFF);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return 0;
   }
 }

@@ -1,7 +1,5 @@
 package dev.joule.core.merge;
 
-import java.util.Arrays;
-
 /**
  * Exact splitters for a parallel merge: per-run cut indices that divide k sorted runs into p parts
  * of equal total size (±1) such that every record of part j precedes every record of part j+1 in
@@ -32,7 +30,7 @@ public final class MergeSplitter {
    * the run sizes. Part j of run i is {@code [cuts[j][i], cuts[j + 1][i])}. Part j starts at global
    * rank {@code floor(j * total / parts)}.
    *
-   * @param runs the sorted runs in run (input) order, all with the same key length
+   * @param runs the sorted runs in run (input) order, all of one entry layout and order
    * @param parts number of parts, at least 1 (parts beyond the record count come out empty)
    */
   public static long[][] split(SortedRunView[] runs, int parts) {
@@ -54,7 +52,7 @@ public final class MergeSplitter {
    * == rank}, and every record before a cut precedes, in merge order, every record at or after any
    * cut.
    *
-   * @param runs the sorted runs in run (input) order, all with the same key length
+   * @param runs the sorted runs in run (input) order, all of one entry layout and order
    * @param rank how many records go before the cut, {@code 0..total}
    */
   public static long[] cutsAtRank(SortedRunView[] runs, long rank) {
@@ -73,7 +71,7 @@ public final class MergeSplitter {
       }
       return cut;
     }
-    byte[] key = keyAtRank(runs, rank);
+    SortedRunView.Probe key = keyAtRank(runs, rank);
     long below = 0;
     long[] equalEnd = new long[k];
     for (int i = 0; i < k; i++) {
@@ -95,9 +93,9 @@ public final class MergeSplitter {
   }
 
   /** The key of the record at 0-based merge rank {@code rank} ({@code 0 <= rank < total}). */
-  private static byte[] keyAtRank(SortedRunView[] runs, long rank) {
+  private static SortedRunView.Probe keyAtRank(SortedRunView[] runs, long rank) {
     int k = runs.length;
-    byte[] pivot = new byte[runs[0].keyLength()];
+    SortedRunView.Probe pivot;
     long[] lo = new long[k];
     long[] hi = new long[k];
     long[] lt = new long[k];
@@ -115,7 +113,7 @@ public final class MergeSplitter {
         }
       }
       assert hi[widest] > lo[widest] : "all windows empty before finding the key of rank " + rank;
-      runs[widest].copyKey(lo[widest] + (hi[widest] - lo[widest]) / 2, pivot);
+      pivot = runs[widest].probe(lo[widest] + (hi[widest] - lo[widest]) / 2);
       long countLt = 0;
       long countLe = 0;
       for (int i = 0; i < k; i++) {
@@ -135,10 +133,10 @@ public final class MergeSplitter {
   }
 
   /** First index in {@code [from, to)} whose key is &ge; {@code key}, or {@code to}. */
-  private static long lowerBound(SortedRunView run, long from, long to, byte[] key) {
+  private static long lowerBound(SortedRunView run, long from, long to, SortedRunView.Probe key) {
     while (from < to) {
       long mid = (from + to) >>> 1;
-      if (run.compareKey(mid, key) < 0) {
+      if (run.compare(mid, key) < 0) {
         from = mid + 1;
       } else {
         to = mid;
@@ -148,10 +146,10 @@ public final class MergeSplitter {
   }
 
   /** First index in {@code [from, to)} whose key is &gt; {@code key}, or {@code to}. */
-  private static long upperBound(SortedRunView run, long from, long to, byte[] key) {
+  private static long upperBound(SortedRunView run, long from, long to, SortedRunView.Probe key) {
     while (from < to) {
       long mid = (from + to) >>> 1;
-      if (run.compareKey(mid, key) <= 0) {
+      if (run.compare(mid, key) <= 0) {
         from = mid + 1;
       } else {
         to = mid;
@@ -164,18 +162,8 @@ public final class MergeSplitter {
     if (runs.length == 0) {
       throw new IllegalArgumentException("no runs to split");
     }
-    int keyLength = runs[0].keyLength();
     long total = 0;
     for (SortedRunView run : runs) {
-      if (run.keyLength() != keyLength) {
-        throw new IllegalArgumentException(
-            "key lengths differ: "
-                + keyLength
-                + " and "
-                + run.keyLength()
-                + " in "
-                + Arrays.toString(runs));
-      }
       total = Math.addExact(total, run.size());
     }
     return total;

@@ -1,30 +1,54 @@
 package dev.joule.core.merge;
 
 /**
- * Random read access to the keys of one sorted run, as {@link MergeSplitter} needs it to find the
- * cut points of a parallel merge. An in-memory run answers from its buffer ({@link
+ * Random read access to the entries of one sorted run, as {@link MergeSplitter} needs it to find
+ * the cut points of a parallel merge. An in-memory run answers from its buffer ({@link
  * ByteBufferRunView}); a run file can answer from its per-block first keys plus one block read per
  * probe.
  *
- * <p>Record indices are {@code 0..size()-1} in run order; keys are compared as unsigned bytes,
- * lexicographically. Implementations need not be thread-safe; the splitter uses one view from one
- * thread.
+ * <p>Entry indices are {@code 0..size()-1} in run order; entries compare in merge order without the
+ * run index: key bytes unsigned and lexicographically (a key that is a prefix of another first),
+ * then the sort's tie breaker on the records. Implementations need not be thread-safe; the splitter
+ * uses one view from one thread.
  */
 public interface SortedRunView {
-  /** Number of records in the run. */
+  /** Number of entries in the run. */
   long size();
 
-  /** Key length in bytes, the same for every record. */
-  int keyLength();
+  /**
+   * Compares entry {@code index} with {@code probe}.
+   *
+   * @return negative, zero or positive as entry {@code index} sorts before, equal to, or after the
+   *     probe
+   */
+  int compare(long index, Probe probe);
+
+  /** A copy of entry {@code index}'s key (and record, when the order has a tie breaker). */
+  Probe probe(long index);
 
   /**
-   * Compares the key of record {@code index} with {@code key} ({@link #keyLength()} bytes).
-   *
-   * @return negative, zero or positive as record {@code index}'s key sorts before, equal to, or
-   *     after {@code key}
+   * A copy of an entry's key and, when the sort has a tie breaker, its record: what the splitter
+   * holds on to while it searches. Holds the arrays it is given (no defensive copies: the splitter
+   * owns them); equality is identity.
    */
-  int compareKey(long index, byte[] key);
+  final class Probe {
+    private final byte[] key;
+    private final byte[] record;
 
-  /** Copies the key of record {@code index} into {@code dst[0 .. keyLength())}. */
-  void copyKey(long index, byte[] dst);
+    /** A probe of {@code key} and {@code record} (null when the order has no tie breaker). */
+    public Probe(byte[] key, byte[] record) {
+      this.key = key;
+      this.record = record;
+    }
+
+    /** The key bytes. */
+    public byte[] key() {
+      return key;
+    }
+
+    /** The record bytes, or null when the order has no tie breaker. */
+    public byte[] record() {
+      return record;
+    }
+  }
 }

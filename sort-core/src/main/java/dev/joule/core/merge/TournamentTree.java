@@ -1,5 +1,6 @@
 package dev.joule.core.merge;
 
+import dev.joule.core.index.TieBreaker;
 import java.util.Arrays;
 
 /**
@@ -13,13 +14,14 @@ import java.util.Arrays;
  * stored loser (a binary heap needs two per level). Any {@code k >= 1} works; the tree need not be
  * full. Comparisons look at the 8-byte key prefixes cached in a {@code long[]} first ({@link
  * Long#compareUnsigned}); only equal prefixes go to the slow path, which compares the rest of the
- * key bytes in the cursors' buffers and then the run index. An exhausted cursor's prefix is set to
- * all ones and a flag marks it, so it sorts after every record (+infinity) while the fast path
+ * key bytes in the cursors' buffers (a key that ends first sorts first), then the records by the
+ * sort's {@link TieBreaker} if it has one, then the run index. An exhausted cursor's prefix is set
+ * to all ones and a flag marks it, so it sorts after every record (+infinity) while the fast path
  * stays a single unsigned compare.
  *
- * <p><b>Stability.</b> Stable: ties on the full key go to the lower run index, and each run is in
- * input order, so the output order is (key, run index, position) — see {@link MergeOrder}. Pass the
- * runs in input order.
+ * <p><b>Stability.</b> Stable: ties on the full key (and tie breaker) go to the lower run index,
+ * and each run is in input order, so the output order is (key, tie breaker, run index, position) —
+ * see {@link MergeOrder}. Pass the runs in input order.
  *
  * <p><b>Ranges.</b> To merge one key range of a split merge, pass cursors built over the range (see
  * {@link RunCursor}); the tree has no notion of limits.
@@ -43,7 +45,7 @@ public final class TournamentTree {
 
   private final long[] prefixes;
   private final boolean[] exhausted;
-  private final int keyLength;
+  private final TieBreaker tie;
   private int winner;
 
   /** True once {@link #next()} handed out the winner's record; it advances on the next call. */
@@ -53,23 +55,25 @@ public final class TournamentTree {
    * Builds the tree and advances every cursor to its first record (for file-backed cursors this
    * loads their first blocks).
    *
-   * @param cursors one per run, in run (input) order; fresh, positioned before their first record,
-   *     all with the same key length. The array is copied.
-   * @throws IllegalArgumentException if there are no cursors or the key lengths differ
+   * @param cursors one per run, in run (input) order; fresh, positioned before their first entry,
+   *     all of one entry layout. The array is copied.
+   * @throws IllegalArgumentException if there are no cursors
    */
   public TournamentTree(RunCursor... cursors) {
+    this(null, cursors);
+  }
+
+  /**
+   * Builds the tree as {@link #TournamentTree(RunCursor...)} does; entries with equal keys are
+   * ordered by {@code tie} (null: by run index only).
+   */
+  public TournamentTree(TieBreaker tie, RunCursor... cursors) {
     if (cursors.length == 0) {
       throw new IllegalArgumentException("a merge needs at least one run");
     }
     this.cursors = cursors.clone();
     this.k = cursors.length;
-    this.keyLength = cursors[0].keyLength();
-    for (RunCursor c : cursors) {
-      if (c.keyLength() != keyLength) {
-        throw new IllegalArgumentException(
-            "key lengths differ: " + keyLength + " and " + c.keyLength());
-      }
-    }
+    this.tie = tie;
     this.losers = new int[k];
     this.prefixes = new long[k];
     this.exhausted = new boolean[k];
@@ -156,23 +160,42 @@ public final class TournamentTree {
     if (ea || eb) {
       return eb && (!ea || a < b);
     }
-    // Keys of at most 8 bytes are wholly inside the prefix (fixed key length): equal prefix, equal
-    // key.
-    if (keyLength > Long.BYTES) {
-      RunCursor ca = cursors[a];
-      RunCursor cb = cursors[b];
-      int c =
-          MergeOrder.compareKeys(
-              ca.buffer(),
-              ca.position() + ca.keyOffset() + Long.BYTES,
-              cb.buffer(),
-              cb.position() + cb.keyOffset() + Long.BYTES,
-              keyLength - Long.BYTES);
-      if (c != 0) {
-        return c < 0;
-      }
+    // Equal prefixes: the key bytes after the prefix (lengths last), then the tie breaker.
+    int c = compareAfterPrefix(cursors[a], cursors[b]);
+    if (c != 0) {
+      return c < 0;
     }
     return a < b;
+  }
+
+  private int compareAfterPrefix(RunCursor ca, RunCursor cb) {
+    int la = ca.keyLength();
+    int lb = cb.keyLength();
+    int m = Math.min(la, lb);
+    int c = 0;
+    if (m > Long.BYTES) {
+      c =
+          MergeOrder.compareKeys(
+              ca.buffer(),
+              ca.keyPosition() + Long.BYTES,
+              cb.buffer(),
+              cb.keyPosition() + Long.BYTES,
+              m - Long.BYTES);
+    }
+    if (c == 0) {
+      c = Integer.compare(la, lb);
+    }
+    if (c == 0 && tie != null) {
+      c =
+          tie.compare(
+              ca.buffer(),
+              ca.recordPosition(),
+              ca.recordLength(),
+              cb.buffer(),
+              cb.recordPosition(),
+              cb.recordLength());
+    }
+    return c;
   }
 
   private void load(int i) {

@@ -1,6 +1,6 @@
 package dev.joule.core.radix;
 
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.RecordIndex;
 import java.util.Arrays;
 
 /**

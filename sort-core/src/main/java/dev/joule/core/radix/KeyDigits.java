@@ -1,6 +1,6 @@
 package dev.joule.core.radix;
 
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.RecordIndex;
 
 /**
  * Key digits of {@link RadixRunSorter}'s entries, read from the index words: the 8-bit digit of key
@@ -113,6 +113,42 @@ final class KeyDigits {
         dk[p] = sk[i];
         dr[p] = ref;
       }
+    }
+  }
+
+  /** The shortest key length among entries {@code [from, to)} (variable-length keys). */
+  int minKeyLength(long[] r, int from, int to) {
+    int m = Integer.MAX_VALUE;
+    for (int i = from; i < to; i++) {
+      m = Math.min(m, index.keyLength(r[i]));
+    }
+    return m;
+  }
+
+  /**
+   * The digit of byte {@code b} plus one, or 0 when the key has no byte {@code b}: the buckets of a
+   * variable-length key's byte, the keys that end there first.
+   */
+  int digitOrEnd(long key, long ref, int b) {
+    return b < index.keyLength(ref) ? digit(key, ref, b) + 1 : 0;
+  }
+
+  /** {@link #count} with the end bucket: {@code h[0]} ended keys, {@code h[1 + d]} digit d. */
+  void countOrEnd(long[] k, long[] r, int from, int to, int b, int[] h) {
+    for (int i = from; i < to; i++) {
+      h[digitOrEnd(k[i], r[i], b)]++;
+    }
+  }
+
+  /** {@link #scatter} with the end bucket first; {@code pos[d]} = next slot of bucket d. */
+  void scatterOrEnd(
+      long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b, int[] pos) {
+    for (int i = from; i < to; i++) {
+      long key = sk[i];
+      long ref = sr[i];
+      int p = pos[digitOrEnd(key, ref, b)]++;
+      dk[p] = key;
+      dr[p] = ref;
     }
   }
 }

@@ -1,6 +1,6 @@
 package dev.joule.core.radix;
 
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.RecordIndex;
 import java.util.Arrays;
 
 /**
@@ -35,6 +35,9 @@ final class RadixJob {
   private static final int WIDE_SAME_BYTE = 1;
   private static final int WIDE_USE_BYTE = 2;
 
+  /** Buckets of a byte digit plus one, in front, for the keys that end at that byte. */
+  static final int BUCKETS_WITH_END = 257;
+
   final RadixRunSorter sorter;
   final RecordIndex index;
   final long[] keys;
@@ -45,6 +48,9 @@ final class RadixJob {
   private final int indexBytes;
   private final int threshold;
   private final SmallRangeSorter small;
+  private final StableMergeSort fullOrder;
+  private final StableMergeSort tieOrder;
+  final boolean variable;
   final KeyDigits digits;
 
   RadixJob(RadixRunSorter sorter, RecordIndex index, int threshold) {
@@ -58,6 +64,9 @@ final class RadixJob {
     this.indexBytes = index.indexedKeyBytes();
     this.threshold = threshold;
     this.small = new SmallRangeSorter(index);
+    this.fullOrder = new StableMergeSort(index, StableMergeSort.Order.FULL);
+    this.tieOrder = new StableMergeSort(index, StableMergeSort.Order.TIES);
+    this.variable = index.variableKeys();
     this.digits = new KeyDigits(index);
   }
 
@@ -86,8 +95,18 @@ final class RadixJob {
       int b,
       int level) {
     int n = to - from;
-    if (n <= threshold || level >= RadixRunSorter.MAX_LEVELS) {
+    if (level >= RadixRunSorter.MAX_LEVELS) {
+      // Long keys that split off one entry per level: merge sort, not an O(n²) insertion sort.
+      fullOrder.sort(sk, sr, dk, dr, from, to);
+      copyBack(sk, sr, from, to);
+      return;
+    }
+    if (n <= threshold) {
       finishSmall(sk, sr, from, to, b);
+      return;
+    }
+    if (variable) {
+      processVariable(s, owner, sk, sr, dk, dr, from, to, b, level);
       return;
     }
     b = digits.commonPrefix(sk, sr, from, to, b);
@@ -95,7 +114,7 @@ final class RadixJob {
     boolean mayWide = n >= WIDE_MIN && n <= WIDE_MAX && s.wideLevel < 0;
     while (true) {
       if (b >= keyLength) {
-        copyBack(sk, sr, from, to); // all keys equal: input order is the stable order
+        finishEqual(sk, sr, from, to); // all keys equal
         return;
       }
       if (mayWide && b + 1 < indexBytes) {
@@ -128,7 +147,7 @@ final class RadixJob {
     if (max <= threshold) {
       finishSmall(dk, dr, from, to, b); // buckets in order, all small: one linear pass
     } else {
-      children(s, owner, dk, dr, sk, sr, from, h, b, level);
+      children(s, owner, dk, dr, sk, sr, from, h, 0, b, level);
     }
   }
 
@@ -289,12 +308,13 @@ final class RadixJob {
       long[] or,
       int from,
       int[] ends,
+      int first,
       int b,
       int level) {
     int start = from;
     if (owner == null) {
       for (int d = 0; d < 256; d++) {
-        int end = ends[d];
+        int end = ends[first + d];
         if (end - start > 0) {
           child(s, k, r, ok, or, start, end, b + 1, level + 1);
         }
@@ -304,7 +324,7 @@ final class RadixJob {
     }
     int group = -1;
     for (int d = 0; d < 256; d++) {
-      int end = ends[d];
+      int end = ends[first + d];
       int size = end - start;
       if (size >= RadixRunSorter.FORK_THRESHOLD) {
         if (group >= 0) {
@@ -347,7 +367,7 @@ final class RadixJob {
       sum += h[d];
       h[d] = sum;
     }
-    children(s, null, k, r, ok, or, from, h, b, level);
+    children(s, null, k, r, ok, or, from, h, 0, b, level);
   }
 
   private void child(
@@ -367,6 +387,71 @@ final class RadixJob {
       }
     } else {
       process(s, null, k, r, ok, or, from, to, b, level);
+    }
+  }
+
+  /**
+   * Entries {@code [from, to)} of bank (k, r) whose keys are all equal: in input order, unless a
+   * tie breaker orders them (stable merge sort on it, the alternate bank as scratch).
+   */
+  void finishEqual(long[] k, long[] r, int from, int to) {
+    copyBack(k, r, from, to);
+    if (index.tieBreaker() != null && to - from > 1) {
+      tieOrder.sort(keys, refs, altKeys, altRefs, from, to);
+    }
+  }
+
+  /**
+   * {@link #process} for variable-length keys: each byte's digit has one more bucket, in front, for
+   * the keys that end there (a key that ends sorts before every key that goes on, and all keys that
+   * end at the same byte of one bucket are equal). No wide digits: they would need every key to go
+   * on for two more bytes.
+   */
+  private void processVariable(
+      RadixScratch s,
+      RadixTasks.Task owner,
+      long[] sk,
+      long[] sr,
+      long[] dk,
+      long[] dr,
+      int from,
+      int to,
+      int b,
+      int level) {
+    int n = to - from;
+    b = Math.min(digits.commonPrefix(sk, sr, from, to, b), digits.minKeyLength(sr, from, to));
+    int[] h = s.hist[level];
+    while (true) {
+      Arrays.fill(h, 0);
+      digits.countOrEnd(sk, sr, from, to, b, h);
+      if (h[0] == n) {
+        finishEqual(sk, sr, from, to); // every key ends here: all equal
+        return;
+      }
+      if (h[digits.digitOrEnd(sk[from], sr[from], b)] != n) {
+        break;
+      }
+      b++; // one non-empty bucket: skip the byte without moving data
+    }
+    int sum = from;
+    int max = 0;
+    for (int d = 0; d < BUCKETS_WITH_END; d++) {
+      int c = h[d];
+      h[d] = sum;
+      sum += c;
+      if (d > 0) {
+        max = Math.max(max, c);
+      }
+    }
+    digits.scatterOrEnd(sk, sr, dk, dr, from, to, b, h); // h[d] is now the end of bucket d
+    int ended = h[0];
+    if (ended > from) {
+      finishEqual(dk, dr, from, ended);
+    }
+    if (max <= threshold) {
+      finishSmall(dk, dr, ended, to, b); // the other buckets in order, all small: one pass
+    } else {
+      children(s, owner, dk, dr, sk, sr, ended, h, 1, b, level);
     }
   }
 

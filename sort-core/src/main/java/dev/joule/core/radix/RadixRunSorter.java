@@ -1,6 +1,6 @@
 package dev.joule.core.radix;
 
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.RecordIndex;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -105,7 +105,7 @@ public final class RadixRunSorter implements RunSorter {
     for (int i = 0; i <= threads; i++) {
       scratch.add(new RadixScratch(MAX_LEVELS));
     }
-    this.chunkCounts = new int[chunks() + 1][256]; // last row: bucket ends
+    this.chunkCounts = new int[chunks() + 1][RadixJob.BUCKETS_WITH_END]; // last row: ends
   }
 
   /** Worker threads. */

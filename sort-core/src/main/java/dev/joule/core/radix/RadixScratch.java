@@ -1,9 +1,10 @@
 package dev.joule.core.radix;
 
 /**
- * Per-worker scratch of {@link RadixRunSorter}: one 256-bucket histogram per recursion level and
- * one wide histogram (about 130 KiB in all), allocated once and reused. Owned by one thread at a
- * time: borrowed at the start of a task and handed back before the task joins its children.
+ * Per-worker scratch of {@link RadixRunSorter}: one 257-bucket histogram per recursion level (256
+ * byte values and, for variable-length keys, the bucket of keys that end) and one wide histogram
+ * (about 130 KiB in all), allocated once and reused. Owned by one thread at a time: borrowed at the
+ * start of a task and handed back before the task joins its children.
  */
 final class RadixScratch {
   final int[][] hist;
@@ -20,6 +21,6 @@ final class RadixScratch {
   int wideLevel = -1;
 
   RadixScratch(int levels) {
-    hist = new int[levels][256];
+    hist = new int[levels][RadixJob.BUCKETS_WITH_END];
   }
 }

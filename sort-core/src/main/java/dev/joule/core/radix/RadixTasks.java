@@ -111,6 +111,10 @@ final class RadixTasks {
 
     @Override
     protected void compute() {
+      if (job.variable) {
+        computeVariable();
+        return;
+      }
       int chunks = counts.length - 1;
       int[] ends = counts[chunks];
       int n = to - from;
@@ -142,7 +146,56 @@ final class RadixTasks {
       runChunks(b, true);
       RadixScratch s = job.sorter.acquire();
       try {
-        job.children(s, this, job.altKeys, job.altRefs, job.keys, job.refs, from, ends, b, 0);
+        job.children(s, this, job.altKeys, job.altRefs, job.keys, job.refs, from, ends, 0, b, 0);
+      } finally {
+        job.sorter.release(s);
+      }
+      joinPending();
+    }
+
+    /**
+     * {@link #compute} for variable-length keys: the end bucket (keys that end at the byte) comes
+     * first, and its entries are equal.
+     */
+    private void computeVariable() {
+      int chunks = counts.length - 1;
+      int[] ends = counts[chunks];
+      int n = to - from;
+      int b = 0;
+      while (true) {
+        runChunks(b, false);
+        int ended = 0;
+        int total = 0;
+        int d0 = job.digits.digitOrEnd(job.keys[from], job.refs[from], b);
+        for (int c = 0; c < chunks; c++) {
+          ended += counts[c][0];
+          total += counts[c][d0];
+        }
+        if (ended == n) {
+          job.finishEqual(job.keys, job.refs, from, to);
+          return;
+        }
+        if (total != n) {
+          break;
+        }
+        b++;
+      }
+      int pos = from;
+      for (int d = 0; d < RadixJob.BUCKETS_WITH_END; d++) {
+        for (int c = 0; c < chunks; c++) {
+          int cnt = counts[c][d];
+          counts[c][d] = pos;
+          pos += cnt;
+        }
+        ends[d] = pos;
+      }
+      runChunks(b, true);
+      if (ends[0] > from) {
+        job.finishEqual(job.altKeys, job.altRefs, from, ends[0]);
+      }
+      RadixScratch s = job.sorter.acquire();
+      try {
+        job.children(s, this, job.altKeys, job.altRefs, job.keys, job.refs, ends[0], ends, 1, b, 0);
       } finally {
         job.sorter.release(s);
       }
@@ -152,7 +205,7 @@ final class RadixTasks {
     private void runChunks(int b, boolean scatter) {
       int chunks = counts.length - 1;
       Chunk[] tasks = new Chunk[chunks];
-      long n = to - from;
+      long n = (long) to - from;
       for (int c = 0; c < chunks; c++) {
         int lo = from + (int) (n * c / chunks);
         int hi = from + (int) (n * (c + 1) / chunks);
@@ -182,11 +235,18 @@ final class RadixTasks {
 
     @Override
     protected void compute() {
-      if (scatter) {
-        job.digits.scatter(job.keys, job.refs, job.altKeys, job.altRefs, from, to, b, h);
+      KeyDigits d = job.digits;
+      if (scatter && job.variable) {
+        d.scatterOrEnd(job.keys, job.refs, job.altKeys, job.altRefs, from, to, b, h);
+      } else if (scatter) {
+        d.scatter(job.keys, job.refs, job.altKeys, job.altRefs, from, to, b, h);
       } else {
         java.util.Arrays.fill(h, 0);
-        job.digits.count(job.keys, job.refs, from, to, b, h);
+        if (job.variable) {
+          d.countOrEnd(job.keys, job.refs, from, to, b, h);
+        } else {
+          d.count(job.keys, job.refs, from, to, b, h);
+        }
       }
     }
   }

@@ -1,6 +1,6 @@
 package dev.joule.core.radix;
 
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.RecordIndex;
 
 /**
  * Sorts the entries of a {@link RecordIndex} by the full key of their records, unsigned

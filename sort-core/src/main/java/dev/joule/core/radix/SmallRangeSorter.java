@@ -1,23 +1,28 @@
 package dev.joule.core.radix;
 
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.RecordIndex;
 
 /**
  * The radix sorter's fallback for small ranges: a stable insertion sort of (key word, ref word)
  * pairs by full key: key word unsigned, then the ref word's tie bits, then the key bytes in the
- * arena. Also used for a whole range whose buckets are all small and already in bucket order, where
- * each entry moves only within its bucket, so the pass is linear. No memory; stateless per call;
- * safe to use from several threads on disjoint ranges.
+ * arena (with lengths, for variable keys), then the tie breaker. Also used for a whole range whose
+ * buckets are all small and already in bucket order, where each entry moves only within its bucket,
+ * so the pass is linear. No memory; stateless per call; safe to use from several threads on
+ * disjoint ranges.
  */
 final class SmallRangeSorter {
   private final RecordIndex index;
   private final long tieMask;
   private final int keyLength;
+  private final boolean variable;
+  private final boolean ties;
 
   SmallRangeSorter(RecordIndex index) {
     this.index = index;
     this.tieMask = index.tieMask();
     this.keyLength = index.keyLength();
+    this.variable = index.variableKeys();
+    this.ties = index.tieBreaker() != null;
   }
 
   /**
@@ -39,14 +44,22 @@ final class SmallRangeSorter {
   }
 
   private boolean less(long ka, long ra, long kb, long rb, int tailFrom) {
-    if (ka != kb) {
+    int c;
+    if (variable) {
+      c = index.compareKeys(ka, ra, kb, rb);
+    } else if (ka != kb) {
       return Long.compareUnsigned(ka, kb) < 0;
+    } else {
+      long ta = ra & tieMask;
+      long tb = rb & tieMask;
+      if (ta != tb) {
+        return Long.compareUnsigned(ta, tb) < 0;
+      }
+      c = tailFrom < keyLength ? index.compareKeyBytes(ra, rb, tailFrom) : 0;
     }
-    long ta = ra & tieMask;
-    long tb = rb & tieMask;
-    if (ta != tb) {
-      return Long.compareUnsigned(ta, tb) < 0;
+    if (c == 0 && ties) {
+      c = index.compareTie(ra, rb);
     }
-    return tailFrom < keyLength && index.compareKeyBytes(ra, rb, tailFrom) < 0;
+    return c < 0;
   }
 }

@@ -27,16 +27,19 @@ public final class FixedLengthFormat implements RecordFormat {
     return recordSize;
   }
 
-  @Override
+  /** The key's position inside each record (the default key of fixed records). */
   public KeySpec key() {
     return key;
   }
 
   @Override
+  public int maxRecordLength() {
+    return recordSize;
+  }
+
+  @Override
   public boolean equals(Object o) {
-    return o instanceof FixedLengthFormat
-        && ((FixedLengthFormat) o).recordSize == recordSize
-        && ((FixedLengthFormat) o).key.equals(key);
+    return o instanceof FixedLengthFormat f && f.recordSize == recordSize && f.key.equals(key);
   }
 
   @Override

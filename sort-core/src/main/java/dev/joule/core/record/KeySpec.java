@@ -31,10 +31,12 @@ public final class KeySpec {
     return new KeySpec(0, 10);
   }
 
+  /** Offset of the key's first byte in the record. */
   public int offset() {
     return offset;
   }
 
+  /** Bytes of the key. */
   public int length() {
     return length;
   }
@@ -46,7 +48,7 @@ public final class KeySpec {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof KeySpec && ((KeySpec) o).offset == offset && ((KeySpec) o).length == length;
+    return o instanceof KeySpec k && k.offset == offset && k.length == length;
   }
 
   @Override

@@ -1,7 +1,7 @@
 /**
- * Stage 2 of 6: describes records and indexes a filled arena for sorting. Input: a filled {@code
- * RecordArena} from {@code core.memory} and a {@link dev.joule.core.record.RecordFormat}. Output: a
- * {@link dev.joule.core.record.RecordIndex} (key prefixes plus record addresses in packed {@code
- * long}s), sorted in place by {@code core.radix} and read in order by {@code core.gather}.
+ * What is being sorted (API): the shape of the records ({@link dev.joule.core.record.RecordFormat},
+ * {@link dev.joule.core.record.FixedLengthFormat}) and where their key sits ({@link
+ * dev.joule.core.record.KeySpec}). Immutable value types shared by every stage, the embedding API
+ * and the command line.
  */
 package dev.joule.core.record;

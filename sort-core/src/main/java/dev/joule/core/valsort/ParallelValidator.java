@@ -1,5 +1,6 @@
 package dev.joule.core.valsort;
 
+import dev.joule.core.memory.SuppressForbidden;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -109,6 +110,7 @@ public final class ParallelValidator {
     return combiner.result();
   }
 
+  @SuppressForbidden("the validator tool's own read buffer per thread, not a sort's memory")
   private ValsortSummary validateRange(RangeReader reader, long from, long to)
       throws IOException, ValsortException {
     StreamingValidator v = new StreamingValidator(caseInsensitive);
@@ -134,11 +136,11 @@ public final class ParallelValidator {
     if (e == null) {
       return;
     }
-    if (e instanceof IOException) {
-      throw (IOException) e;
+    if (e instanceof IOException io) {
+      throw io;
     }
-    if (e instanceof ValsortException) {
-      throw (ValsortException) e;
+    if (e instanceof ValsortException ve) {
+      throw ve;
     }
     throw (RuntimeException) e;
   }

@@ -97,9 +97,7 @@ public final class RecordChecksum {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RecordChecksum
-        && ((RecordChecksum) o).hi == hi
-        && ((RecordChecksum) o).lo == lo;
+    return o instanceof RecordChecksum c && c.hi == hi && c.lo == lo;
   }
 
   @Override

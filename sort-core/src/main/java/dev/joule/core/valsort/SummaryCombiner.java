@@ -4,8 +4,8 @@ import dev.joule.core.gensort.Uint128;
 
 /**
  * Combines the summaries of consecutive partitions into the summary of their concatenation, exactly
- * as valsort's {@code -s} does (FORMATS.md §9), so that per-partition or per-thread validation
- * gives the same result as one pass over the whole.
+ * as valsort's {@code -s} does (docs/formats.md, valsort), so that per-partition or per-thread
+ * validation gives the same result as one pass over the whole.
  *
  * <p>Algorithm: carries the counts forward and checks each boundary (previous last key against the
  * next first key: equal is a duplicate, greater is unordered). A first-unordered index becomes

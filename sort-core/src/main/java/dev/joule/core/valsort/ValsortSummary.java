@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The result of validating a sequence of 100-byte records: valsort's {@code struct summary}
- * (FORMATS.md §9), readable from and writable to its exact 280-byte little-endian form.
+ * (docs/formats.md, valsort), readable from and writable to its exact 280-byte little-endian form.
  *
  * <p>Layout: five 128-bit counters, each as hi-64 then lo-64 in native (little-endian) order —
  * first_unordered (0 = none), unordered_count, record_count, duplicate_count, checksum — then the
@@ -156,10 +156,9 @@ public final class ValsortSummary {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof ValsortSummary)) {
+    if (!(o instanceof ValsortSummary s)) {
       return false;
     }
-    ValsortSummary s = (ValsortSummary) o;
     return firstUnordered.equals(s.firstUnordered)
         && unorderedCount.equals(s.unorderedCount)
         && recordCount.equals(s.recordCount)

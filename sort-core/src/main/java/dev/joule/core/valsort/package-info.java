@@ -9,6 +9,6 @@
  * dev.joule.core.valsort.SummaryCombiner} combines partition summaries ({@code valsort -s}); {@link
  * dev.joule.core.valsort.ParallelValidator} does both over a random-access source. {@link
  * dev.joule.core.valsort.RecordChecksum} is the order-independent checksum. Formats: {@code
- * FORMATS.md} §8–§9.
+ * docs/formats.md, Checksum to valsort}.
  */
 package dev.joule.core.valsort;

@@ -4,7 +4,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A slow, independent oracle for gensort records, written from FORMATS.md with BigInteger: it
+ * A slow, independent oracle for gensort records, written from docs/formats.md with BigInteger: it
  * shares no code with the generator, so agreement at offsets the reference vectors do not cover
  * (2^60, 2^64, 2^128) means something.
  */

@@ -59,7 +59,7 @@ class RecordArenaTest {
     assertThrows(IllegalArgumentException.class, () -> RecordArena.allocate(4096, 4096 + 1));
     assertThrows(
         IllegalArgumentException.class,
-        () -> RecordArena.allocate(4096, RecordArena.MAX_SLAB_BYTES * 2));
+        () -> RecordArena.allocate(4096, RecordArena.MAX_SLAB_BYTES + 4096));
   }
 
   @Test

@@ -31,7 +31,7 @@ class ValsortTest {
 
   static List<String> expectedLines(String file) {
     List<String> lines = new ArrayList<>();
-    for (String l : new String(Vectors.load(file), StandardCharsets.US_ASCII).split("\n")) {
+    for (String l : new String(Vectors.load(file), StandardCharsets.US_ASCII).lines().toList()) {
       if (!l.startsWith("exit ")) {
         lines.add(l);
       }

@@ -1,7 +1,9 @@
 package dev.joule.io.block;
 
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.core.memory.Alignment;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -24,8 +26,8 @@ import java.util.Set;
  * after a short transfer.
  *
  * <p>Algorithm: a transfer uses the DIRECT channel iff the file position, the buffer address and
- * the length are all multiples of {@link #ALIGNMENT} (the JDK demands all three); otherwise the
- * largest aligned prefix goes direct and the rest buffered. O_DIRECT writes invalidate the
+ * the length are all multiples of {@link Alignment#BYTES} (the JDK demands all three); otherwise
+ * the largest aligned prefix goes direct and the rest buffered. O_DIRECT writes invalidate the
  * page-cache range they cover, so mixing the two channels stays coherent. Every {@code read}/{@code
  * write} loops until the whole buffer is transferred (or EOF), so short transfers are invisible to
  * callers.
@@ -36,10 +38,30 @@ import java.util.Set;
  * without calling the OS again, because the kernel may already have dropped the dirty pages.
  */
 public final class BlockFile implements AutoCloseable {
-  /** Alignment the JDK requires for DIRECT transfers on these file systems (4 KiB). */
-  public static final int ALIGNMENT = 4096;
 
-  private static final OpenOption DIRECT = com.sun.nio.file.ExtendedOpenOption.DIRECT;
+  /**
+   * O_DIRECT: {@code com.sun.nio.file.ExtendedOpenOption.DIRECT} of module jdk.unsupported, looked
+   * up by name. javac 21 and later warn about every compile-time use of that class under {@code
+   * --release 17}, unconditionally, and the build treats warnings as errors. Null on a JDK without
+   * it, which then opens files as if the file system refused O_DIRECT.
+   */
+  private static final class Direct {
+    static final OpenOption OPTION = lookUp();
+
+    private static OpenOption lookUp() {
+      try {
+        Class<?> type = Class.forName("com.sun.nio.file.ExtendedOpenOption");
+        for (Object constant : type.getEnumConstants()) {
+          if (((Enum<?>) constant).name().equals("DIRECT")) {
+            return (OpenOption) constant;
+          }
+        }
+      } catch (ClassNotFoundException e) {
+        // not a JDK with the extension: no O_DIRECT
+      }
+      return null;
+    }
+  }
 
   private final Path path;
   private final FileChannel direct; // null when not using DIRECT
@@ -100,12 +122,14 @@ public final class BlockFile implements AutoCloseable {
       return new BlockFile(path, null, first, Set.copyOf(reopen));
     }
     Set<OpenOption> directOptions = new HashSet<>(options);
-    directOptions.add(DIRECT);
     try {
+      if (Direct.OPTION == null) {
+        throw new UnsupportedOperationException("this JDK has no O_DIRECT open option");
+      }
+      directOptions.add(Direct.OPTION);
       first = FileChannel.open(path, directOptions, attrs);
     } catch (UnsupportedOperationException | IOException e) {
-      IOException io =
-          e instanceof IOException ? (IOException) e : new IOException(e.getMessage(), e);
+      IOException io = e instanceof IOException x ? x : new IOException(e.getMessage(), e);
       if (!refusesDirect(io)) {
         throw new SortIOException(
             creating ? "create" : "open", path, SortIOException.reasonOf(io), io);
@@ -210,11 +234,11 @@ public final class BlockFile implements AutoCloseable {
   private int alignedPrefix(long position, ByteBuffer b) {
     if (direct == null
         || !b.isDirect()
-        || position % ALIGNMENT != 0
-        || b.alignmentOffset(b.position(), ALIGNMENT) != 0) {
+        || position % Alignment.BYTES != 0
+        || b.alignmentOffset(b.position(), Alignment.BYTES) != 0) {
       return 0;
     }
-    return b.remaining() & -ALIGNMENT;
+    return b.remaining() & -Alignment.BYTES;
   }
 
   /**

@@ -1,17 +1,18 @@
 package dev.joule.io.block;
 
+import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.SuppressForbidden;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A fixed set of equally sized, 4096-aligned direct buffers, allocated once when the pool is made
  * and handed out with {@link #acquire()} / {@link #release(ByteBuffer)}. This is the only place in
  * sort-io that calls {@code ByteBuffer.allocateDirect}: direct allocation zeroes memory and is slow
- * to reclaim, and each freshly touched page costs 3–7 µs of kernel time on these VMs (DESIGN.md),
- * so buffers are made once per sort and reused.
+ * to reclaim, and each freshly touched page costs 3–7 µs of kernel time on these VMs
+ * (docs/design.md, D5), so buffers are made once per sort and reused.
  *
  * <p>Memory bound: {@code count * (bufferSize + 4096)} bytes of direct memory for the pool's life.
  *
@@ -24,7 +25,8 @@ public final class BlockPool implements AutoCloseable {
   private final int bufferSize;
   private final int count;
   private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
-  private final Map<ByteBuffer, Boolean> lent = new IdentityHashMap<>();
+  // identity, not equals: ByteBuffer.equals compares the bytes
+  private final IdentityHashMap<ByteBuffer, Boolean> lent = new IdentityHashMap<>();
   private boolean closed;
 
   /**
@@ -35,9 +37,9 @@ public final class BlockPool implements AutoCloseable {
     if (count < 1) {
       throw new IllegalArgumentException("buffer count must be at least 1: " + count);
     }
-    if (bufferSize <= 0 || bufferSize % BlockFile.ALIGNMENT != 0) {
+    if (bufferSize <= 0 || bufferSize % Alignment.BYTES != 0) {
       throw new IllegalArgumentException(
-          "buffer size must be a positive multiple of " + BlockFile.ALIGNMENT + ": " + bufferSize);
+          "buffer size must be a positive multiple of " + Alignment.BYTES + ": " + bufferSize);
     }
     this.bufferSize = bufferSize;
     this.count = count;
@@ -64,14 +66,14 @@ public final class BlockPool implements AutoCloseable {
     if (buffers.isEmpty()) {
       throw new IllegalArgumentException("buffer count must be at least 1: 0");
     }
-    if (bufferSize <= 0 || bufferSize % BlockFile.ALIGNMENT != 0) {
+    if (bufferSize <= 0 || bufferSize % Alignment.BYTES != 0) {
       throw new IllegalArgumentException(
-          "buffer size must be a positive multiple of " + BlockFile.ALIGNMENT + ": " + bufferSize);
+          "buffer size must be a positive multiple of " + Alignment.BYTES + ": " + bufferSize);
     }
     for (ByteBuffer b : buffers) {
       if (!b.isDirect()
           || b.capacity() != bufferSize
-          || b.alignmentOffset(0, BlockFile.ALIGNMENT) != 0) {
+          || b.alignmentOffset(0, Alignment.BYTES) != 0) {
         throw new IllegalArgumentException(
             "pool buffers must be direct, 4096-aligned and " + bufferSize + " bytes");
       }
@@ -84,9 +86,10 @@ public final class BlockPool implements AutoCloseable {
   }
 
   /** An aligned direct buffer of exactly {@code size} bytes (capacity), position 0. */
+  @SuppressForbidden("the pool owns its buffers: the one allocation site of block memory")
   private static ByteBuffer allocateAligned(int size) {
-    return ByteBuffer.allocateDirect(size + BlockFile.ALIGNMENT)
-        .alignedSlice(BlockFile.ALIGNMENT)
+    return ByteBuffer.allocateDirect(size + Alignment.BYTES)
+        .alignedSlice(Alignment.BYTES)
         .limit(size)
         .slice();
   }

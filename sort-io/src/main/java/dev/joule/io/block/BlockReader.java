@@ -1,6 +1,7 @@
 package dev.joule.io.block;
 
-import dev.joule.io.fs.SortIOException;
+import dev.joule.core.memory.Alignment;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -45,7 +46,7 @@ public final class BlockReader implements AutoCloseable {
    * @param maxInFlight how many buffers may be submitted and not yet taken back
    */
   public BlockReader(BlockFile file, long start, long end, int transferSize, int maxInFlight) {
-    if (transferSize <= 0 || transferSize % BlockFile.ALIGNMENT != 0) {
+    if (transferSize <= 0 || transferSize % Alignment.BYTES != 0) {
       throw new IllegalArgumentException(
           "transfer size must be a positive multiple of 4096: " + transferSize);
     }
@@ -89,6 +90,7 @@ public final class BlockReader implements AutoCloseable {
    * @throws SortIOException the first error of the background thread, naming op and path
    * @throws IllegalStateException if no buffer is in flight
    */
+  @SuppressWarnings("ReferenceEquality") // POISON is a sentinel: identity is the point
   public ByteBuffer take() throws IOException {
     if (outstanding == 0) {
       throw new IllegalStateException("no buffer submitted");
@@ -115,6 +117,7 @@ public final class BlockReader implements AutoCloseable {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // POISON is a sentinel: identity is the point
   private void run() {
     try {
       while (true) {

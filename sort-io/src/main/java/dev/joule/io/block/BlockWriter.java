@@ -1,6 +1,7 @@
 package dev.joule.io.block;
 
-import dev.joule.io.fs.SortIOException;
+import dev.joule.core.memory.Alignment;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -88,6 +89,58 @@ public final class BlockWriter implements AutoCloseable {
   }
 
   /**
+   * Appends {@code length} bytes at absolute index {@code start} of {@code src} (its position and
+   * limit unchanged): the per-record path of variable-length output, one bulk copy when the bytes
+   * fit the current buffer.
+   */
+  public void put(ByteBuffer src, int start, int length) throws IOException {
+    ByteBuffer cur = current();
+    int room = cur.remaining();
+    if (length <= room) {
+      cur.put(cur.position(), src, start, length);
+      cur.position(cur.position() + length);
+      return;
+    }
+    checkUsable();
+    int done = 0;
+    while (done < length) {
+      cur = current();
+      if (!cur.hasRemaining()) {
+        submitCurrent();
+        cur = current();
+      }
+      int n = Math.min(cur.remaining(), length - done);
+      cur.put(cur.position(), src, start + done, n);
+      cur.position(cur.position() + n);
+      done += n;
+    }
+  }
+
+  /** Appends one byte. */
+  public void put(byte b) throws IOException {
+    ByteBuffer cur = current();
+    if (!cur.hasRemaining()) {
+      checkUsable();
+      submitCurrent();
+      cur = current();
+    }
+    cur.put(b);
+  }
+
+  /** Appends a big-endian int. */
+  public void putInt(int v) throws IOException {
+    ByteBuffer cur = current();
+    if (cur.remaining() >= 4) {
+      cur.putInt(cur.position(), v);
+      cur.position(cur.position() + 4);
+      return;
+    }
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      put((byte) (v >>> shift));
+    }
+  }
+
+  /**
    * Returns the next {@code n} bytes of the stream as a slice of the current pool buffer for the
    * caller to fill in place (no copy); the bytes count as written. Requires {@code n} to be at most
    * the pool's buffer size and the stream position to be a multiple of 4096, so that a buffer
@@ -101,7 +154,7 @@ public final class BlockWriter implements AutoCloseable {
     }
     ByteBuffer cur = current();
     if (cur.remaining() < n) {
-      if (cur.position() % BlockFile.ALIGNMENT != 0) {
+      if (cur.position() % Alignment.BYTES != 0) {
         throw new IllegalStateException("reserve at unaligned stream position " + position());
       }
       submitCurrent();
@@ -127,6 +180,12 @@ public final class BlockWriter implements AutoCloseable {
     if (current == null) {
       try {
         current = pool.acquire();
+        // A region that starts mid-page: the first buffer ends at the next page boundary, so that
+        // every later transfer is aligned (DIRECT-eligible).
+        int misaligned = (int) ((startOffset + written) % Alignment.BYTES);
+        if (misaligned != 0 && current.capacity() > Alignment.BYTES) {
+          current.limit(current.capacity() - misaligned);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new InterruptedIOException(
@@ -169,6 +228,7 @@ public final class BlockWriter implements AutoCloseable {
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // POISON is a sentinel: identity is the point
   private void run() {
     boolean failed = false;
     while (true) {

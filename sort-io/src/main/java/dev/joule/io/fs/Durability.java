@@ -1,5 +1,6 @@
 package dev.joule.io.fs;
 
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;

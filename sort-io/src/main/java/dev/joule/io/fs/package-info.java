@@ -1,10 +1,11 @@
 /**
- * File-system plumbing shared by every I/O stage: typed errors that name the operation and the path
- * ({@link dev.joule.io.fs.SortIOException}), directory fsync, and the notice sink for one-line
- * warnings.
+ * Plumbing shared by every stage: {@link dev.joule.io.fs.Failures} (the one translation of what
+ * went wrong into a typed exception, the cancellation point, and closing many resources without
+ * losing the first error) and {@link dev.joule.io.fs.Durability} (directory fsync after a create or
+ * rename).
  *
- * <p>All code in {@code dev.joule.io} takes {@link java.nio.file.Path}s from any file system (never
- * {@code java.io.File} or the default file system), so tests can pass paths from the fault layer in
+ * <p>Layer 2 of 4 (plumbing). All code in {@code dev.joule.io} takes {@link java.nio.file.Path}s of
+ * any file system (never {@code java.io.File}), so tests can pass paths of the fault layer in
  * {@code dev.joule.io.testing}.
  */
 package dev.joule.io.fs;

@@ -2,9 +2,9 @@ package dev.joule.io.input;
 
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockReader;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

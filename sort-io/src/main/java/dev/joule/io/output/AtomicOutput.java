@@ -3,10 +3,10 @@ package dev.joule.io.output;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
-import dev.joule.io.block.DirectIoPolicy;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.fs.Durability;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -30,8 +30,8 @@ import java.security.SecureRandom;
  * failed fsync is never retried (fsyncgate, see {@link BlockFile#force()}). A previous output is
  * hard-linked as {@code .<name>.<random>.old.tmp} before the rename; if the directory fsync after
  * the rename fails, that link is renamed back (a new output is deleted), so the failure still
- * leaves the final name as it was (RELIABILITY.md CFC 3). Without hard links the new output stays
- * in place then.
+ * leaves the final name as it was (docs/reliability.md CFC 3). Without hard links the new output
+ * stays in place then.
  *
  * <p>Memory: the {@link BlockWriter}'s pool buffers. Not thread-safe: one owner thread.
  */
@@ -50,7 +50,8 @@ public final class AtomicOutput implements AutoCloseable {
 
   /**
    * Deletes the temporary (and a previous version's link) if the JVM is shut down by a signal
-   * before the commit: registered at creation, removed by the commit or close (RELIABILITY.md P1).
+   * before the commit: registered at creation, removed by the commit or close (docs/reliability.md
+   * P1).
    */
   private final Thread hook;
 
@@ -63,6 +64,22 @@ public final class AtomicOutput implements AutoCloseable {
     this.temp = temp;
     this.file = file;
     this.writer = writer;
+  }
+
+  /**
+   * Checks, before any input is read, that an output can be created at {@code target}: its
+   * directory exists and is writable.
+   *
+   * @throws SortIOException op {@code "create"} naming {@code target}
+   */
+  public static void checkDirectory(Path target) throws SortIOException {
+    Path dir = target.toAbsolutePath().getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      throw new SortIOException("create", target, "No such file or directory");
+    }
+    if (!Files.isWritable(dir)) {
+      throw new SortIOException("create", target, "Permission denied");
+    }
   }
 
   /**

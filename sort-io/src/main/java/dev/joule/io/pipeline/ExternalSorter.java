@@ -1,14 +1,20 @@
 package dev.joule.io.pipeline;
 
-import dev.joule.core.valsort.RecordChecksum;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.CorruptRunException;
+import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.error.SortValidationException;
+import dev.joule.io.fs.Failures;
+import dev.joule.io.input.EntrySpec;
 import dev.joule.io.input.InputFile;
+import dev.joule.io.output.AtomicOutput;
+import dev.joule.io.plan.SortPlan;
+import dev.joule.io.report.SortReport;
 import dev.joule.io.stripe.Stripe;
-import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -17,137 +23,104 @@ import java.util.Objects;
  * push/pull session ({@link #open}).
  *
  * <p><b>File sort.</b> Checks the arguments (input readable and a whole number of records, output
- * directory present, temp stripes valid) before writing anything; then either the one-pass {@link
- * InMemorySortPhase} or {@link RunFormationPhase} followed by the {@link MergePlan}'s passes in
- * {@link MergePhase} (intermediate merges into temp runs, deleted as soon as they are consumed; the
- * final merge split over threads). The output is validated while it is written (count, checksum and
- * order against the input's count and checksum) and published atomically only if it matches;
- * otherwise {@link SortValidationException} and nothing is published.
+ * directory present, temp stripes valid) before writing anything; then sorts in one pass when the
+ * input fits the budget, else forms sorted runs and merges them in the passes the {@link
+ * dev.joule.io.plan.MergePlan} asks for (intermediate merges into temp runs, deleted as soon as
+ * they are consumed; the final merge split over threads). The output is validated while it is
+ * written (count, checksum and order against the input's) and published atomically only if it
+ * matches; otherwise {@link SortValidationException} and nothing is published.
  *
  * <p><b>Failure.</b> Every path closes what it opened (arenas, pools, reader and writer threads,
- * the radix ForkJoin pool), deletes the temp files ({@link TempSpace#closeAfterFailure}) and the
- * output temporary; the original exception propagates with cleanup errors suppressed. An interrupt
- * of the calling thread cancels the sort between blocks: {@link SortCancelledException}.
+ * the radix ForkJoin pool), deletes the temp files and the output temporary; the original exception
+ * propagates with cleanup errors suppressed: {@link SortIOException} (operation, path, errno text),
+ * {@link CorruptRunException}, {@link SortValidationException}. An interrupt of the calling thread
+ * cancels the sort between blocks: {@link SortCancelledException}.
  *
  * <p>Stateless and thread-safe: concurrent sorts share nothing.
  */
 public final class ExternalSorter {
   private ExternalSorter() {}
 
-  /** Sorts input to output (output may equal input); validates itself; atomic publish. */
+  /**
+   * Sorts {@code input} into {@code output} (which may be {@code input}); validates itself and
+   * publishes atomically.
+   *
+   * @return what the sort did: phases, times, runs, and the valsort numbers of input and output
+   * @throws IOException one of the typed failures of the class documentation
+   */
   public static SortReport sort(Path input, Path output, SortConfig config) throws IOException {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(config, "config");
     FileSortJob job = new FileSortJob(output, config);
     try {
-      checkCancelled();
+      Failures.checkCancelled();
       SortReport report = job.run(input);
-      closeOrThrow(job.resources());
+      job.close();
       return report;
     } catch (Throwable e) {
       job.closeAfterFailure(e);
-      throw translate(e);
-    }
-  }
-
-  /** Compares the output's validation with the input's numbers; returns the input's summary. */
-  static DataSummary validate(
-      long inputRecords, RecordChecksum inputChecksum, OutputValidator out, Path output)
-      throws SortValidationException {
-    DataSummary o = out.summary();
-    // The input side cannot know its duplicates or order without sorting: -1 and false
-    // (DataSummary).
-    DataSummary in = new DataSummary(inputRecords, inputChecksum.toHex(), -1, false);
-    if (o.records() != inputRecords || !out.checksum().equals(inputChecksum) || !o.ordered()) {
-      throw new SortValidationException(
-          "self-validation failed for "
-              + output
-              + ": input "
-              + inputRecords
-              + " records, checksum "
-              + inputChecksum.toHex()
-              + "; output "
-              + o.records()
-              + " records, checksum "
-              + o.checksum()
-              + (o.ordered() ? "" : ", NOT in key order")
-              + "; nothing was published");
-    }
-    return in;
-  }
-
-  private static void closeOrThrow(Resources res) throws IOException {
-    try {
-      res.close();
-    } catch (IOException | RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** Turns interrupts into {@link SortCancelledException}; rethrows everything else as it is. */
-  static IOException translate(Throwable e) {
-    if (e instanceof InterruptedIOException && !(e instanceof SortCancelledException)) {
-      Thread.currentThread().interrupt();
-      SortCancelledException c = new SortCancelledException("sort cancelled: " + e.getMessage());
-      c.initCause(e);
-      return c;
-    }
-    if (e instanceof IOException) {
-      return (IOException) e;
-    }
-    if (e instanceof RuntimeException) {
-      throw (RuntimeException) e;
-    }
-    if (e instanceof Error) {
-      throw (Error) e;
-    }
-    throw new IllegalStateException(e);
-  }
-
-  /**
-   * Throws {@link SortCancelledException} if the current thread was interrupted (flag kept set).
-   */
-  static void checkCancelled() throws SortCancelledException {
-    if (Thread.currentThread().isInterrupted()) {
-      throw new SortCancelledException("sort cancelled (thread interrupted)");
-    }
-  }
-
-  static void checkOutputDir(Path output) throws SortIOException {
-    Path dir = output.toAbsolutePath().getParent();
-    if (dir == null || !Files.isDirectory(dir)) {
-      throw new SortIOException("create", output, "No such file or directory");
-    }
-    if (!Files.isWritable(dir)) {
-      throw new SortIOException("create", output, "Permission denied");
+      throw Failures.translate(e);
     }
   }
 
   /**
    * Checks the arguments exactly as {@link #sort} does (input readable and whole records, output
    * directory present and writable, stripes valid) and returns the plan, writing nothing.
+   *
+   * @throws IOException a {@link SortIOException} naming the first bad path
    */
   public static SortPlan plan(Path input, Path output, SortConfig config) throws IOException {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(output, "output");
     Objects.requireNonNull(config, "config");
-    long size;
+    SortPlan plan;
     try (InputFile in = InputFile.open(input, config.directIo(), NoticeSink.IGNORE)) {
-      in.checkWholeRecords(config.format().recordSize());
-      size = in.size();
+      plan = FileSortJob.plan(in, config, EntrySpec.of(config));
     }
-    checkOutputDir(output);
-    for (Path d : config.tempDirs()) {
-      Stripe.validate(d);
-    }
-    return SortPlan.of(size, config);
+    AtomicOutput.checkDirectory(output);
+    checkTempDirs(config);
+    return plan;
   }
 
-  /** A push/pull session for embedding: add records, then pull them sorted. */
+  /**
+   * Checks that every temp directory of {@code config} can hold this sort's private directory
+   * (exists, is a writable directory, and is not world-writable without the sticky bit).
+   *
+   * @throws SortIOException naming the first unusable directory
+   */
+  public static void checkTempDirs(SortConfig config) throws SortIOException {
+    for (Path d : config.tempDirs()) {
+      checkTempDir(d);
+    }
+  }
+
+  /**
+   * Checks that {@code dir} can hold a sort's private directory: the checks of {@link
+   * #checkTempDirs} for one directory.
+   *
+   * @throws SortIOException naming {@code dir} and the reason
+   */
+  public static void checkTempDir(Path dir) throws SortIOException {
+    Stripe.validate(dir);
+  }
+
+  /**
+   * A push/pull session for embedding: add records, then pull them sorted.
+   *
+   * @throws IOException when the session cannot start
+   */
   public static SortSession open(SortConfig config) throws IOException {
-    return new SortSession(Objects.requireNonNull(config, "config"));
+    return new SortSession(Objects.requireNonNull(config, "config"), false);
+  }
+
+  /**
+   * A push/pull session of key/value pairs ({@link SortSession#add(ByteBuffer, ByteBuffer)}),
+   * ordered by the unsigned bytes of the keys; the configuration's format and key do not apply.
+   *
+   * @throws IOException when the session cannot start
+   */
+  public static SortSession openPairs(SortConfig config) throws IOException {
+    return new SortSession(Objects.requireNonNull(config, "config"), true);
   }
 }

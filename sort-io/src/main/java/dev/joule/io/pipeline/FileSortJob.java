@@ -1,14 +1,40 @@
 package dev.joule.io.pipeline;
 
+import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.RecordIndex;
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
+import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.hooks.SortHooks;
+import dev.joule.io.input.ChunkSource;
+import dev.joule.io.input.EntryFiller;
+import dev.joule.io.input.EntrySpec;
+import dev.joule.io.input.InPlaceChunks;
 import dev.joule.io.input.InputFile;
+import dev.joule.io.input.InputStage;
+import dev.joule.io.input.ParsedChunks;
+import dev.joule.io.input.RecordReader;
+import dev.joule.io.input.RecordSampler;
+import dev.joule.io.memory.ArenaMemory;
+import dev.joule.io.memory.MemoryMeter;
+import dev.joule.io.memory.Resources;
 import dev.joule.io.output.AtomicOutput;
+import dev.joule.io.output.OutputValidator;
+import dev.joule.io.plan.MergePlan;
+import dev.joule.io.plan.RecordEstimate;
+import dev.joule.io.plan.SortPlan;
+import dev.joule.io.report.DataSummary;
+import dev.joule.io.report.PhaseClock;
+import dev.joule.io.report.PhaseReport;
+import dev.joule.io.report.SortReport;
 import dev.joule.io.run.RunDescriptor;
+import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.RoundRobinStripes;
-import dev.joule.io.stripe.Stripe;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,9 +44,10 @@ import java.util.List;
 /**
  * One file-to-file sort of {@link ExternalSorter#sort}: checks the arguments, then runs either the
  * one-pass {@link InMemorySortPhase} or {@link RunFormationPhase} followed by the {@link
- * MergePlan}'s passes, and publishes the validated output. Everything it opens is registered in its
- * {@link Resources} or held as its {@link TempSpace}, which the caller closes on success ({@link
- * #resources()}) or failure ({@link #closeAfterFailure}).
+ * MergePlan}'s passes ({@link MergePasses}, then the final {@link MergePhase#mergeToOutput}), and
+ * publishes the validated output. Everything it opens is registered in its {@link Resources} or
+ * held as its {@link TempSpace}, which {@link #close()} (success) or {@link #closeAfterFailure}
+ * release.
  *
  * <p>Used once, by one thread.
  */
@@ -32,6 +59,7 @@ final class FileSortJob {
   private final Resources res = new Resources(meter);
   private final List<PhaseReport> phases = new ArrayList<>();
   private TempSpace temp;
+  private RecordArena[] arenas; // run formation's, lent to the merge
 
   FileSortJob(Path output, SortConfig config) {
     this.output = output;
@@ -39,8 +67,9 @@ final class FileSortJob {
     this.notices = NoticeSink.distinct(config.notices());
   }
 
-  Resources resources() {
-    return res;
+  /** Closes what the job opened (the temp files are already gone after a success). */
+  void close() throws IOException {
+    res.close();
   }
 
   /** Closes what the job opened, adding errors to {@code primary}; deletes every temp file. */
@@ -53,55 +82,180 @@ final class FileSortJob {
 
   SortReport run(Path input) throws IOException {
     InputFile in = res.add(InputFile.open(input, config.directIo(), notices));
-    in.checkWholeRecords(config.format().recordSize());
-    ExternalSorter.checkOutputDir(output);
-    for (Path d : config.tempDirs()) {
-      Stripe.validate(d); // also for a one-pass sort: the same arguments fail the same way
+    EntrySpec spec = EntrySpec.of(config);
+    if (config.format() instanceof FixedLengthFormat f) {
+      in.checkWholeRecords(f.recordSize());
     }
-    SortPlan plan = SortPlan.of(in.size(), config);
+    RecordEstimate estimate = RecordSampler.sample(in, spec);
+    SortPlan plan = SortPlan.of(in.size(), config, estimate);
+    AtomicOutput.checkDirectory(output);
+    ExternalSorter.checkTempDirs(config); // also for a one-pass sort: same arguments, same errors
     plan.notes().forEach(notices::notice);
     RadixRunSorter sorter = res.add(new RadixRunSorter(config.threads()));
-    return plan.onePass() ? onePass(in, plan, sorter) : twoPass(in, plan, sorter);
+    if (!spec.inPlace()) {
+      return parsed(in, spec, estimate, plan, sorter);
+    }
+    return plan.onePass() ? onePass(in, spec, plan, sorter) : twoPass(in, spec, plan, sorter);
   }
 
-  private SortReport onePass(InputFile in, SortPlan plan, RadixRunSorter sorter)
+  /**
+   * The plan for sorting {@code in}: fixed records must be whole; parsed records are sampled for
+   * their sizes ({@link RecordSampler}).
+   */
+  static SortPlan plan(InputFile in, SortConfig config, EntrySpec spec) throws IOException {
+    if (config.format() instanceof FixedLengthFormat f) {
+      in.checkWholeRecords(f.recordSize());
+    }
+    return SortPlan.of(in.size(), config, RecordSampler.sample(in, spec));
+  }
+
+  private SortReport onePass(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
       throws IOException {
     BlockPool outPool = InMemorySortPhase.outputPool(plan, res);
     AtomicOutput out = res.add(AtomicOutput.create(output, config.directIo(), notices, outPool, 1));
     PhaseClock clock = new PhaseClock();
-    InMemorySortPhase.Result r = InMemorySortPhase.run(in, out, plan, config, sorter, res);
-    DataSummary inSum = ExternalSorter.validate(r.records(), r.inputChecksum(), r.output(), output);
+    InMemorySortPhase.Result r = InMemorySortPhase.run(in, out, plan, spec, config, sorter, res);
+    return publishOnePass(in, out, clock, r);
+  }
+
+  private SortReport publishOnePass(
+      InputFile in, AtomicOutput out, PhaseClock clock, InMemorySortPhase.Result r)
+      throws IOException {
+    DataSummary inSum = r.output().checkAgainstInput(r.records(), r.inputChecksum(), output);
+    long outBytes = out.writer().position();
     out.commit();
-    phases.add(clock.phase("in-memory sort", in.size(), in.size(), 0, r.records() == 0 ? 0 : 1, 0));
+    phases.add(clock.phase("in-memory sort", in.size(), outBytes, 0, r.records() == 0 ? 0 : 1, 0));
     return report(in, r.records(), 0, 0, 0, inSum, r.output().summary());
   }
 
-  private SortReport twoPass(InputFile in, SortPlan plan, RadixRunSorter sorter)
+  private SortReport twoPass(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
       throws IOException {
     temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
     PhaseClock clock = new PhaseClock();
-    RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, config, res);
+    arenas = RunFormationPhase.allocateArenas(plan, res);
+    InPlaceChunks chunks = RunFormationPhase.inPlace(in, plan, spec, arenas, sorter);
+    RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
     RunFormationPhase.Result rf =
-        RunFormationPhase.run(in, plan, config, temp, sorter, arenas, meter);
+        RunFormationPhase.run(
+            chunks, plan, config, temp, sorter, arenas, indexes, meter, in.size());
     phases.add(
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+    return merge(in, plan, rf);
+  }
+
+  /**
+   * Parsed records (lines, rows, fixed records with a derived key). A one-pass plan fills one arena
+   * sized from the sample and sorts it. If the input turns out larger than the sample said and
+   * overflows that arena (or a record does not fit it), the full arena becomes the first run, is
+   * freed, and the rest is sorted by a two-pass plan made from what the arena saw. A two-pass plan
+   * forms runs with overlap ({@link ParsedChunks}).
+   */
+  private SortReport parsed(
+      InputFile in, EntrySpec spec, RecordEstimate estimate, SortPlan plan, RadixRunSorter sorter)
+      throws IOException {
+    BlockPool readPool = res.pool(SortPlan.READ_BUFFERS, plan.inputTransfer());
+    RecordReader reader =
+        res.add(new RecordReader(in, spec.format(), plan.inputTransfer(), readPool));
+    PhaseClock clock = new PhaseClock();
+    if (!plan.onePass()) {
+      temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+      RunFormationPhase.Result rf =
+          formParsedRuns(new ParsedChunks(reader, spec), plan, sorter, in.size());
+      phases.add(
+          clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+      return merge(in, plan, rf);
+    }
+    Resources onePass = res.add(new Resources(meter));
+    long bytes = Math.max(Alignment.BYTES, plan.arenaBytes());
+    RecordArena arena = onePass.arena(bytes, InputStage.slabBytes(bytes, 1));
+    RecordIndex index = onePass.index(plan.indexEntries());
+    EntryFiller filler = new EntryFiller(reader, spec);
+    ChunkSource.Chunk first = filler.fill(arena, index);
+    if (filler.exhausted()) {
+      reader.finish();
+      config.progress().update("in-memory sort", reader.bytesRead(), in.size());
+      AtomicOutput out =
+          res.add(
+              AtomicOutput.create(
+                  output, config.directIo(), notices, InMemorySortPhase.outputPool(plan, res), 1));
+      return publishOnePass(
+          in, out, clock, InMemorySortPhase.sortAndWrite(index, first, out, spec, sorter));
+    }
+    notices.notice("the input is larger than its sample suggested: sorting it in two passes");
+    temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+    List<RunDescriptor> runs = new ArrayList<>();
+    RecordChecksum sum = new RecordChecksum();
+    long written = 0;
+    RecordEstimate seen = estimate;
+    if (first.entries() > 0) {
+      sorter.sort(index);
+      try (Resources local = new Resources(meter)) {
+        runs.add(
+            RunSpill.writeSorted(
+                temp,
+                plan.tempTransfer(),
+                local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer()),
+                config.directIo(),
+                index,
+                first.entries(),
+                first.recordBytes(),
+                new RecordGatherer(sorter.pool()),
+                first.checksum()));
+      }
+      sum.add(first.checksum());
+      written += runs.get(0).fileSize();
+      int n = first.entries();
+      seen =
+          new RecordEstimate(
+              false,
+              Math.max(1, (double) (first.recordBytes() + (long) spec.framing() * n) / n),
+              Math.max(1, (double) arena.filledBytes() / n));
+    }
+    onePass.close(); // the arena and index, before the two-pass plan's arenas are allocated
+    SortPlan two = SortPlan.twoPass(in.size(), config, seen);
+    RunFormationPhase.Result rest =
+        formParsedRuns(new ParsedChunks(reader, filler), two, sorter, in.size());
+    runs.addAll(rest.runs());
+    sum.add(rest.inputChecksum());
+    RunFormationPhase.Result rf =
+        new RunFormationPhase.Result(
+            runs,
+            first.entries() + rest.records(),
+            sum,
+            rest.bytesRead(),
+            written + rest.bytesWritten());
+    phases.add(
+        clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+    return merge(in, two, rf);
+  }
+
+  /** Run formation of parsed records from {@code chunks} in the arenas of {@code plan}. */
+  private RunFormationPhase.Result formParsedRuns(
+      ParsedChunks chunks, SortPlan plan, RadixRunSorter sorter, long inputSize)
+      throws IOException {
+    arenas = RunFormationPhase.allocateArenas(plan, res);
+    RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
+    return RunFormationPhase.run(
+        chunks, plan, config, temp, sorter, arenas, indexes, meter, inputSize);
+  }
+
+  /** The merge passes and the final merge of the runs {@code rf} formed, then the publication. */
+  private SortReport merge(InputFile in, SortPlan plan, RunFormationPhase.Result rf)
+      throws IOException {
     List<Path> runFiles = new ArrayList<>();
     for (RunDescriptor d : rf.runs()) {
       runFiles.add(d.path());
     }
-    config.afterRunFormation().accept(List.copyOf(runFiles)); // test hook, no-op by default
+    SortHooks.of(config).afterRunFormation().accept(List.copyOf(runFiles));
 
     MergePhase merge = new MergePhase(config, plan, meter, new ArenaMemory(arenas));
     MergePlan mp = MergePlan.of(sizes(rf.runs()), plan.fanIn());
-    List<RunDescriptor> segments = intermediatePasses(mp, rf.runs(), merge);
-    List<RunDescriptor> finalInputs = new ArrayList<>();
-    for (int id : mp.finalMerge().inputs()) {
-      finalInputs.add(segments.get(id));
-    }
+    List<RunDescriptor> finalInputs =
+        MergePasses.beforeFinal(mp, rf.runs(), merge, temp, phases::add);
     AtomicOutput out =
         res.add(AtomicOutput.create(output, config.directIo(), notices, res.pool(1, 4096), 1));
     int parts = merge.parts(finalInputs.size(), rf.records());
-    long outBytes = rf.records() * config.format().recordSize();
+    long outBytes = outputBytes(finalInputs);
     String name =
         "merge pass "
             + mp.passes().size()
@@ -109,59 +263,36 @@ final class FileSortJob {
             + parts
             + (parts == 1 ? " part)" : " parts)");
     merge.startPass(name, outBytes);
-    clock = new PhaseClock();
-    OutputValidator v = merge.mergeToOutput(finalInputs, out, parts);
-    DataSummary inSum = ExternalSorter.validate(rf.records(), rf.inputChecksum(), v, output);
+    PhaseClock clock = new PhaseClock();
+    MergePhase.Output merged = merge.mergeToOutput(finalInputs, out, parts);
+    OutputValidator v = merged.validator();
+    DataSummary inSum = v.checkAgainstInput(rf.records(), rf.inputChecksum(), output);
     // Delete the temps before publishing: a cleanup error then fails the sort while the previous
-    // output is still in place (CFC 3), instead of failing after the output was replaced.
+    // output is still in place (the output contract), instead of failing after it was replaced.
     temp.close();
     temp = null;
-    out.commitRegions(outBytes);
+    long written = merged.bytes(); // less than outBytes when unique output left records out
+    out.commitRegions(written);
     phases.add(
         clock.phase(
-            name, fileBytes(finalInputs), outBytes, finalInputs.size(), 1, finalInputs.size()));
+            name,
+            MergePasses.fileBytes(finalInputs),
+            written,
+            finalInputs.size(),
+            1,
+            finalInputs.size()));
     return report(
         in, rf.records(), rf.runs().size(), mp.passes().size(), mp.fanIn(), inSum, v.summary());
   }
 
-  /** Runs the plan's passes before the final one; returns the segments, indexed by merge id. */
-  private List<RunDescriptor> intermediatePasses(
-      MergePlan mp, List<RunDescriptor> runs, MergePhase merge) throws IOException {
-    List<RunDescriptor> segments = new ArrayList<>(runs);
-    for (int i = 0; i < mp.merges().size(); i++) {
-      segments.add(null);
+  /** Output bytes of all records of {@code runs}: the records and their framing. */
+  private long outputBytes(List<RunDescriptor> runs) {
+    int framing = EntrySpec.of(config).framing();
+    long n = 0;
+    for (RunDescriptor d : runs) {
+      n += d.recordBytes() + (long) framing * d.recordCount();
     }
-    for (MergePlan.Pass pass : mp.passes()) {
-      if (pass.isFinal()) {
-        break;
-      }
-      String name = "merge pass " + pass.number();
-      merge.startPass(name, pass.volumeRead());
-      PhaseClock clock = new PhaseClock();
-      long read = 0;
-      long written = 0;
-      int inputs = 0;
-      int width = 0;
-      for (MergePlan.Merge m : pass.merges()) {
-        List<RunDescriptor> in = new ArrayList<>();
-        for (int id : m.inputs()) {
-          in.add(segments.get(id));
-        }
-        read += fileBytes(in);
-        RunDescriptor d = merge.mergeToRun(in, temp);
-        written += d.fileSize();
-        inputs += in.size();
-        width = Math.max(width, in.size());
-        segments.set(m.id(), d);
-        for (int id : m.inputs()) {
-          temp.delete(segments.get(id).path()); // consumed: free its space now
-          segments.set(id, null);
-        }
-        ExternalSorter.checkCancelled();
-      }
-      phases.add(clock.phase(name, read, written, inputs, pass.merges().size(), width));
-    }
-    return segments;
+    return n;
   }
 
   private SortReport report(
@@ -190,34 +321,8 @@ final class FileSortJob {
   private static long[] sizes(List<RunDescriptor> runs) {
     long[] s = new long[runs.size()];
     for (int i = 0; i < s.length; i++) {
-      s[i] = runs.get(i).recordCount() * runs.get(i).format().recordSize();
+      s[i] = runs.get(i).dataBytes();
     }
     return s;
-  }
-
-  private static long fileBytes(List<RunDescriptor> runs) {
-    long bytes = 0;
-    for (RunDescriptor d : runs) {
-      bytes += d.fileSize();
-    }
-    return bytes;
-  }
-
-  /** Wall and process CPU time since construction, turned into a {@link PhaseReport}. */
-  private static final class PhaseClock {
-    private final long wall0 = System.nanoTime();
-    private final long cpu0 = CpuClock.processCpuNanos();
-
-    PhaseReport phase(String name, long read, long written, int runsIn, int runsOut, int fanIn) {
-      return new PhaseReport(
-          name,
-          System.nanoTime() - wall0,
-          CpuClock.processCpuNanos() - cpu0,
-          read,
-          written,
-          runsIn,
-          runsOut,
-          fanIn);
-    }
   }
 }

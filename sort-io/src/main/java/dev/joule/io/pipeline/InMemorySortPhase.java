@@ -1,76 +1,141 @@
 package dev.joule.io.pipeline;
 
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.RecordIndex;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.block.BlockReader;
+import dev.joule.io.block.BlockWriter;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.fs.Failures;
+import dev.joule.io.input.ArenaIndexer;
+import dev.joule.io.input.ChunkSource;
+import dev.joule.io.input.EntrySpec;
 import dev.joule.io.input.InputFile;
+import dev.joule.io.input.InputStage;
+import dev.joule.io.memory.Resources;
 import dev.joule.io.output.AtomicOutput;
+import dev.joule.io.output.BatchWriter;
+import dev.joule.io.output.OutputValidator;
+import dev.joule.io.output.RecordOutput;
+import dev.joule.io.plan.SortPlan;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.List;
 
 /**
- * The one-pass sort (input fits the budget): read the whole input straight into one {@link
- * RecordArena} (its windows are the reader's buffers), checksum it in parallel, index and
- * radix-sort it, and gather it straight into the output's write-behind buffers ({@link
- * BatchWriter}), validating the output as it is written.
+ * The one-pass sort (the input fits the budget). Fixed records ({@link #run}): read the whole input
+ * straight into one {@link RecordArena} ({@link InputStage}), checksum and index it in one parallel
+ * pass ({@link ArenaIndexer}), radix-sort the index, and gather the records straight into the
+ * output's write-behind buffers ({@link BatchWriter}), validating the output as it is written.
+ * Parsed records ({@link #sortAndWrite}, the arena filled by the caller's {@link ChunkSource}) and
+ * unique output go record by record ({@link RecordOutput}).
  *
  * <p>Memory: {@link SortPlan#sortMemory()}. Everything is registered with the caller's {@link
  * Resources}, which closes it on every path.
  */
 final class InMemorySortPhase {
+  /**
+   * Gathered batches between cancellation checks: 16 batches of 4 MiB, a few ms of work, so that an
+   * interrupt ends the sort well within its 500 ms bound without a check per batch.
+   */
+  private static final int BATCHES_PER_CANCEL_CHECK = 16;
+
   private InMemorySortPhase() {}
 
   record Result(long records, RecordChecksum inputChecksum, OutputValidator output) {}
 
+  /**
+   * Entries written between cancellation checks on the per-entry path: 64 Ki records take about a
+   * millisecond.
+   */
+  private static final int ENTRIES_PER_CANCEL_CHECK = 1 << 16;
+
+  /** Sorts fixed records read in place (the input is whole records of {@code spec}'s format). */
   static Result run(
       InputFile in,
       AtomicOutput out,
       SortPlan plan,
+      EntrySpec spec,
       SortConfig c,
       RadixRunSorter sorter,
       Resources res)
       throws IOException {
-    FixedLengthFormat format = c.format();
+    FixedLengthFormat format = (FixedLengthFormat) spec.format();
     int rs = format.recordSize();
     long bytes = in.size();
-    OutputValidator validator = new OutputValidator(format);
+    OutputValidator validator =
+        spec.unique() ? OutputValidator.of(spec) : OutputValidator.forBatches(spec);
     if (bytes == 0) {
       in.checkUnchanged(0);
       return new Result(0, new RecordChecksum(), validator);
     }
-    RecordArena arena = res.arena(bytes, ArenaFiller.slabBytes(bytes, rs));
-    List<ArenaFiller.Window> windows = ArenaFiller.windows(arena, bytes, plan.inputTransfer());
-    long read;
-    BlockReader reader = res.add(in.reader(plan.inputTransfer(), windows.size()));
-    ArenaFiller.submit(reader, windows);
-    read = ArenaFiller.take(reader, arena, windows);
-    in.checkUnchanged(read);
+    int slab = InputStage.slabBytes(bytes, rs);
+    RecordArena arena = res.arena(bytes, slab);
+    InputStage input = res.add(new InputStage(in, plan.inputTransfer(), bytes, slab));
+    input.start(arena, bytes);
+    long read = input.await();
+    input.finish();
     c.progress().update("in-memory sort", read, in.size());
-    ExternalSorter.checkCancelled();
-    RecordIndex index = RecordIndex.forArena(arena, format);
-    RecordChecksum sum = ArenaFiller.checksumAndIndex(arena.view(), index, format, sorter.pool());
+    Failures.checkCancelled();
+    RecordIndex index = res.index((int) (bytes / rs));
+    RecordChecksum sum =
+        ArenaIndexer.checksumAndIndex(
+            arena.view(), index, spec.layout(), spec.tie(), sorter.pool());
     int n = index.size();
     sorter.sort(index);
-    ExternalSorter.checkCancelled();
+    Failures.checkCancelled();
+    if (spec.unique()) {
+      return new Result(n, sum, writeEntries(index, n, out.writer(), spec, validator));
+    }
     BatchWriter w = new BatchWriter(out.writer(), validator, rs, plan.outputTransfer());
     RecordGatherer gatherer = new RecordGatherer(sorter.pool());
+    int batches = 0;
     for (int from = 0; from < n; ) {
       int m = Math.min(w.batchRecords(), n - from);
       ByteBuffer b = w.batch(m);
       gatherer.gather(index, from, from + m, b);
       w.commit(b);
       from += m;
-      if ((from & 0xFFFF) < m) {
-        ExternalSorter.checkCancelled();
+      if (++batches % BATCHES_PER_CANCEL_CHECK == 0) {
+        Failures.checkCancelled();
       }
     }
     return new Result(n, sum, validator);
+  }
+
+  /**
+   * Sorts the entries a {@link ChunkSource} filled (the whole input) and writes their records to
+   * {@code out}, validated.
+   */
+  static Result sortAndWrite(
+      RecordIndex index,
+      ChunkSource.Chunk chunk,
+      AtomicOutput out,
+      EntrySpec spec,
+      RadixRunSorter sorter)
+      throws IOException {
+    sorter.sort(index);
+    Failures.checkCancelled();
+    OutputValidator v =
+        writeEntries(index, chunk.entries(), out.writer(), spec, OutputValidator.of(spec));
+    return new Result(chunk.entries(), chunk.checksum(), v);
+  }
+
+  /** Writes the records of the sorted {@code index}'s first {@code n} entries, one by one. */
+  private static OutputValidator writeEntries(
+      RecordIndex index, int n, BlockWriter w, EntrySpec spec, OutputValidator v)
+      throws IOException {
+    RecordOutput o = new RecordOutput(w, spec, v);
+    for (int i = 0; i < n; i++) {
+      long ref = index.ref(i);
+      o.write(index.slabBuffer(RecordIndex.slabOf(ref)), RecordIndex.offsetOf(ref));
+      if ((i & (ENTRIES_PER_CANCEL_CHECK - 1)) == ENTRIES_PER_CANCEL_CHECK - 1) {
+        Failures.checkCancelled();
+      }
+    }
+    return v;
   }
 
   /** The output pool an in-memory sort needs: {@code OUTPUT_BUFFERS - 1} transfer buffers. */

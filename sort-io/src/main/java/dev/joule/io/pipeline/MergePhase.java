@@ -1,23 +1,30 @@
 package dev.joule.io.pipeline;
 
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.merge.MergeSplitter;
 import dev.joule.core.merge.RunCursor;
-import dev.joule.core.merge.SortedRunView;
-import dev.joule.core.merge.TournamentTree;
-import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.error.SortValidationException;
+import dev.joule.io.fs.Failures;
+import dev.joule.io.input.EntrySpec;
+import dev.joule.io.memory.ArenaMemory;
+import dev.joule.io.memory.MemoryMeter;
+import dev.joule.io.memory.Resources;
 import dev.joule.io.output.AtomicOutput;
-import dev.joule.io.prefetch.BlockPrefetcher;
-import dev.joule.io.prefetch.FileRunCursor;
-import dev.joule.io.prefetch.PrefetchSchedule;
+import dev.joule.io.output.BatchWriter;
+import dev.joule.io.output.OutputValidator;
+import dev.joule.io.output.RecordOutput;
+import dev.joule.io.plan.SortPlan;
+import dev.joule.io.prefetch.MergeInputs;
+import dev.joule.io.prefetch.MergeSource;
 import dev.joule.io.prefetch.RunFileView;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.run.RunWriter;
+import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,45 +32,63 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Stages 5–6: merges run files with a {@link TournamentTree} over {@link FileRunCursor}s fed by a
- * {@link BlockPrefetcher} (blocks read in {@link PrefetchSchedule} order), into a new run file (an
- * intermediate merge of the {@link MergePlan}) or into the output.
+ * Stages 5–6: merges run files, pulled in merge order from a {@link MergeSource} (prefetched
+ * blocks, loser tree), into a new run file (an intermediate merge of the plan, {@link #mergeToRun})
+ * or into the output ({@link #mergeToOutput}).
  *
  * <p><b>Parallel final merge.</b> With {@code parts > 1} the final merge is cut by {@link
  * MergeSplitter} (over {@link RunFileView}s) into key ranges at ranks rounded down to whole
- * 4096-byte pages of output; part j merges its range on thread {@code joule-merge-N} into its own
- * region of the output temporary ({@link AtomicOutput#regionWriter}), starting at byte {@code
- * rank_j * r}. The stable merge order makes the concatenation byte-identical to one merge. Each
- * part validates its records; the parts' validators are combined at the boundaries.
+ * 4096-byte pages of output (fixed records; any rank for parsed ones); part j merges its range on
+ * thread {@code joule-merge-N} into its own region of the output temporary ({@link
+ * AtomicOutput#regionWriter}), starting at the output bytes of the records before its cut ({@code
+ * rank_j * r} for fixed records; for others the runs' record bytes before their cuts, {@link
+ * RunFileView#recordBytesBefore}, plus their framing). The stable merge order makes the
+ * concatenation byte-identical to one merge. Each part validates its records; the parts' validators
+ * are combined at the boundaries. Unique output merges in one part.
  *
  * <p><b>Memory</b> per part: {@code k + spare} temp-block buffers (spare ≤ k, from the part's share
  * of the budget) plus {@link SortPlan#OUTPUT_BUFFERS} − 1 output buffers, all allocated once per
- * merge and closed with it.
+ * merge and closed with it; carved from run formation's idle arenas when they are lent ({@link
+ * ArenaMemory}).
  */
 final class MergePhase {
-  private static final AtomicInteger THREADS = new AtomicInteger();
+  /**
+   * Least output pages per part of a parallel final merge: below 16 × 4096-byte stretches of
+   * records, a part's setup (its pool, prefetch thread and splitter search) costs more than the
+   * merge work it takes over, so small final merges run as fewer parts.
+   */
+  static final int MIN_PAGES_PER_PART = 16;
 
-  /** Prefetch threads per part: one device per stripe is kept busy by one or two readers. */
-  static final int PREFETCH_THREADS = 1;
+  /**
+   * Entries merged one by one between progress updates and cancellation checks: 16 Ki entries are
+   * well under a millisecond of merge work.
+   */
+  private static final int ENTRIES_PER_CHECK = 1 << 14;
+
+  private static final AtomicInteger THREADS = new AtomicInteger();
 
   private final SortConfig c;
   private final SortPlan plan;
   private final MemoryMeter meter;
   private final ArenaMemory lent; // may be null: allocate fresh pools
+  private final EntrySpec entries;
+
+  // Progress of the current pass, summed over its merges and parts (ProgressListener).
+  private final AtomicLong progressDone = new AtomicLong();
+  private volatile String progressName = "merge";
+  private volatile long progressTotal;
 
   MergePhase(SortConfig c, SortPlan plan, MemoryMeter meter, ArenaMemory lent) {
+    this(c, EntrySpec.of(c), plan, meter, lent);
+  }
+
+  MergePhase(SortConfig c, EntrySpec entries, SortPlan plan, MemoryMeter meter, ArenaMemory lent) {
     this.c = c;
     this.plan = plan;
     this.meter = meter;
     this.lent = lent;
+    this.entries = entries;
   }
-
-  /** A pool from the lent arena memory when it has room, else freshly allocated. */
-  // Progress of the current pass, summed over its merges and parts (ProgressListener).
-  private final AtomicLong progressDone = new AtomicLong();
-
-  private volatile String progressName = "merge";
-  private volatile long progressTotal;
 
   /** Names the pass the following merges belong to, for progress reports out of {@code bytes}. */
   void startPass(String name, long bytes) {
@@ -72,6 +97,7 @@ final class MergePhase {
     progressDone.set(0);
   }
 
+  /** A pool from the lent arena memory when it has room, else freshly allocated. */
   private BlockPool newPool(Resources res, int count, int size) {
     BlockPool p = lent == null ? null : lent.pool(count, size);
     return p != null ? res.add(p) : res.pool(count, size);
@@ -92,59 +118,39 @@ final class MergePhase {
     }
   }
 
-  /** Where merged records go: a batch at a time. */
-  private interface Sink {
-    ByteBuffer batch(int n) throws IOException;
-
-    void commit(ByteBuffer batch) throws IOException;
-
-    int batchRecords();
+  /** Opens and verifies the run files of one merge. */
+  private MergeInputs open(List<RunDescriptor> runs) throws IOException {
+    return new MergeInputs(runs, entries.layout(), c.directIo(), c.notices());
   }
 
   /** Merges {@code runs} (adjacent, in run order) into a new run file on the next stripe. */
   RunDescriptor mergeToRun(List<RunDescriptor> runs, TempSpace temp) throws IOException {
-    int rs = c.format().recordSize();
-    long records = 0;
-    for (RunDescriptor d : runs) {
-      records += d.recordCount();
-    }
     try (Resources res = new Resources(meter);
-        MergeInputs in = new MergeInputs(runs, c)) {
+        MergeInputs in = open(runs)) {
       BlockPool writePool = newPool(res, SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
-      BlockFile f =
-          res.add(temp.createFile("merge", records * rs + 2L * plan.tempTransfer(), c.directIo()));
-      RunWriter w = res.add(new RunWriter(f, c.format(), plan.tempTransfer(), writePool, 1));
-      ByteBuffer staging = ByteBuffer.allocate(Math.max(1, plan.tempTransfer() / rs) * rs);
-      Sink sink =
-          new Sink() {
-            @Override
-            public ByteBuffer batch(int n) {
-              return staging.clear().limit(n * rs);
-            }
-
-            @Override
-            public void commit(ByteBuffer batch) throws IOException {
-              batch.position(0);
-              w.add(batch);
-            }
-
-            @Override
-            public int batchRecords() {
-              return staging.capacity() / rs;
-            }
-          };
-      long[] from = new long[runs.size()];
-      long[] to = new long[runs.size()];
+      RunSpill out =
+          res.add(
+              RunSpill.create(
+                  temp,
+                  "merge",
+                  entries.layout(),
+                  MergePasses.fileBytes(runs),
+                  plan.tempTransfer(),
+                  writePool,
+                  c.directIo()));
+      long[] from = new long[in.size()];
+      long[] to = new long[in.size()];
       for (int i = 0; i < to.length; i++) {
-        to[i] = in.descriptors[i].recordCount();
+        to[i] = in.descriptor(i).recordCount();
       }
-      mergeRange(
-          in, from, to, pool(res, runs.size(), Math.min(plan.mergeMemory(), mergeBudget())), sink);
-      return w.finish();
-    } catch (IOException | RuntimeException | Error e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
+      long memory = Math.min(plan.mergeMemory(), mergeBudget());
+      mergeEntries(
+          in,
+          from,
+          to,
+          pool(res, in.size(), memory),
+          cur -> out.addEntry(cur.buffer(), cur.position(), cur.entryLength()));
+      return out.finish();
     } finally {
       resetLent(); // every pool of this merge is closed by now
     }
@@ -152,110 +158,136 @@ final class MergePhase {
 
   private BlockPool pool(Resources res, int k, long memory) {
     long buffers =
-        (memory - (long) (SortPlan.OUTPUT_BUFFERS) * plan.outputTransfer()) / plan.tempTransfer();
+        (memory - (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer()) / plan.tempTransfer();
     int count = (int) Math.max(k + 1, Math.min(2L * k, buffers));
     return newPool(res, count, plan.tempTransfer());
   }
 
   /**
-   * How many parts the final merge of {@code k} runs can use within the budget and thread count.
+   * How many parts the final merge of {@code k} runs can use within the budget and threads; one in
+   * unique mode (a part could not see that its first key equals the previous part's last).
    */
   int parts(int k, long records) {
+    if (entries.unique()) {
+      return 1;
+    }
     long budget = mergeBudget();
     long perPart =
         (long) (k + 1) * plan.tempTransfer()
             + (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer();
     long byMemory = Math.max(1, budget / perPart);
-    long byRecords = Math.max(1, records / (SortPlan.alignQuantum(c.format().recordSize()) * 16));
+    long byRecords = Math.max(1, records / (recordsPerPage() * MIN_PAGES_PER_PART));
     return (int) Math.max(1, Math.min(c.threads(), Math.min(byMemory, byRecords)));
   }
 
   /**
-   * Merges {@code runs} into {@code out} with {@code parts} threads; returns the combined
-   * validator.
+   * Records per 4096-byte page of output: the quantum of a part's start for fixed records (so that
+   * every part writes aligned), an average for parsed ones.
    */
-  OutputValidator mergeToOutput(List<RunDescriptor> runs, AtomicOutput out, int parts)
-      throws IOException {
-    int rs = c.format().recordSize();
+  private long recordsPerPage() {
+    if (entries.inPlace()) {
+      return Alignment.recordQuantum(plan.entryBytes());
+    }
+    return Math.max(1, Alignment.BYTES / plan.entryBytes());
+  }
+
+  /** Whether the final merge gathers fixed records in batches (else entry by entry). */
+  private boolean batched() {
+    return entries.inPlace() && !entries.unique();
+  }
+
+  /** What a final merge wrote: the validator of its records and the output's length. */
+  record Output(OutputValidator validator, long bytes) {}
+
+  /**
+   * Merges {@code runs} into {@code out} with {@code parts} threads.
+   *
+   * @throws SortValidationException if a part wrote more or less than the room its cut gave it
+   */
+  Output mergeToOutput(List<RunDescriptor> runs, AtomicOutput out, int parts) throws IOException {
     int k = runs.size();
-    try (MergeInputs in = new MergeInputs(runs, c)) {
-      long total = 0;
-      for (RunDescriptor d : in.descriptors) {
-        total += d.recordCount();
-      }
-      long[][] cuts = cuts(in, total, parts);
+    try (MergeInputs in = open(runs)) {
+      Cuts cuts = cuts(in, in.records(), parts);
       OutputValidator[] validators = new OutputValidator[parts];
       Throwable[] failures = new Throwable[parts];
-      Thread[] threads = new Thread[parts];
+      long[] written = new long[parts];
+      Runnable[] bodies = new Runnable[parts];
       long budget = mergeBudget() / parts;
       for (int j = 0; j < parts; j++) {
         int part = j;
-        validators[j] = new OutputValidator(c.format());
+        validators[j] =
+            batched() ? OutputValidator.forBatches(entries) : OutputValidator.of(entries);
         Runnable body =
             () -> {
               try (Resources res = new Resources(meter)) {
                 BlockPool pool = pool(res, k, budget);
                 BlockPool outPool =
                     newPool(res, SortPlan.OUTPUT_BUFFERS - 1, plan.outputTransfer());
-                long startRecord = 0;
-                for (int i = 0; i < k; i++) {
-                  startRecord += cuts[part][i];
+                BlockWriter w = res.add(out.regionWriter(cuts.outputStart[part], outPool, 1));
+                long[] from = cuts.ranks[part];
+                long[] to = cuts.ranks[part + 1];
+                if (batched()) {
+                  mergeBatches(in, from, to, pool, w, validators[part]);
+                } else {
+                  RecordOutput o = new RecordOutput(w, entries, validators[part]);
+                  mergeEntries(in, from, to, pool, cur -> o.write(cur.buffer(), cur.position()));
                 }
-                BlockWriter w = res.add(out.regionWriter(startRecord * rs, outPool, 1));
-                BatchWriter bw = new BatchWriter(w, validators[part], rs, plan.outputTransfer());
-                mergeRange(
-                    in,
-                    cuts[part],
-                    cuts[part + 1],
-                    pool,
-                    new Sink() {
-                      @Override
-                      public ByteBuffer batch(int n) throws IOException {
-                        return bw.batch(n);
-                      }
-
-                      @Override
-                      public void commit(ByteBuffer batch) throws IOException {
-                        bw.commit(batch);
-                      }
-
-                      @Override
-                      public int batchRecords() {
-                        return bw.batchRecords();
-                      }
-                    });
-                w.finishRegion();
+                written[part] = w.finishRegion();
               } catch (Throwable t) {
                 failures[part] = t;
               }
             };
-        threads[j] = new Thread(body, "joule-merge-" + THREADS.incrementAndGet());
+        bodies[j] = body;
       }
       if (parts == 1) {
-        threads[0].run(); // on the caller's thread: interrupts reach the cursors directly
+        bodies[0].run(); // on the caller's thread: interrupts reach the cursors directly
       } else {
-        for (Thread t : threads) {
-          t.start();
+        Thread[] threads = new Thread[parts];
+        for (int j = 0; j < parts; j++) {
+          threads[j] = new Thread(bodies[j], "joule-merge-" + THREADS.incrementAndGet());
+          threads[j].start();
         }
         joinAll(threads);
       }
-      for (Throwable t : failures) {
-        if (t != null) {
-          for (Throwable other : failures) {
-            if (other != null && other != t) {
-              t.addSuppressed(other);
-            }
-          }
-          throw rethrow(t);
-        }
-      }
+      rethrowFirst(failures);
       OutputValidator v = validators[0];
       for (int j = 1; j < parts; j++) {
         v.append(validators[j]);
       }
-      return v;
+      for (int j = 0; j + 1 < parts; j++) {
+        long room = cuts.outputStart[j + 1] - cuts.outputStart[j];
+        if (written[j] != room) {
+          throw new SortValidationException(
+              "part "
+                  + j
+                  + " of the final merge wrote "
+                  + written[j]
+                  + " bytes into a region of "
+                  + room
+                  + "; nothing was published");
+        }
+      }
+      return new Output(v, cuts.outputStart[parts - 1] + written[parts - 1]);
     } finally {
       resetLent(); // the parts have joined and closed their pools
+    }
+  }
+
+  /** Throws the first of the parts' failures, with the others suppressed; nothing if none. */
+  private static void rethrowFirst(Throwable[] failures) throws IOException {
+    Throwable first = null;
+    for (Throwable t : failures) {
+      if (t == null) {
+        continue;
+      }
+      if (first == null) {
+        first = t;
+      } else if (t != first) {
+        first.addSuppressed(t);
+      }
+    }
+    if (first != null) {
+      throw Failures.translate(first);
     }
   }
 
@@ -279,121 +311,124 @@ final class MergePhase {
     }
   }
 
-  private long[][] cuts(MergeInputs in, long total, int parts) throws IOException {
-    int k = in.descriptors.length;
+  /**
+   * Where the parts of a final merge start: {@code ranks[j][i]} is part j's first entry of run i
+   * ({@code ranks[parts]} the runs' ends), {@code outputStart[j]} its first output byte.
+   */
+  private static final class Cuts {
+    final long[][] ranks;
+    final long[] outputStart;
+
+    Cuts(long[][] ranks, long[] outputStart) {
+      this.ranks = ranks;
+      this.outputStart = outputStart;
+    }
+  }
+
+  private Cuts cuts(MergeInputs in, long total, int parts) throws IOException {
+    int k = in.size();
     long[][] cuts = new long[parts + 1][];
+    long[] starts = new long[parts];
     cuts[0] = new long[k];
     cuts[parts] = new long[k];
     for (int i = 0; i < k; i++) {
-      cuts[parts][i] = in.descriptors[i].recordCount();
+      cuts[parts][i] = in.descriptor(i).recordCount();
     }
     if (parts == 1) {
-      return cuts;
+      return new Cuts(cuts, starts);
     }
-    long q = SortPlan.alignQuantum(c.format().recordSize());
+    // Fixed records: parts start at whole pages of output, so that every part writes aligned.
+    long q = entries.inPlace() ? Alignment.recordQuantum(plan.entryBytes()) : 1;
     try (Resources res = new Resources(meter)) {
-      BlockPool pages = newPool(res, k, BlockFile.ALIGNMENT);
-      SortedRunView[] views = new SortedRunView[k];
+      BlockPool pages = newPool(res, k, Alignment.BYTES);
+      RunFileView[] views = new RunFileView[k];
       List<ByteBuffer> borrowed = new ArrayList<>();
-      for (int i = 0; i < k; i++) {
-        ByteBuffer page = pages.acquire();
-        borrowed.add(page);
-        views[i] = new RunFileView(in.files[i], in.descriptors[i], page);
-      }
       try {
+        for (int i = 0; i < k; i++) {
+          ByteBuffer page = pages.acquire();
+          borrowed.add(page);
+          views[i] = new RunFileView(in.file(i), in.descriptor(i), page, entries.tie());
+        }
         for (int j = 1; j < parts; j++) {
           long rank = (total / parts) * j + (total % parts) * j / parts;
           cuts[j] = MergeSplitter.cutsAtRank(views, rank / q * q);
+          long start = 0;
+          for (int i = 0; i < k; i++) {
+            start += views[i].recordBytesBefore(cuts[j][i]) + (long) entries.framing() * cuts[j][i];
+          }
+          starts[j] = start;
         }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SortCancelledException("sort cancelled while splitting the merge");
+      } catch (RuntimeException e) {
+        throw Failures.translate(e); // a view's read error comes as UncheckedIOException
       } finally {
         borrowed.forEach(pages::release);
       }
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    } catch (IOException | RuntimeException e) {
-      throw e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SortCancelledException("sort cancelled while splitting the merge");
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
     }
-    return cuts;
+    return new Cuts(cuts, starts);
   }
 
-  private static IOException rethrow(Throwable t) {
-    if (t instanceof UncheckedIOException) {
-      return ((UncheckedIOException) t).getCause();
-    }
-    if (t instanceof IOException) {
-      return (IOException) t;
-    }
-    if (t instanceof RuntimeException) {
-      throw (RuntimeException) t;
-    }
-    if (t instanceof Error) {
-      throw (Error) t;
-    }
-    throw new IllegalStateException(t);
+  /** What the merge does with each entry, in merge order. */
+  @FunctionalInterface
+  private interface EntrySink {
+    void accept(RunCursor entry) throws IOException;
   }
 
-  /** Merges records {@code [from[i], to[i])} of every input into {@code sink}, on this thread. */
-  private void mergeRange(MergeInputs in, long[] from, long[] to, BlockPool pool, Sink sink)
+  /**
+   * Merges entries {@code [from[i], to[i])} of every input into {@code sink}, one by one, on this
+   * thread.
+   */
+  private void mergeEntries(MergeInputs in, long[] from, long[] to, BlockPool pool, EntrySink sink)
       throws IOException {
-    int k = in.descriptors.length;
-    int[] fromBlock = new int[k];
-    int[] toBlock = new int[k];
-    long records = 0;
-    for (int i = 0; i < k; i++) {
-      int[] r = FileRunCursor.blockRange(in.descriptors[i], from[i], to[i]);
-      fromBlock[i] = r[0];
-      toBlock[i] = r[1];
-      records += to[i] - from[i];
-    }
-    if (records == 0) {
-      return;
-    }
-    PrefetchSchedule schedule = PrefetchSchedule.of(in.descriptors, fromBlock, toBlock);
-    FileRunCursor[] cursors = new FileRunCursor[k];
-    try (BlockPrefetcher prefetcher =
-        new BlockPrefetcher(in.readers, fromBlock, toBlock, schedule, pool, PREFETCH_THREADS)) {
-      try {
-        for (int i = 0; i < k; i++) {
-          cursors[i] = new FileRunCursor(in.descriptors[i], prefetcher, i, from[i], to[i]);
+    try (MergeSource source = new MergeSource(in, from, to, pool, entries.tie())) {
+      long left = source.records();
+      long done = 0;
+      while (left > 0) {
+        if (!source.next()) {
+          throw new SortValidationException("merge ran out of records: " + left + " expected");
         }
-        TournamentTree tree = new TournamentTree(cursors);
-        int rs = c.format().recordSize();
-        long left = records;
-        while (left > 0) {
-          int n = (int) Math.min(sink.batchRecords(), left);
-          ByteBuffer b = sink.batch(n);
-          for (int at = 0, end = n * rs; at < end; at += rs) {
-            if (!tree.next()) {
-              throw new SortValidationException("merge ran out of records: " + left + " expected");
-            }
-            RunCursor cur = tree.current();
-            b.put(at, cur.buffer(), cur.position(), rs);
-          }
-          sink.commit(b);
-          left -= n;
-          c.progress().update(progressName, progressDone.addAndGet((long) n * rs), progressTotal);
-          if (Thread.currentThread().isInterrupted()) {
-            throw new SortCancelledException("sort cancelled during the merge");
-          }
-        }
-      } finally {
-        for (FileRunCursor cur : cursors) {
-          if (cur != null) {
-            cur.close();
-          }
+        RunCursor cur = source.current();
+        sink.accept(cur);
+        done += cur.recordLength();
+        left--;
+        if ((left & (ENTRIES_PER_CHECK - 1)) == 0) {
+          c.progress().update(progressName, progressDone.addAndGet(done), progressTotal);
+          done = 0;
+          Failures.checkCancelled();
         }
       }
-    } catch (UncheckedIOException e) {
-      IOException cause = e.getCause();
-      if (cause instanceof InterruptedIOException && !(cause instanceof SortCancelledException)) {
-        throw new SortCancelledException("sort cancelled during the merge");
+      progressDone.addAndGet(done);
+    }
+  }
+
+  /**
+   * Merges fixed records {@code [from[i], to[i])} of every input into {@code w} in batches gathered
+   * in place in the writer's buffers ({@link BatchWriter}), validated by {@code v}.
+   */
+  private void mergeBatches(
+      MergeInputs in, long[] from, long[] to, BlockPool pool, BlockWriter w, OutputValidator v)
+      throws IOException {
+    int rs = plan.entryBytes();
+    BatchWriter bw = new BatchWriter(w, v, rs, plan.outputTransfer());
+    try (MergeSource source = new MergeSource(in, from, to, pool, entries.tie())) {
+      long left = source.records();
+      while (left > 0) {
+        int n = (int) Math.min(bw.batchRecords(), left);
+        ByteBuffer b = bw.batch(n);
+        for (int at = 0, end = n * rs; at < end; at += rs) {
+          if (!source.next()) {
+            throw new SortValidationException("merge ran out of records: " + left + " expected");
+          }
+          RunCursor cur = source.current();
+          b.put(at, cur.buffer(), cur.position(), rs);
+        }
+        bw.commit(b);
+        left -= n;
+        c.progress().update(progressName, progressDone.addAndGet((long) n * rs), progressTotal);
+        Failures.checkCancelled();
       }
-      throw cause;
     }
   }
 }

@@ -14,9 +14,13 @@ final class NettyRecords {
 
   /** Adds the readable bytes of {@code records} (not retained, reader index unchanged). */
   static void add(SortSession session, ByteBuf records) throws IOException {
+    if (!session.takesParts()) {
+      // entries are made record by record: one contiguous view (a copy only if composite)
+      session.add(records.nioBuffer(records.readerIndex(), records.readableBytes()));
+      return;
+    }
     for (ByteBuffer b : records.nioBuffers(records.readerIndex(), records.readableBytes())) {
       session.addPart(b);
     }
-    session.endAdd();
   }
 }

@@ -1,17 +1,25 @@
 package dev.joule.io.pipeline;
 
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.RecordIndex;
 import dev.joule.core.valsort.RecordChecksum;
-import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.block.BlockReader;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.fs.Failures;
+import dev.joule.io.input.ChunkSource;
+import dev.joule.io.input.EntrySpec;
+import dev.joule.io.input.InPlaceChunks;
 import dev.joule.io.input.InputFile;
+import dev.joule.io.input.InputStage;
+import dev.joule.io.memory.MemoryMeter;
+import dev.joule.io.memory.Resources;
+import dev.joule.io.plan.SortPlan;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.run.RunWriter;
+import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -24,30 +32,29 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Stages 1–4 of a two-pass sort: cuts the input into runs of {@link SortPlan#recordsPerRun()}
- * records, sorts each in memory and writes it as a run file on the next stripe.
+ * Stages 1–4 of a two-pass sort: cuts the input into chunks of one arena each ({@link
+ * ChunkSource}), sorts each in memory and writes it as a run file on the next stripe ({@link
+ * RunSpill}).
  *
- * <p><b>Overlap</b> (the EcoSort / Nsort pipeline) with three arenas and two indexes: while this
- * thread checksums, indexes and radix-sorts chunk i (on the {@code joule-radix-N} ForkJoin
- * workers), the {@link BlockReader}'s {@code joule-read-N} thread reads chunk i+1 into the next
- * arena, and the {@code joule-runwrite-N} thread gathers run i−1 from its arena into the {@link
- * RunWriter}'s blocks, which {@code joule-write-N} writes behind. Before chunk i+1 is read into the
- * arena of run i−2, that run's write is awaited. The queues are bounded: the reader holds at most
- * one arena's windows, the writer {@link SortPlan#RUN_WRITE_BUFFERS} blocks, and at most two run
- * writes are pending.
+ * <p><b>Overlap</b> (the EcoSort / Nsort pipeline) with {@link SortPlan#RUN_FORMATION_ARENAS}
+ * arenas: while this thread sorts chunk i (on the {@code joule-radix-N} ForkJoin workers), the
+ * chunk source reads chunk i+1 into the next arena (fixed records on the {@code joule-read-N}
+ * thread; parsed records on {@code joule-parse-N}), and the {@code joule-runwrite-N} thread gathers
+ * run i−1 from its arena into the run's blocks, which {@code joule-write-N} writes behind. Before
+ * chunk i+1 is read into the arena of run i−2, that run's write is awaited. The queues are bounded:
+ * at most one chunk is read ahead, the writer holds {@link SortPlan#RUN_WRITE_BUFFERS} blocks, and
+ * at most two run writes are pending. With a single arena (a one-pass sort whose input outgrew its
+ * arena) the steps run one after the other.
  *
- * <p>The input's record count and valsort checksum are taken here, per chunk in parallel and in the
- * same pass that builds the chunk's index ({@link ArenaFiller#checksumAndIndex}), before sorting
- * (so they describe the input, not the sorter's output). The input is checked unchanged once fully
- * read. EcoSort's smaller first run (which starts sorting sooner) was not tried: with reads
- * overlapped, the only gain is the first chunk's read time.
+ * <p>The input's record count and valsort checksum are taken per chunk, before sorting (so they
+ * describe the input, not the sorter's output). The input is checked unchanged once fully read.
+ * EcoSort's smaller first run (which starts sorting sooner) was not tried: with reads overlapped,
+ * the only gain is the first chunk's read time.
  *
- * <p>Memory: {@link SortPlan#sortMemory()}, registered with the caller's {@link Resources}.
+ * <p>Memory: {@link SortPlan#sortMemory()}: the arenas and indexes are the caller's ({@link
+ * #allocateArenas}), the write pool this phase's own, closed before it returns on every path.
  */
 final class RunFormationPhase {
-  /** Arenas in flight: one being read, one being sorted, one being written. */
-  static final int ARENAS = 3;
-
   private static final AtomicInteger WRITERS = new AtomicInteger();
 
   private RunFormationPhase() {}
@@ -60,60 +67,81 @@ final class RunFormationPhase {
       long bytesWritten) {}
 
   /** The arenas of run formation; the caller owns them (the merge borrows them afterwards). */
-  static RecordArena[] allocateArenas(SortPlan plan, SortConfig c, Resources res) {
-    int rs = c.format().recordSize();
-    long runBytes = plan.recordsPerRun() * rs;
-    int slab = ArenaFiller.slabBytes(runBytes, rs);
-    RecordArena[] arenas = new RecordArena[ARENAS];
-    for (int i = 0; i < ARENAS; i++) {
-      arenas[i] = res.arena(runBytes, slab);
+  static RecordArena[] allocateArenas(SortPlan plan, Resources res) {
+    long bytes = plan.arenaBytes();
+    int slab = InputStage.slabBytes(bytes, plan.inPlace() ? plan.entryBytes() : 1);
+    RecordArena[] arenas = new RecordArena[SortPlan.RUN_FORMATION_ARENAS];
+    for (int i = 0; i < arenas.length; i++) {
+      arenas[i] = res.arena(bytes, slab);
     }
     return arenas;
   }
 
+  /** The chunk source of fixed records read in place, for {@code plan}'s run size. */
+  static InPlaceChunks inPlace(
+      InputFile in, SortPlan plan, EntrySpec spec, RecordArena[] arenas, RadixRunSorter sorter) {
+    int rs = ((FixedLengthFormat) spec.format()).recordSize();
+    return new InPlaceChunks(
+        in,
+        spec,
+        plan.inputTransfer(),
+        plan.recordsPerRun() * rs,
+        arenas[0].slabBytes(),
+        sorter.pool());
+  }
+
+  /** The indexes run formation needs with {@code source}: one per chunk in flight. */
+  static RecordIndex[] indexes(SortPlan plan, ChunkSource source, Resources res) {
+    RecordIndex[] indexes = new RecordIndex[source.indexesInFlight()];
+    for (int i = 0; i < indexes.length; i++) {
+      indexes[i] = res.index(plan.indexEntries());
+    }
+    return indexes;
+  }
+
   /**
-   * Forms the runs in the caller's two {@code arenas} ({@link #allocateArenas}). The write pool and
-   * reader are this phase's own and are closed before it returns, on every path.
+   * Forms the runs from {@code source} in the caller's {@code arenas} and {@code indexes} (as many
+   * as {@link ChunkSource#indexesInFlight()}, or one of each for sequential work). The source is
+   * closed before this returns, on every path.
    */
   static Result run(
-      InputFile in,
+      ChunkSource source,
       SortPlan plan,
       SortConfig c,
       TempSpace temp,
       RadixRunSorter sorter,
       RecordArena[] arenas,
-      MemoryMeter meter)
+      RecordIndex[] indexes,
+      MemoryMeter meter,
+      long inputSize)
       throws IOException {
     Resources res = new Resources(meter);
+    res.add(source);
     try {
-      Result r = form(in, plan, c, temp, sorter, arenas, res);
+      Result r = form(source, plan, c, temp, sorter, arenas, indexes, res, inputSize);
       res.close();
       return r;
     } catch (Throwable e) {
       res.closeAfterFailure(e);
-      throw ExternalSorter.translate(e);
+      throw Failures.translate(e);
     }
   }
 
   private static Result form(
-      InputFile in,
+      ChunkSource source,
       SortPlan plan,
       SortConfig c,
       TempSpace temp,
       RadixRunSorter sorter,
       RecordArena[] arenas,
-      Resources res)
+      RecordIndex[] indexes,
+      Resources res,
+      long inputSize)
       throws IOException {
-    FixedLengthFormat format = c.format();
-    int rs = format.recordSize();
-    long runBytes = plan.recordsPerRun() * rs;
-    long size = in.size();
-    RecordIndex[] indexes = {
-      RecordIndex.forArena(arenas[0], format), RecordIndex.forArena(arenas[0], format)
-    };
+    int k = arenas.length;
+    int ki = indexes.length;
+    boolean pipelined = k > 1;
     BlockPool writePool = res.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
-    int maxWindows = ArenaFiller.windows(arenas[0], runBytes, plan.inputTransfer()).size();
-    BlockReader reader = res.add(in.reader(plan.inputTransfer(), maxWindows));
     ExecutorService writer =
         Executors.newSingleThreadExecutor(
             r -> daemon(new Thread(r, "joule-runwrite-" + WRITERS.incrementAndGet())));
@@ -122,46 +150,61 @@ final class RunFormationPhase {
     RecordGatherer gatherer = new RecordGatherer(null); // the writer thread's copy; the cores sort
     RecordChecksum sum = new RecordChecksum();
     List<RunDescriptor> runs = new ArrayList<>();
-    int chunks = plan.runs();
-    long read = 0;
     long written = 0;
     long records = 0;
-    List<ArenaFiller.Window> pending =
-        ArenaFiller.windows(arenas[0], Math.min(runBytes, size), plan.inputTransfer());
-    ArenaFiller.submit(reader, pending);
-    for (int i = 0; i < chunks; i++) {
-      RecordArena arena = arenas[i % ARENAS];
-      RecordIndex index = indexes[i & 1];
-      read += ArenaFiller.take(reader, arena, pending);
-      if (i >= 2) {
-        written += await(writes.get(i - 2), runs); // frees arena (i+1) % 3 and index i % 2
+    source.start(arenas[0], indexes[0]);
+    for (int i = 0; ; i++) {
+      RecordIndex index = pipelined ? indexes[i % ki] : indexes[0];
+      source.await();
+      if (pipelined && i >= 2) {
+        written += await(writes.get(i - 2), runs); // frees arena (i+1) % 3 and its index
       }
-      if (i + 1 < chunks) {
-        RecordArena next = arenas[(i + 1) % ARENAS];
-        next.clear();
-        long bytes = Math.min(runBytes, size - (long) (i + 1) * runBytes);
-        pending = ArenaFiller.windows(next, bytes, plan.inputTransfer());
-        ArenaFiller.submit(reader, pending); // read chunk i+1 while chunk i is sorted
-      } else {
-        in.checkUnchanged(read);
+      boolean last = source.exhausted();
+      if (!last && pipelined) {
+        source.start(arenas[(i + 1) % k], indexes[(i + 1) % ki]); // read while this one sorts
       }
-      ExternalSorter.checkCancelled();
-      RecordChecksum chunkSum =
-          ArenaFiller.checksumAndIndex(arena.view(), index, format, sorter.pool());
+      if (last) {
+        source.finish();
+      }
+      Failures.checkCancelled();
+      ChunkSource.Chunk chunk = source.index();
+      RecordChecksum chunkSum = chunk.checksum();
       sum.add(chunkSum);
-      int n = index.size();
+      int n = chunk.entries();
+      long bytes = chunk.recordBytes();
       records += n;
       sorter.sort(index);
-      ExternalSorter.checkCancelled();
+      Failures.checkCancelled();
       writes.add(
           writer.submit(
-              () -> writeRun(index, n, format, plan, c, temp, writePool, gatherer, chunkSum)));
-      c.progress().update("run formation", read, size);
+              () ->
+                  RunSpill.writeSorted(
+                      temp,
+                      plan.tempTransfer(),
+                      writePool,
+                      c.directIo(),
+                      index,
+                      n,
+                      bytes,
+                      gatherer,
+                      chunkSum))); // the chunk's checksum: same records, saves a CRC pass
+      c.progress().update("run formation", source.bytesRead(), inputSize);
+      if (!pipelined) {
+        written += await(writes.get(i), runs);
+        if (!last) {
+          source.start(arenas[0], indexes[0]);
+        }
+      }
+      if (last) {
+        break;
+      }
     }
-    for (int i = Math.max(0, chunks - 2); i < chunks; i++) {
-      written += await(writes.get(i), runs);
+    if (pipelined) {
+      for (int i = Math.max(0, writes.size() - 2); i < writes.size(); i++) {
+        written += await(writes.get(i), runs);
+      }
     }
-    return new Result(runs, records, sum, read, written);
+    return new Result(runs, records, sum, source.bytesRead(), written);
   }
 
   private static Thread daemon(Thread t) {
@@ -179,13 +222,13 @@ final class RunFormationPhase {
       Thread.currentThread().interrupt();
       throw new SortCancelledException("sort cancelled while writing a run");
     } catch (ExecutionException e) {
-      throw ExternalSorter.translate(e.getCause());
+      throw Failures.translate(e.getCause());
     }
   }
 
   /**
    * Stops the run writer thread: writes not started are cancelled, a write in progress (it reads an
-   * arena) is left to finish — not interrupted, so that its RunWriter closes cleanly — and awaited.
+   * arena) is left to finish, not interrupted, so that its run closes cleanly, and is awaited.
    */
   private static void stop(ExecutorService writer, List<Future<RunDescriptor>> writes) {
     for (Future<RunDescriptor> f : writes) {
@@ -204,37 +247,6 @@ final class RunFormationPhase {
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private static RunDescriptor writeRun(
-      RecordIndex index,
-      int n,
-      FixedLengthFormat format,
-      SortPlan plan,
-      SortConfig c,
-      TempSpace temp,
-      BlockPool pool,
-      RecordGatherer gatherer,
-      RecordChecksum chunkSum)
-      throws IOException {
-    long expected = (long) n * format.recordSize() + 2L * plan.tempTransfer();
-    BlockFile f = temp.createFile("run", expected, c.directIo());
-    try (f) {
-      RunWriter w = new RunWriter(f, format, plan.tempTransfer(), pool, 1);
-      try {
-        w.add(
-            index, 0, n, gatherer,
-            chunkSum); // the chunk's checksum: same records, saves a CRC pass
-        return w.finish();
-      } catch (IOException | RuntimeException e) {
-        try {
-          w.close();
-        } catch (IOException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-        throw e;
-      }
     }
   }
 }

@@ -1,101 +1,287 @@
 package dev.joule.io.pipeline;
 
 import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.RecordIndex;
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.RecordArena;
-import dev.joule.core.merge.TournamentTree;
+import dev.joule.core.merge.RunCursor;
 import dev.joule.core.radix.RadixRunSorter;
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
-import dev.joule.io.block.BlockFile;
-import dev.joule.io.block.BlockPool;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.prefetch.BlockPrefetcher;
-import dev.joule.io.prefetch.FileRunCursor;
-import dev.joule.io.prefetch.PrefetchSchedule;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortValidationException;
+import dev.joule.io.input.ArenaIndexer;
+import dev.joule.io.input.EntryAppender;
+import dev.joule.io.input.EntrySpec;
+import dev.joule.io.input.InputStage;
+import dev.joule.io.memory.ArenaMemory;
+import dev.joule.io.memory.MemoryMeter;
+import dev.joule.io.memory.Resources;
+import dev.joule.io.output.OutputValidator;
+import dev.joule.io.plan.MergePlan;
+import dev.joule.io.plan.SortPlan;
+import dev.joule.io.prefetch.MergeInputs;
+import dev.joule.io.prefetch.MergeSource;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.run.RunWriter;
+import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.RoundRobinStripes;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A push/pull sort for embedding: {@link #add} whole records (copied into one off-heap arena of the
- * budget's one-pass capacity; when it fills, it is sorted and spilled as a run file), then {@link
- * #finish()} returns a {@link RecordCursor} over all records in stable key order: straight from the
- * sorted arena if nothing was spilled, else from a streaming merge of the runs (after the
- * intermediate passes the {@link MergePlan} asks for). The cursor validates count, checksum and
+ * A push/pull sort for embedding, the shape of a data platform's sort operator: {@link #add}
+ * records of the configured format (or, in a session from {@link ExternalSorter#openPairs}, {@link
+ * #add(ByteBuffer, ByteBuffer) key/value pairs} ordered by the unsigned bytes of the key), then
+ * {@link #finish()} returns a {@link RecordCursor} over them in order. Equal keys keep the order
+ * they were added in (or the configured last resort orders them).
+ *
+ * <p><b>Memory.</b> Entries are copied into one off-heap arena sized so that the arena, its index
+ * and the buffers of a spill fit the budget ({@link #memoryBytes()} says what the session holds).
+ * When the arena or its index is full, it is sorted and written as a run file ({@link RunSpill}).
+ * {@link #finish()} sorts in memory if nothing was written; otherwise it writes the rest, merges
+ * the runs down to the plan's fan-in ({@link MergePasses}) in buffers carved from the idle arena
+ * ({@link ArenaMemory}), and streams the final merge ({@link MergeSource}).
+ *
+ * <p><b>Cooperative spill.</b> {@link #spill()} may be called from another thread (a platform's
+ * memory manager under pressure): while records are being added it sorts and writes what the arena
+ * holds and frees the arena (allocated again by the next {@code add}); while the cursor iterates
+ * the sorted arena it writes only the records not yet read, and the cursor goes on from that file;
+ * during a merge it frees nothing. Every method takes the session's lock, so a spill runs between
+ * two adds or two {@code next()} calls, never inside one.
+ *
+ * <p><b>Validation.</b> The cursor checks count, checksum (of records, and of keys of pairs) and
  * order against what was added; a mismatch throws {@link SortValidationException} at the end.
  *
- * <p>Not thread-safe: one thread adds, finishes and pulls. {@link #close()} releases everything
- * (arena, sorter threads, prefetch threads, temp files); the cursor must not be used after it.
+ * <p>Thread-safety: one thread adds, finishes and iterates; {@link #spill()} and {@link
+ * #memoryBytes()} from any thread. {@link #close()} releases everything (arena, sorter threads,
+ * prefetch threads, temp files); the cursor must not be used after it.
  */
 public final class SortSession implements AutoCloseable {
+  /**
+   * Bytes of an entry the session assumes to size its index when entries vary in size (records with
+   * derived keys, lines, pairs): a guess, not a limit. Smaller entries fill the index first and
+   * spill earlier; larger ones fill the arena first.
+   */
+  static final int ASSUMED_ENTRY_BYTES = 96;
+
+  private enum State {
+    ADDING,
+    MERGING,
+    ITERATING,
+    CLOSED
+  }
+
   private final SortConfig config;
-  private final int rs;
+  private final EntrySpec spec;
+  private final EntryLayout layout;
+  private final boolean pairs;
+  private final int fixedSize; // fixed records: their size; else 0
   private final SortPlan plan;
+  private final long arenaBytes;
+  private final int indexEntries;
   private final MemoryMeter meter = new MemoryMeter();
   private final Resources res = new Resources(meter);
+  private final ReentrantLock lock = new ReentrantLock();
   private final RecordChecksum inputChecksum = new RecordChecksum();
   private final List<RunDescriptor> runs = new ArrayList<>();
   private final NoticeSink notices;
   private RadixRunSorter sorter;
+  private Resources memory; // the arena and index, freed by a spill
   private RecordArena arena;
-  private ByteBuffer[] slabs;
-  private int[] usable;
-  private int slab;
   private RecordIndex index;
+  private EntryAppender appender; // entries that are not records read in place
+  private ByteBuffer[] slabs; // records in place: the arena's writable slabs
+  private int[] usable; // records in place: whole records' bytes per slab
+  private int slab;
   private TempSpace temp;
   private long records;
-  private boolean finished;
-  private boolean closed;
+  private volatile State state = State.ADDING;
+  private ArenaEntries iterating; // the sorted arena the cursor reads, for a spill during iteration
 
-  SortSession(SortConfig config) {
+  SortSession(SortConfig config, boolean pairs) {
     this.config = config;
-    this.rs = config.format().recordSize();
+    this.pairs = pairs;
+    this.spec = pairs ? EntrySpec.pairs(config.unique()) : EntrySpec.of(config);
+    this.layout = spec.layout();
+    this.fixedSize = config.format() instanceof FixedLengthFormat f && !pairs ? f.recordSize() : 0;
     this.plan = SortPlan.of(0, config);
     this.notices = NoticeSink.distinct(config.notices());
+    long avail =
+        config.memoryBudget().bytes()
+            - (long) SortPlan.RUN_WRITE_BUFFERS * (plan.tempTransfer() + Alignment.BYTES)
+            - SortPlan.ARENA_SLACK;
+    int entry = spec.inPlace() ? fixedSize : ASSUMED_ENTRY_BYTES;
+    long entries = Math.max(1, avail / (entry + RecordIndex.BYTES_PER_ENTRY));
+    this.indexEntries = (int) Math.min(Integer.MAX_VALUE - 8, entries);
+    this.arenaBytes =
+        spec.inPlace()
+            ? (long) indexEntries * fixedSize
+            : Math.max(Alignment.BYTES, avail - (long) indexEntries * RecordIndex.BYTES_PER_ENTRY);
   }
 
-  /** Adds the records from {@code records}' position to its limit (whole records; not retained). */
+  // ---- adding ----
+
+  /**
+   * Adds records: for fixed-size records, the whole records from {@code records}' position to its
+   * limit; for lines and length-prefixed rows, exactly one record (its bytes, without delimiter or
+   * length). Copied; {@code records} is not retained and its position is unchanged.
+   *
+   * @throws IllegalArgumentException if the bytes are not whole records, a record exceeds the
+   *     format's limit or the arena, or the record lacks a fixed-position key field
+   * @throws IllegalStateException in a key/value session, or after {@link #finish()}
+   * @throws IOException when a spill fails
+   */
   public void add(ByteBuffer records) throws IOException {
-    if (records.remaining() % rs != 0) {
-      throw new IllegalArgumentException(
-          records.remaining() + " bytes are not a whole number of " + rs + "-byte records");
+    if (pairs) {
+      throw new IllegalStateException("a key/value session takes add(key, value)");
     }
-    addPart(records.duplicate());
-    endAdd();
+    if (fixedSize > 0 && records.remaining() % fixedSize != 0) {
+      throw new IllegalArgumentException(
+          records.remaining() + " bytes are not a whole number of " + fixedSize + "-byte records");
+    }
+    lock.lock();
+    try {
+      checkAdding();
+      if (spec.inPlace()) {
+        addInPlace(records.duplicate());
+      } else if (fixedSize > 0) {
+        for (int p = records.position(); p < records.limit(); p += fixedSize) {
+          addEntry(records, p, fixedSize, null, 0, 0);
+        }
+      } else {
+        int max = config.format().maxRecordLength();
+        if (records.remaining() > max) {
+          throw new IllegalArgumentException(
+              "a record of "
+                  + records.remaining()
+                  + " bytes is longer than "
+                  + config.format()
+                  + " allows ("
+                  + max
+                  + ")");
+        }
+        addEntry(records, records.position(), records.remaining(), null, 0, 0);
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
-   * Adds the readable bytes of a Netty buffer (whole records; not retained, indices unchanged).
-   * Named apart from {@link #add(ByteBuffer)} on purpose: an overload would make javac load {@code
-   * ByteBuf} for every {@code add} call, so callers without Netty could not compile.
+   * Adds one key/value pair (copied; neither buffer is retained, positions unchanged): pairs are
+   * ordered by the unsigned bytes of their keys ({@link dev.joule.core.key.KeyEncoder} builds keys
+   * that order typed fields so), equal keys in the order they were added.
+   *
+   * @throws IllegalStateException in a session of records, or after {@link #finish()}
+   * @throws IllegalArgumentException if the pair does not fit the arena
+   * @throws IOException when a spill fails
    */
+  public void add(ByteBuffer key, ByteBuffer value) throws IOException {
+    if (!pairs) {
+      throw new IllegalStateException(
+          "add(key, value) needs a key/value session (ExternalSorter.openPairs)");
+    }
+    lock.lock();
+    try {
+      checkAdding();
+      addEntry(value, value.position(), value.remaining(), key, key.position(), key.remaining());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Adds the readable bytes of a Netty buffer, as {@link #add(ByteBuffer)} (not retained, indices
+   * unchanged). Named apart from {@link #add(ByteBuffer)} on purpose: an overload would make javac
+   * load {@code ByteBuf} for every {@code add} call, so callers without Netty could not compile.
+   *
+   * @throws IOException when a spill fails
+   */
+  @SuppressWarnings("exports") // Netty is optional: callers of this method have it
   public void addByteBuf(io.netty.buffer.ByteBuf records) throws IOException {
-    if (records.readableBytes() % rs != 0) {
+    if (fixedSize > 0 && records.readableBytes() % fixedSize != 0) {
       throw new IllegalArgumentException(
-          records.readableBytes() + " bytes are not a whole number of " + rs + "-byte records");
+          records.readableBytes()
+              + " bytes are not a whole number of "
+              + fixedSize
+              + "-byte records");
     }
     NettyRecords.add(this, records);
   }
 
+  /** Whether {@link NettyRecords} may hand over a composite buffer part by part. */
+  boolean takesParts() {
+    return spec.inPlace();
+  }
+
+  /**
+   * One part of a Netty buffer of fixed records read in place ({@link NettyRecords}): a part may
+   * end inside a record, which the next part completes.
+   */
   void addPart(ByteBuffer b) throws IOException {
-    checkOpen();
-    if (arena == null) {
-      allocate();
+    lock.lock();
+    try {
+      checkAdding();
+      addInPlace(b.duplicate());
+    } finally {
+      lock.unlock();
     }
+  }
+
+  private void checkAdding() {
+    if (state != State.ADDING) {
+      throw new IllegalStateException(
+          state == State.CLOSED ? "session is closed" : "finish() was already called");
+    }
+  }
+
+  private void ensureMemory() {
+    if (arena != null) {
+      return;
+    }
+    memory = new Resources(meter);
+    arena = memory.arena(arenaBytes, InputStage.slabBytes(arenaBytes, Math.max(1, fixedSize)));
+    if (spec.inPlace()) {
+      slabs = new ByteBuffer[arena.slabCount()];
+      usable = new int[arena.slabCount()];
+      long fits = 0;
+      for (int s = 0; s < slabs.length; s++) {
+        slabs[s] = arena.writableWindow(s, 0, arena.slabCapacity(s));
+        usable[s] = arena.slabCapacity(s) / fixedSize * fixedSize;
+        fits += usable[s] / fixedSize;
+      }
+      index =
+          memory.index((int) Math.min(Integer.MAX_VALUE - 8, fits)); // the arena's 4096 rounding
+      slab = 0;
+    } else {
+      index = memory.index(indexEntries);
+      if (appender == null) {
+        appender = new EntryAppender(spec);
+      }
+      appender.reset(arena, index);
+    }
+    if (sorter == null) {
+      sorter = res.add(new RadixRunSorter(config.threads()));
+    }
+  }
+
+  /** Copies fixed records straight into the arena's slabs (indexed when sorted). */
+  private void addInPlace(ByteBuffer b) throws IOException {
     while (b.hasRemaining()) {
+      ensureMemory();
       int room = usable[slab] - arena.filled(slab);
       if (room == 0) {
         if (slab + 1 < usable.length) {
           slab++;
           continue;
         }
-        spill();
+        spillLocked(false);
         continue;
       }
       int n = Math.min(room, b.remaining());
@@ -106,248 +292,413 @@ public final class SortSession implements AutoCloseable {
     }
   }
 
-  void endAdd() {}
-
-  private void allocate() {
-    long cap = Math.max(1, plan.onePassCapacity()) * rs;
-    arena = res.arena(cap, ArenaFiller.slabBytes(cap, rs));
-    slabs = new ByteBuffer[arena.slabCount()];
-    usable = new int[arena.slabCount()];
-    for (int s = 0; s < slabs.length; s++) {
-      slabs[s] = arena.writableWindow(s, 0, arena.slabCapacity(s));
-      usable[s] = arena.slabCapacity(s) / rs * rs;
+  /** Appends one entry (spilling first if the arena is full); checksums its record (and key). */
+  private void addEntry(
+      ByteBuffer src, int start, int length, ByteBuffer key, int keyStart, int keyLength)
+      throws IOException {
+    ensureMemory();
+    if (key == null) {
+      try {
+        appender.encodeKey(src, start, length);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("record " + records + " has no key: " + e.getMessage());
+      }
     }
-    index = RecordIndex.forArena(arena, config.format());
-    sorter = res.add(new RadixRunSorter(config.threads()));
+    if (!append(src, start, length, key, keyStart, keyLength)) {
+      if (appender.size() > 0) {
+        spillLocked(false);
+        ensureMemory();
+      }
+      if (!append(src, start, length, key, keyStart, keyLength)) {
+        throw new IllegalArgumentException(
+            "an entry of "
+                + (key == null ? appender.entryLength(length) : length + keyLength + 8)
+                + " bytes does not fit the session's arena of "
+                + arenaBytes
+                + " bytes: raise the memory budget");
+      }
+    }
+    inputChecksum.addRecord(src, start, length);
+    if (key != null) {
+      inputChecksum.addRecord(key, keyStart, keyLength);
+    }
+    records++;
   }
 
+  private boolean append(
+      ByteBuffer src, int start, int length, ByteBuffer key, int keyStart, int keyLength) {
+    return key == null
+        ? appender.append(src, start, length)
+        : appender.append(src, start, length, key, keyStart, keyLength);
+  }
+
+  // ---- sorting and spilling ----
+
+  /** Sorts the arena's entries; returns their number. Fixed records are indexed first. */
   private int sortArena() {
-    inputChecksum.add(
-        ArenaFiller.checksumAndIndex(arena.view(), index, config.format(), sorter.pool()));
-    int n = index.size();
-    records += n;
+    if (spec.inPlace()) {
+      RecordChecksum sum =
+          ArenaIndexer.checksumAndIndex(arena.view(), index, layout, spec.tie(), sorter.pool());
+      inputChecksum.add(sum);
+      records += index.size();
+    }
     sorter.sort(index);
-    return n;
+    return index.size();
   }
 
-  private void spill() throws IOException {
-    int n = sortArena();
+  private boolean arenaEmpty() {
+    return arena == null || arena.filledBytes() == 0;
+  }
+
+  /** Writes the sorted entries {@code [from, n)} of the arena as a run. */
+  private void writeRun(int from, int n) throws IOException {
     if (temp == null) {
       temp = res.add(TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices));
     }
     try (Resources local = new Resources(meter)) {
-      BlockPool pool = local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
-      BlockFile f =
+      RunSpill spill =
           local.add(
-              temp.createFile("run", (long) n * rs + 2L * plan.tempTransfer(), config.directIo()));
-      RunWriter w = local.add(new RunWriter(f, config.format(), plan.tempTransfer(), pool, 1));
-      w.add(index, 0, n, new RecordGatherer(sorter.pool()));
-      runs.add(w.finish());
-    } catch (IOException | RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
+              RunSpill.create(
+                  temp,
+                  "run",
+                  layout,
+                  arena.filledBytes(),
+                  plan.tempTransfer(),
+                  local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer()),
+                  config.directIo()));
+      spill.add(index, from, n, new RecordGatherer(sorter.pool()));
+      RunDescriptor d = spill.finish();
+      runs.add(d);
     }
-    arena.clear();
-    slab = 0;
   }
 
-  /** Ends the input and returns the records in sorted order. Call once. */
+  /** Sorts and writes what the arena holds; frees it if {@code free}. Holds the lock. */
+  private long spillLocked(boolean free) throws IOException {
+    if (arenaEmpty()) {
+      return 0;
+    }
+    int n = sortArena();
+    writeRun(0, n);
+    long held = meter.current();
+    if (free) {
+      freeMemory();
+    } else if (spec.inPlace()) {
+      arena.clear();
+      slab = 0;
+    } else {
+      appender.reset(arena, index);
+    }
+    return free ? held - meter.current() : 0;
+  }
+
+  private void freeMemory() throws IOException {
+    Resources m = memory;
+    memory = null;
+    arena = null;
+    index = null;
+    slabs = null;
+    if (m != null) {
+      m.close();
+    }
+  }
+
+  /**
+   * Frees the session's record memory by writing it out, from any thread: while records are being
+   * added, the arena is sorted, written as a run and freed; while the cursor reads the sorted
+   * arena, only the records it has not read yet are written, and the arena is freed when the cursor
+   * moves past its current record. During merges, or with nothing held, does nothing.
+   *
+   * @return the bytes of memory freed (or about to be freed by the cursor's next move)
+   * @throws IOException when writing the run fails (the session is then unusable: close it)
+   */
+  public long spill() throws IOException {
+    State s = state;
+    if (s == State.MERGING || s == State.CLOSED) {
+      return 0; // a merge's buffers are in use; do not wait for it
+    }
+    lock.lock();
+    try {
+      if (state == State.ADDING) {
+        return spillLocked(true);
+      }
+      if (state == State.ITERATING && iterating != null) {
+        return iterating.spillRest();
+      }
+      return 0;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Memory the session holds now (arena, index, buffers), in bytes; from any thread. */
+  public long memoryBytes() {
+    return meter.current();
+  }
+
+  /** The most memory the session has held at once, in bytes. */
+  public long peakMemoryBytes() {
+    return meter.peak();
+  }
+
+  /** Runs written so far (by spills and when the arena filled). */
+  public int spilledRuns() {
+    lock.lock();
+    try {
+      return runs.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // ---- finishing and reading ----
+
+  /**
+   * Ends the input and returns the records in sorted order. Call once.
+   *
+   * @throws IOException when a spill or an intermediate merge fails
+   */
   public RecordCursor finish() throws IOException {
-    checkOpen();
-    if (finished) {
-      throw new IllegalStateException("finish() was already called");
-    }
-    finished = true;
-    if (arena == null) {
-      return validating(new ArenaCursor(null, 0));
-    }
-    if (runs.isEmpty()) {
-      int n = sortArena();
-      return validating(new ArenaCursor(index, n));
-    }
-    if (arena.filledBytes() > 0) {
-      spill();
-    }
-    MergePhase merge = new MergePhase(config, plan, meter, null);
-    long[] sizes = new long[runs.size()];
-    for (int i = 0; i < sizes.length; i++) {
-      sizes[i] = runs.get(i).recordCount() * rs;
-    }
-    MergePlan mp = MergePlan.of(sizes, plan.mergeFanIn());
-    List<RunDescriptor> segments = new ArrayList<>(runs);
-    for (MergePlan.Merge m : mp.merges()) {
-      if (m.isFinal()) {
-        break;
+    lock.lock();
+    try {
+      checkAdding();
+      if (runs.isEmpty()) {
+        state = State.ITERATING;
+        if (arenaEmpty()) {
+          freeMemory();
+          return validating(Entries.EMPTY);
+        }
+        int n = sortArena();
+        iterating = new ArenaEntries(n);
+        return validating(iterating);
       }
-      List<RunDescriptor> inputs = new ArrayList<>();
-      for (int id : m.inputs()) {
-        inputs.add(segments.get(id));
+      state = State.MERGING;
+      spillLocked(false);
+      ArenaMemory lent = arena == null ? null : new ArenaMemory(arena);
+      MergePhase merge = new MergePhase(config, spec, plan, meter, lent);
+      long[] sizes = new long[runs.size()];
+      for (int i = 0; i < sizes.length; i++) {
+        sizes[i] = runs.get(i).dataBytes();
       }
-      while (segments.size() <= m.id()) {
-        segments.add(null);
+      MergePlan mp = MergePlan.of(sizes, plan.mergeFanIn());
+      List<RunDescriptor> last = MergePasses.beforeFinal(mp, runs, merge, temp, report -> {});
+      if (lent != null) {
+        lent.reset();
       }
-      segments.set(m.id(), merge.mergeToRun(inputs, temp));
-      for (int id : m.inputs()) {
-        temp.delete(segments.get(id).path());
-      }
+      Entries merged = new MergedEntries(last, lent);
+      state = State.ITERATING;
+      return validating(merged);
+    } finally {
+      lock.unlock();
     }
-    List<RunDescriptor> last = new ArrayList<>();
-    for (int id : mp.finalMerge().inputs()) {
-      last.add(segments.get(id));
-    }
-    return validating(new MergeCursor(last));
   }
 
-  private RecordCursor validating(RecordCursor inner) {
-    OutputValidator v = new OutputValidator(config.format());
-    return new RecordCursor() {
-      private boolean checked;
+  /** Sorted entries, one at a time: the arena's, or a merge's. */
+  private interface Entries {
+    Entries EMPTY =
+        new Entries() {
+          @Override
+          public boolean next() {
+            return false;
+          }
 
-      @Override
-      public boolean next() throws IOException {
-        if (inner.next()) {
-          v.accept(inner.record());
-          return true;
-        }
-        if (!checked) {
-          checked = true;
-          ExternalSorter.validate(records, inputChecksum, v, java.nio.file.Path.of("<session>"));
-        }
-        return false;
-      }
+          @Override
+          public ByteBuffer buffer() {
+            return null;
+          }
 
-      @Override
-      public ByteBuffer record() {
-        return inner.record();
-      }
+          @Override
+          public int position() {
+            return 0;
+          }
+        };
 
-      @Override
-      public void close() {
-        inner.close();
-      }
-    };
+    boolean next() throws IOException;
+
+    ByteBuffer buffer();
+
+    int position();
   }
 
-  /** Records of a sorted arena, in index order. */
-  private final class ArenaCursor implements RecordCursor {
-    private final RecordIndex idx;
+  /** The sorted arena's entries in index order; a spill turns the rest into a run file. */
+  private final class ArenaEntries implements Entries {
     private final int n;
     private int i = -1;
-    private ByteBuffer current;
+    private ByteBuffer buffer;
+    private int position;
+    private MergedEntries rest; // after a spill: the unread entries, from their run file
+    private boolean freeOnNext;
 
-    ArenaCursor(RecordIndex idx, int n) {
-      this.idx = idx;
+    ArenaEntries(int n) {
       this.n = n;
     }
 
     @Override
     public boolean next() throws IOException {
-      checkOpen();
+      if (freeOnNext) {
+        freeOnNext = false;
+        freeMemory(); // the caller has moved past the last view into the arena
+      }
+      if (rest != null) {
+        if (!rest.next()) {
+          return false;
+        }
+        buffer = rest.buffer();
+        position = rest.position();
+        return true;
+      }
       if (i + 1 >= n) {
         i = n;
-        current = null;
         return false;
       }
       i++;
-      long ref = idx.ref(i);
-      // The slab buffers are read-only views, and so is any slice of them: one object per record.
-      current = idx.slabBuffer(RecordIndex.slabOf(ref)).slice(RecordIndex.offsetOf(ref), rs);
+      long ref = index.ref(i);
+      buffer = index.slabBuffer(RecordIndex.slabOf(ref));
+      position = RecordIndex.offsetOf(ref);
       return true;
     }
 
-    @Override
-    public ByteBuffer record() {
-      return current;
+    /** Writes entries after the current one as a run, to be read from there. */
+    long spillRest() throws IOException {
+      if (rest != null || arena == null) {
+        return 0;
+      }
+      int from = Math.min(n, i + 1);
+      if (from < n) {
+        writeRun(from, n);
+      }
+      long held =
+          memory == null ? 0 : arenaBytes + (long) indexEntries * RecordIndex.BYTES_PER_ENTRY;
+      rest = new MergedEntries(from < n ? List.of(runs.get(runs.size() - 1)) : List.of(), null);
+      freeOnNext = true;
+      return held;
     }
 
     @Override
-    public void close() {}
+    public ByteBuffer buffer() {
+      return buffer;
+    }
+
+    @Override
+    public int position() {
+      return position;
+    }
   }
 
   /** A streaming merge of run files. */
-  private final class MergeCursor implements RecordCursor {
-    private final MergeInputs in;
-    private final BlockPrefetcher prefetcher;
-    private final FileRunCursor[] cursors;
-    private final TournamentTree tree;
-    private ByteBuffer current;
+  private final class MergedEntries implements Entries {
+    private final MergeSource source;
+    private RunCursor current;
 
-    MergeCursor(List<RunDescriptor> runs) throws IOException {
-      in = res.add(new MergeInputs(runs, config));
-      int k = runs.size();
-      int[] from = new int[k];
-      int[] to = new int[k];
-      for (int i = 0; i < k; i++) {
-        to[i] = in.descriptors[i].blockCount();
+    MergedEntries(List<RunDescriptor> runs, ArenaMemory lent) throws IOException {
+      if (runs.isEmpty()) {
+        source = null;
+        return;
       }
-      BlockPool pool = res.pool(2 * k, plan.tempTransfer());
-      prefetcher =
-          res.add(
-              new BlockPrefetcher(
-                  in.readers,
-                  from,
-                  to,
-                  PrefetchSchedule.of(in.descriptors, from, to),
-                  pool,
-                  MergePhase.PREFETCH_THREADS));
-      cursors = new FileRunCursor[k];
-      for (int i = 0; i < k; i++) {
-        cursors[i] =
-            res.add(
-                new FileRunCursor(
-                    in.descriptors[i], prefetcher, i, 0, in.descriptors[i].recordCount()));
-      }
-      try {
-        tree = new TournamentTree(cursors);
-      } catch (UncheckedIOException e) {
-        throw e.getCause();
-      }
+      MergeInputs in = res.add(new MergeInputs(runs, layout, config.directIo(), config.notices()));
+      int count = 2 * runs.size();
+      var pool = lent == null ? null : lent.pool(count, plan.tempTransfer());
+      pool = pool != null ? res.add(pool) : res.pool(count, plan.tempTransfer());
+      source = res.add(MergeSource.whole(in, pool, spec.tie()));
     }
 
     @Override
     public boolean next() throws IOException {
-      checkOpen();
-      try {
-        if (!tree.next()) {
-          current = null;
-          return false;
-        }
-      } catch (UncheckedIOException e) {
-        throw ExternalSorter.translate(e.getCause());
+      if (source == null || !source.next()) {
+        current = null;
+        return false;
       }
-      var c = tree.current();
-      current =
-          c.buffer().slice(c.position(), rs); // read-only: the cursor's blocks are read-only views
+      current = source.current();
       return true;
     }
 
     @Override
-    public ByteBuffer record() {
-      return current;
+    public ByteBuffer buffer() {
+      return current.buffer();
     }
 
     @Override
-    public void close() {}
+    public int position() {
+      return current.position();
+    }
   }
 
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("session is closed");
+  private RecordCursor validating(Entries entries) {
+    OutputValidator v = OutputValidator.of(spec);
+    if (pairs) {
+      v.withKeysInChecksum();
     }
+    return new RecordCursor() {
+      private boolean checked;
+      private ByteBuffer record;
+      private ByteBuffer key;
+
+      @Override
+      public boolean next() throws IOException {
+        lock.lock();
+        try {
+          if (state == State.CLOSED) {
+            throw new IllegalStateException("session is closed");
+          }
+          while (entries.next()) {
+            ByteBuffer b = entries.buffer();
+            int at = entries.position();
+            if (spec.unique() && v.sameKeyAsPrevious(b, at)) {
+              v.dropEntry(b, at);
+              continue;
+            }
+            v.acceptEntry(b, at);
+            record = b.slice(layout.recordStart(b, at), layout.recordLength(b, at));
+            key = b.slice(layout.keyStart(at), layout.keyLength(b, at));
+            return true;
+          }
+          record = null;
+          key = null;
+          if (!checked) {
+            checked = true;
+            v.checkAgainstInput(records, inputChecksum, "the session's output");
+          }
+          return false;
+        } finally {
+          lock.unlock();
+        }
+      }
+
+      @Override
+      public ByteBuffer record() {
+        return record;
+      }
+
+      @Override
+      public ByteBuffer key() {
+        return key;
+      }
+
+      @Override
+      public void close() {}
+    };
   }
 
   /** Releases the arena, threads and temp files; idempotent. */
   @Override
   public void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    RuntimeException primary = new RuntimeException("closing the sort session failed");
-    res.closeAfterFailure(primary);
-    if (primary.getSuppressed().length > 0) {
-      throw primary;
+    lock.lock();
+    try {
+      if (state == State.CLOSED) {
+        return;
+      }
+      state = State.CLOSED;
+      RuntimeException primary = new RuntimeException("closing the sort session failed");
+      if (memory != null) {
+        memory.closeAfterFailure(primary);
+        memory = null;
+        arena = null;
+      }
+      res.closeAfterFailure(primary);
+      if (primary.getSuppressed().length > 0) {
+        throw primary;
+      }
+    } finally {
+      lock.unlock();
     }
   }
 }

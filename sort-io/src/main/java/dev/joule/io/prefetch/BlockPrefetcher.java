@@ -1,7 +1,7 @@
 package dev.joule.io.prefetch;
 
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.run.RunReader;
 import java.io.IOException;
 import java.io.InterruptedIOException;

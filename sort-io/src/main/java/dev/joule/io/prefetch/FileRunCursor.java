@@ -4,129 +4,169 @@ import dev.joule.core.merge.AbstractRunCursor;
 import dev.joule.core.merge.RunCursor;
 import dev.joule.io.run.RunDescriptor;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 
 /**
- * A {@link RunCursor} over records {@code [fromRecord, toRecord)} of one run file, walking the
- * blocks that a {@link BlockPrefetcher} delivers: the file-backed twin of {@code
- * core.merge.ByteBufferRunCursor}. It seeks straight to the range's first block.
+ * A {@link RunCursor} over entries {@code [fromEntry, toEntry)} of one run file, walking the blocks
+ * that a {@link BlockPrefetcher} delivers: the file-backed twin of {@code
+ * core.merge.ByteBufferRunCursor}. It seeks straight to the range's first block and entry ({@link
+ * RunDescriptor#locate}).
+ *
+ * <p>An entry larger than a block (a long line) arrives in pieces, one per block; the cursor joins
+ * them in a heap buffer of the entry's size and exposes that buffer while the entry is current.
  *
  * <p>{@code advance()} cannot throw checked exceptions (the {@code RunCursor} contract), so an I/O
  * error or corruption found while loading a block is thrown as {@link UncheckedIOException}
  * wrapping the original {@code SortIOException}/{@code CorruptRunException}; the merge driver
  * unwraps it. An interrupted thread is detected at every block boundary and reported the same way
- * (wrapping an {@link java.io.InterruptedIOException}).
+ * (wrapping an {@link InterruptedIOException}).
  *
  * <p>Memory: at most one pool buffer at a time, given back when the cursor moves to the next block
- * or is {@link #close() closed}. Single-threaded (the merge thread).
+ * or is {@link #close() closed}, plus the joined copy of an entry larger than a block while it is
+ * current. Single-threaded (the merge thread).
  */
 public final class FileRunCursor extends AbstractRunCursor implements AutoCloseable {
   private final BlockPrefetcher prefetcher;
   private final int run;
-  private final int recordLength;
-  private final int recordsPerBlock;
-  private final int lastBlock; // inclusive; -1 when the range is empty
-  private final int endInLastBlock; // byte offset (from the buffer's position) after the range
-  private int block;
-  private int startInFirstBlock;
+  private final int firstBlock;
+  private final int firstOffset; // byte offset of the range's first known entry in firstBlock
+  private int skip; // entries to pass over from there before the range starts
+  private long left; // entries still to deliver
+  private int block = -1;
   private ByteBuffer owned; // the pool buffer, given back to the prefetcher
-  // buffer (inherited) is a read-only view of it: what buffer() hands out
-  private int end;
-  private boolean done;
+  private ByteBuffer view; // read-only view of it
+  private int blockEnd; // absolute end of the block's used bytes in view
+  private boolean joined; // the current entry is a joined copy of a large entry
 
   /**
-   * A cursor over {@code [fromRecord, toRecord)} of the run {@code d}, whose blocks {@code
+   * A cursor over {@code [fromEntry, toEntry)} of the run {@code d}, whose blocks {@code
    * prefetcher} serves as run number {@code run}.
    */
   public FileRunCursor(
-      RunDescriptor d, BlockPrefetcher prefetcher, int run, long fromRecord, long toRecord) {
-    super(d.format());
-    if (fromRecord < 0 || fromRecord > toRecord || toRecord > d.recordCount()) {
+      RunDescriptor d, BlockPrefetcher prefetcher, int run, long fromEntry, long toEntry) {
+    super(d.layout());
+    if (fromEntry < 0 || fromEntry > toEntry || toEntry > d.recordCount()) {
       throw new IndexOutOfBoundsException(
-          "records [" + fromRecord + ", " + toRecord + ") outside a run of " + d.recordCount());
+          "entries [" + fromEntry + ", " + toEntry + ") outside a run of " + d.recordCount());
     }
     this.prefetcher = prefetcher;
     this.run = run;
-    this.recordLength = d.format().recordSize();
-    this.recordsPerBlock = d.recordsPerBlock();
-    if (fromRecord == toRecord) {
-      this.done = true;
-      this.lastBlock = -1;
-      this.endInLastBlock = 0;
+    this.left = toEntry - fromEntry;
+    if (left == 0) {
+      this.firstBlock = 0;
+      this.firstOffset = 0;
     } else {
-      this.block = (int) (fromRecord / recordsPerBlock) - 1;
-      this.startInFirstBlock = (int) (fromRecord % recordsPerBlock) * recordLength;
-      this.lastBlock = (int) ((toRecord - 1) / recordsPerBlock);
-      this.endInLastBlock = (int) ((toRecord - 1) % recordsPerBlock + 1) * recordLength;
+      long[] at = d.locate(fromEntry);
+      this.firstBlock = (int) at[0];
+      this.firstOffset = (int) at[1];
+      this.skip = (int) (fromEntry - at[2]);
     }
   }
 
   /**
-   * The blocks of records {@code [fromRecord, toRecord)}: {first, end}; empty range gives {0, 0}.
+   * The blocks the entries {@code [fromEntry, toEntry)} occupy: {first, end}; an empty range gives
+   * {0, 0}. Includes the continuation blocks of a large last entry.
    */
-  public static int[] blockRange(RunDescriptor d, long fromRecord, long toRecord) {
-    if (fromRecord >= toRecord) {
+  public static int[] blockRange(RunDescriptor d, long fromEntry, long toEntry) {
+    if (fromEntry >= toEntry) {
       return new int[] {0, 0};
     }
-    int rpb = d.recordsPerBlock();
-    return new int[] {(int) (fromRecord / rpb), (int) ((toRecord - 1) / rpb) + 1};
+    int first = d.blockOf(fromEntry);
+    int last = d.blockOf(toEntry - 1);
+    int end = last + 1;
+    while (end < d.blockCount() && d.entriesStarting(end) == 0) {
+      end++; // continuation pieces of the last entry (or padding-only blocks, never written)
+    }
+    return new int[] {first, end};
   }
 
   @Override
   public boolean advance() {
-    int nextPos = position + recordLength;
-    if (nextPos < end) {
-      position = nextPos;
-      return true;
-    }
-    if (done) {
+    if (left == 0) {
+      finish();
       return false;
     }
-    return nextBlock();
+    if (block < 0) {
+      load(firstBlock);
+      position = view.position() + firstOffset;
+      for (; skip > 0; skip--) {
+        position += layout.entryLength(view, position);
+      }
+    } else if (joined) {
+      joined = false;
+      load(block + 1); // a large entry ends its last piece's block
+      position = view.position();
+    } else {
+      position += layout.entryLength(buffer, position);
+      if (position >= blockEnd) {
+        load(block + 1);
+        position = view.position();
+      }
+    }
+    buffer = view;
+    int len = layout.entryLength(view, position);
+    if (position + len > blockEnd) {
+      join(len);
+    }
+    left--;
+    return true;
   }
 
-  private boolean nextBlock() {
-    if (owned != null) {
-      prefetcher.release(owned);
-      owned = null;
-      buffer = null;
+  /** Joins the pieces of a large entry that starts at {@code position} of the current block. */
+  private void join(int length) {
+    ByteBuffer whole = ByteBuffer.allocate(length);
+    whole.put(0, view, position, blockEnd - position);
+    int done = blockEnd - position;
+    while (done < length) {
+      load(block + 1);
+      int n = Math.min(length - done, blockEnd - view.position());
+      whole.put(done, view, view.position(), n);
+      done += n;
     }
-    if (block == lastBlock) {
-      done = true;
-      position = end;
-      return false;
-    }
+    buffer = whole.asReadOnlyBuffer();
+    position = 0;
+    joined = true;
+  }
+
+  private void load(int k) {
+    release();
     if (Thread.interrupted()) {
       Thread.currentThread().interrupt();
-      throw new UncheckedIOException(new java.io.InterruptedIOException("merge cancelled"));
+      throw new UncheckedIOException(new InterruptedIOException("merge cancelled"));
     }
-    block++;
     try {
-      owned = prefetcher.take(run, block);
+      owned = prefetcher.take(run, k);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    block = k;
     // Read-only, like the arena slabs that run formation reads: the merge's hot code (key prefix,
     // key compare, record copy, CRC) then meets the buffer class it was compiled for in run
     // formation, instead of deoptimizing on a class_check and being compiled again (seen with
-    // -XX:+LogCompilation). One view per block, nothing per record.
-    buffer = owned.asReadOnlyBuffer().order(owned.order());
-    int start = buffer.position();
-    position = start + startInFirstBlock;
-    startInFirstBlock = 0;
-    end = block == lastBlock ? start + endInLastBlock : buffer.limit();
-    return true;
+    // -XX:+LogCompilation). One view per block, nothing per entry.
+    view = owned.asReadOnlyBuffer().order(owned.order());
+    blockEnd = view.limit();
+  }
+
+  private void release() {
+    if (owned != null) {
+      prefetcher.release(owned);
+      owned = null;
+      view = null;
+    }
+  }
+
+  private void finish() {
+    release();
+    buffer = null;
   }
 
   /** Gives the current block back to the pool; idempotent. */
   @Override
   public void close() {
-    done = true;
-    if (owned != null) {
-      prefetcher.release(owned);
-      owned = null;
-      buffer = null;
-    }
+    left = 0;
+    finish();
   }
 }

@@ -42,7 +42,14 @@ public final class PrefetchSchedule {
     for (int r = 0; r < descriptors.length; r++) {
       for (int b = fromBlock[r]; b < toBlock[r]; b++, i++) {
         // The range's first block is needed before the first record is merged: trigger zero.
-        trigger[i] = b == fromBlock[r] ? 0 : descriptors[r].firstKeyPrefix(b);
+        RunDescriptor d = descriptors[r];
+        if (b == fromBlock[r]) {
+          trigger[i] = 0;
+        } else if (d.entriesStarting(b) == 0) {
+          trigger[i] = trigger[i - 1]; // a large entry's next piece: needed with its first
+        } else {
+          trigger[i] = d.firstKeyPrefix(b);
+        }
         run[i] = r;
         block[i] = b;
         order[i] = i;

@@ -1,45 +1,56 @@
 package dev.joule.io.prefetch;
 
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.TieBreaker;
+import dev.joule.core.memory.Alignment;
+import dev.joule.core.merge.MergeOrder;
 import dev.joule.core.merge.SortedRunView;
 import dev.joule.io.block.BlockFile;
-import dev.joule.io.run.CorruptRunException;
+import dev.joule.io.error.CorruptRunException;
 import dev.joule.io.run.RunDescriptor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Random access to the keys of a run file for {@code core.merge.MergeSplitter}: the key of record i
- * is read from the 4096-byte page that holds it, through a small page cache (the splitter's binary
- * searches keep probing the same few pages as they converge).
+ * Random access to the entries of a run file for {@code core.merge.MergeSplitter}: entry i is found
+ * from the descriptor ({@link RunDescriptor#locate}: arithmetic for fixed-size entries, the page
+ * table and a scan within one page for variable ones) and read from the 4096-byte pages that hold
+ * it, through a small page cache (the splitter's binary searches keep probing the same few pages as
+ * they converge).
  *
  * <p>Pages are read without block verification (the merge verifies every block it reads); a corrupt
  * page could only misplace a cut, and a misplaced cut shows up in the final merge's self-validation
  * (order, count and checksum), so it cannot publish a wrong output.
  *
- * <p>Memory: at most {@link #MAX_PAGES} heap pages of 4096 bytes plus one borrowed aligned buffer.
- * Not thread-safe (one splitter thread). The file is borrowed.
+ * <p>Memory: at most {@link #MAX_PAGES} heap pages of 4096 bytes plus one borrowed aligned buffer,
+ * and one copy of the entry being compared. Not thread-safe (one splitter thread). The file is
+ * borrowed.
  */
 public final class RunFileView implements SortedRunView {
   /** Cached pages per view: 256 × 4 KiB = 1 MiB, more than a k-way split converging touches. */
   public static final int MAX_PAGES = 256;
 
-  private static final int PAGE = BlockFile.ALIGNMENT;
+  private static final int PAGE = Alignment.BYTES;
   private final BlockFile file;
   private final RunDescriptor d;
+  private final EntryLayout layout;
+  private final TieBreaker tie;
   private final ByteBuffer page; // aligned, PAGE bytes
   private final Map<Long, byte[]> cache = new HashMap<>();
-  private final byte[] key;
 
-  /** A view of run {@code d} stored in {@code file}, reading pages into {@code pageBuffer}. */
-  public RunFileView(BlockFile file, RunDescriptor d, ByteBuffer pageBuffer) {
+  /**
+   * A view of run {@code d} stored in {@code file}, reading pages into {@code pageBuffer}, ordered
+   * with {@code tie} among equal keys (null: none).
+   */
+  public RunFileView(BlockFile file, RunDescriptor d, ByteBuffer pageBuffer, TieBreaker tie) {
     this.file = file;
     this.d = d;
+    this.layout = d.layout();
+    this.tie = tie;
     this.page = pageBuffer;
-    this.key = new byte[d.format().key().length()];
   }
 
   @Override
@@ -48,30 +59,99 @@ public final class RunFileView implements SortedRunView {
   }
 
   @Override
-  public int keyLength() {
-    return key.length;
+  public int compare(long index, Probe probe) {
+    ByteBuffer e = entry(index);
+    return MergeOrder.compareToProbe(e, 0, layout, probe, tie);
   }
 
   @Override
-  public int compareKey(long index, byte[] other) {
-    copyKey(index, key);
-    return Arrays.compareUnsigned(key, other);
+  public Probe probe(long index) {
+    return MergeOrder.probeOf(entry(index), 0, layout, tie != null);
   }
 
-  @Override
-  public void copyKey(long index, byte[] dst) {
-    int rpb = d.recordsPerBlock();
-    int b = (int) (index / rpb);
-    long at =
-        d.blockOffset(b) + (index % rpb) * d.format().recordSize() + d.format().key().offset();
+  /**
+   * Record bytes (without keys and headers) of the entries before entry {@code index}: where the
+   * output of a part of a parallel merge that starts at {@code index} of this run begins, less the
+   * framing. From the page table's sums, then a scan of the headers within one page.
+   */
+  public long recordBytesBefore(long index) {
+    if (index >= d.recordCount()) {
+      return d.recordBytes();
+    }
+    if (layout.fixedSize()) {
+      return index * layout.recordSize();
+    }
+    long sum = d.recordBytesBeforeLocated(index);
+    long[] at = d.locate(index);
+    int block = (int) at[0];
+    int offset = (int) at[1];
+    for (long i = at[2]; i < index; i++) {
+      ByteBuffer head = header(block, offset);
+      sum += layout.recordLength(head, 0);
+      offset += layout.entryLength(head, 0);
+    }
+    return sum;
+  }
+
+  /** A heap copy of entry {@code index}, from index 0. */
+  private ByteBuffer entry(long index) {
+    long[] at = d.locate(index);
+    int block = (int) at[0];
+    int offset = (int) at[1];
+    for (long i = at[2]; i < index; i++) {
+      offset += entryLength(block, offset);
+    }
+    int len = entryLength(block, offset);
+    byte[] bytes = new byte[len];
+    read(block, offset, bytes, len);
+    return ByteBuffer.wrap(bytes);
+  }
+
+  /** The length of the entry at {@code offset} of {@code block}, from its header. */
+  private int entryLength(int block, int offset) {
+    if (layout.fixedSize()) {
+      return layout.fixedEntrySize();
+    }
+    return layout.entryLength(header(block, offset), 0);
+  }
+
+  /**
+   * The header (record and key lengths) of the variable entry at {@code offset} of {@code block}.
+   */
+  private ByteBuffer header(int block, int offset) {
+    byte[] head = new byte[8]; // the longest header: record and key lengths
+    int n = (int) Math.min(head.length, (long) d.payload() - offset);
+    read(block, offset, head, n);
+    return ByteBuffer.wrap(head);
+  }
+
+  /**
+   * Copies {@code n} bytes of the entry data that starts at {@code offset} of {@code block} into
+   * {@code dst}: an entry larger than a block continues at the start of the following blocks.
+   */
+  private void read(int block, int offset, byte[] dst, int n) {
+    int payload = d.payload();
     int done = 0;
-    while (done < key.length) {
-      long pos = at + done;
-      byte[] p = page(pos / PAGE);
-      int in = (int) (pos % PAGE);
-      int n = Math.min(key.length - done, PAGE - in);
-      System.arraycopy(p, in, dst, done, n);
-      done += n;
+    int b = block;
+    int o = offset;
+    while (done < n) {
+      int m = Math.min(n - done, payload - o);
+      copy(d.blockOffset(b) + o, dst, done, m);
+      done += m;
+      b++;
+      o = 0;
+    }
+  }
+
+  private void copy(long pos, byte[] dst, int at, int n) {
+    int done = 0;
+    while (done < n) {
+      long p = pos + done;
+      byte[] pg = page(p / PAGE);
+      int in = (int) (p % PAGE);
+      int m = Math.min(n - done, PAGE - in);
+      System.arraycopy(pg, in, dst, at + done, m);
+      done += m;
     }
   }
 

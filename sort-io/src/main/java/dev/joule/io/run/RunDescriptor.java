@@ -1,46 +1,77 @@
 package dev.joule.io.run;
 
-import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.KeyPrefix;
 import dev.joule.core.valsort.RecordChecksum;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
- * What the merge needs to know about one run file without reading its data: the record format, the
- * block geometry, the record count, the valsort checksum of its records, and the first-key prefix
- * of every block (the STXXL "trigger" from which the prefetcher computes the order in which the
- * merge will need the blocks).
+ * What the merge needs to know about one run file without reading its data: the entry layout, the
+ * block geometry, the entry count, the valsort checksum of its records, and per block the number of
+ * entries that start in it and the first {@value RunLayout#FIRST_KEY_BYTES} bytes of its first key
+ * (the STXXL "trigger" from which the prefetcher computes the order in which the merge will need
+ * the blocks). For entries of varying size it also holds the page table that finds entry {@code i}
+ * without reading the blocks before it ({@link #locate}).
  *
- * <p>Memory: one {@code long} per block. Immutable and thread-safe.
+ * <p>Memory: about 90 bytes per block plus 8 per 4096-byte page of variable-size entries. Immutable
+ * and thread-safe.
  */
 public final class RunDescriptor {
   private final Path path;
-  private final FixedLengthFormat format;
+  private final EntryLayout layout;
   private final int blockSize;
-  private final int recordsPerBlock;
-  private final long recordCount;
+  private final long entryCount;
   private final int lastBlockLength;
   private final long checksumHi;
   private final long checksumLo;
-  private final long[] firstKeyPrefixes;
+  private final int[] entriesStarting;
+  private final long[] firstEntry; // index of the first entry starting at or after block k
+  private final int[] firstKeyLength;
+  private final byte[][] firstKey; // at most FIRST_KEY_BYTES each
+  private final long[] firstKeyPrefix;
+  private final int[] pageEntry; // variable-size entries only, else null
+  private final int[] pageOffset;
+  private final long[] pageRecordBytes;
+  private final long recordBytes;
 
   RunDescriptor(
       Path path,
-      FixedLengthFormat format,
+      EntryLayout layout,
       int blockSize,
-      long recordCount,
+      long entryCount,
       int lastBlockLength,
       long checksumHi,
       long checksumLo,
-      long[] firstKeyPrefixes) {
+      int[] entriesStarting,
+      int[] firstKeyLength,
+      byte[][] firstKey,
+      int[] pageEntry,
+      int[] pageOffset,
+      long[] pageRecordBytes,
+      long recordBytes) {
     this.path = path;
-    this.format = format;
+    this.layout = layout;
     this.blockSize = blockSize;
-    this.recordsPerBlock = RunLayout.recordsPerBlock(blockSize, format.recordSize());
-    this.recordCount = recordCount;
+    this.entryCount = entryCount;
     this.lastBlockLength = lastBlockLength;
     this.checksumHi = checksumHi;
     this.checksumLo = checksumLo;
-    this.firstKeyPrefixes = firstKeyPrefixes.clone();
+    this.entriesStarting = entriesStarting.clone();
+    this.firstKeyLength = firstKeyLength.clone();
+    this.firstKey = firstKey.clone();
+    this.pageEntry = pageEntry == null ? null : pageEntry.clone();
+    this.pageOffset = pageOffset == null ? null : pageOffset.clone();
+    this.pageRecordBytes = pageRecordBytes == null ? null : pageRecordBytes.clone();
+    this.recordBytes = recordBytes;
+    int n = entriesStarting.length;
+    this.firstEntry = new long[n + 1];
+    this.firstKeyPrefix = new long[n];
+    for (int k = 0; k < n; k++) {
+      firstEntry[k + 1] = firstEntry[k] + entriesStarting[k];
+      byte[] key = firstKey[k];
+      firstKeyPrefix[k] = KeyPrefix.of(key, 0, Math.min(firstKeyLength[k], key.length));
+    }
   }
 
   /** The run file. */
@@ -48,9 +79,9 @@ public final class RunDescriptor {
     return path;
   }
 
-  /** Record size and key of the records in the run. */
-  public FixedLengthFormat format() {
-    return format;
+  /** How entries (records and their keys) are laid out in the run. */
+  public EntryLayout layout() {
+    return layout;
   }
 
   /** Bytes of a full data block (a multiple of 4096); the largest buffer a block read needs. */
@@ -58,19 +89,19 @@ public final class RunDescriptor {
     return blockSize;
   }
 
-  /** Records in every block but the last. */
-  public int recordsPerBlock() {
-    return recordsPerBlock;
+  /** Entry bytes a full block holds. */
+  public int payload() {
+    return RunLayout.payload(blockSize);
   }
 
-  /** Records in the whole run. */
+  /** Entries in the whole run. */
   public long recordCount() {
-    return recordCount;
+    return entryCount;
   }
 
   /** Number of data blocks. */
   public int blockCount() {
-    return firstKeyPrefixes.length;
+    return entriesStarting.length;
   }
 
   /** The valsort checksum (sum of per-record CRC-32) of the run's records. */
@@ -88,19 +119,130 @@ public final class RunDescriptor {
     return k == blockCount() - 1 ? lastBlockLength : blockSize;
   }
 
-  /** Records in block {@code k}. */
-  public int recordsInBlock(int k) {
-    if (k < 0 || k >= blockCount()) {
-      throw new IndexOutOfBoundsException("block " + k + " of " + blockCount());
-    }
-    return k == blockCount() - 1
-        ? (int) (recordCount - (long) k * recordsPerBlock)
-        : recordsPerBlock;
+  /** Entries whose first byte is in block {@code k} (0 for the continuation of a large entry). */
+  public int entriesStarting(int k) {
+    return entriesStarting[k];
   }
 
-  /** The {@link dev.joule.core.record.KeyPrefix} of the first record of block {@code k}. */
+  /** Index of the first entry that starts in block {@code k} or later. */
+  public long firstEntryOf(int k) {
+    return firstEntry[k];
+  }
+
+  /** The block in which entry {@code i} starts ({@code 0 <= i < recordCount()}). */
+  public int blockOf(long i) {
+    int lo = 0;
+    int hi = blockCount() - 1;
+    while (lo < hi) { // the last block k with firstEntry[k] <= i and entries starting in it
+      int mid = (lo + hi + 1) >>> 1;
+      if (firstEntry[mid] <= i) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    while (entriesStarting[lo] == 0) {
+      lo--; // continuation blocks share their firstEntry with the next entry's block
+    }
+    return lo;
+  }
+
+  /**
+   * Where entry {@code i} starts: {@code {block, offset in the block}} for fixed-size entries, or
+   * the nearest entry at or before it whose position is known, {@code {block, offset, its index}},
+   * for variable ones (the caller skips the entries between, all in the same 4096-byte page).
+   */
+  public long[] locate(long i) {
+    if (i < 0 || i >= entryCount) {
+      throw new IndexOutOfBoundsException("entry " + i + " of " + entryCount);
+    }
+    if (pageEntry == null) {
+      int per = layout.fixedEntrySize() == 0 ? 1 : payload() / layout.fixedEntrySize();
+      return new long[] {i / per, (i % per) * layout.fixedEntrySize(), i};
+    }
+    // The last page whose (first starting, or next) entry index is at or before i: page indices
+    // never decrease, and a page without a start carries the next entry's index, so that page
+    // holds i's start or an earlier start in the same page.
+    int lo = 0;
+    int hi = pageEntry.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (pageEntry[mid] <= i) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    while (pageOffset[lo] == RunLayout.NO_ENTRY) {
+      lo--;
+    }
+    long data = (long) lo * dev.joule.core.memory.Alignment.BYTES + pageOffset[lo];
+    return new long[] {data / blockSize, data % blockSize, pageEntry[lo]};
+  }
+
+  /** The {@link KeyPrefix} of the first key starting in block {@code k} (0 if none starts). */
   public long firstKeyPrefix(int k) {
-    return firstKeyPrefixes[k];
+    return firstKeyPrefix[k];
+  }
+
+  /** Length of the first key starting in block {@code k} (the full key, not what is kept). */
+  public int firstKeyLength(int k) {
+    return firstKeyLength[k];
+  }
+
+  /**
+   * The first {@value RunLayout#FIRST_KEY_BYTES} bytes (or fewer) of block {@code k}'s first key.
+   */
+  public byte[] firstKey(int k) {
+    return firstKey[k].clone();
+  }
+
+  byte[] firstKeyShared(int k) {
+    return firstKey[k];
+  }
+
+  /** Bytes of all the run's records (without keys and headers). */
+  public long recordBytes() {
+    return recordBytes;
+  }
+
+  /**
+   * Record bytes of the entries before the first one that {@link #locate} names for entry {@code i}
+   * (its third element); for fixed-size records the record bytes before entry {@code i}.
+   */
+  public long recordBytesBeforeLocated(long i) {
+    if (pageEntry == null) {
+      return i * layout.recordSize();
+    }
+    long[] at = locate(i);
+    long data = at[0] * blockSize + at[1];
+    return pageRecordBytes[(int) (data / dev.joule.core.memory.Alignment.BYTES)];
+  }
+
+  long[] pageRecordBytes() {
+    return pageRecordBytes;
+  }
+
+  int[] pageEntries() {
+    return pageEntry;
+  }
+
+  int[] pageOffsets() {
+    return pageOffset;
+  }
+
+  /** Number of 4096-byte pages in the page table (0 for fixed-size entries). */
+  int pageCount() {
+    return pageEntry == null ? 0 : pageEntry.length;
+  }
+
+  /**
+   * Bytes of entries in the run: exact for fixed-size entries; for variable ones the data blocks'
+   * size (entries plus block padding), which is what merge plans weigh runs by.
+   */
+  public long dataBytes() {
+    int es = layout.fixedEntrySize();
+    return es > 0 ? entryCount * es : footerOffset() - RunLayout.HEADER_SIZE;
   }
 
   /** Offset of the footer region: the end of the data blocks. */
@@ -112,7 +254,7 @@ public final class RunDescriptor {
 
   /** Total file size. */
   public long fileSize() {
-    return footerOffset() + RunLayout.footerLength(blockCount());
+    return footerOffset() + RunLayout.footerLength(blockCount(), pageCount());
   }
 
   @Override
@@ -120,11 +262,28 @@ public final class RunDescriptor {
     return "run "
         + path
         + " ("
-        + recordCount
-        + " records in "
+        + entryCount
+        + " entries in "
         + blockCount()
         + " blocks of "
         + blockSize
+        + ", "
+        + layout
         + ")";
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RunDescriptor d
+        && d.path.equals(path)
+        && d.entryCount == entryCount
+        && d.checksumHi == checksumHi
+        && d.checksumLo == checksumLo
+        && Arrays.equals(d.entriesStarting, entriesStarting);
+  }
+
+  @Override
+  public int hashCode() {
+    return path.hashCode() * 31 + Long.hashCode(entryCount);
   }
 }

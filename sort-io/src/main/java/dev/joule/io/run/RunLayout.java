@@ -1,66 +1,90 @@
 package dev.joule.io.run;
 
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.memory.Alignment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
-/** Constants and arithmetic of run format v1 (see the package documentation). Stateless. */
+/** Constants and arithmetic of run format v2 (see the package documentation). Stateless. */
 final class RunLayout {
   static final byte[] MAGIC = "JOULERUN".getBytes(StandardCharsets.US_ASCII);
   static final byte[] FOOTER_MAGIC = "JRUNFOOT".getBytes(StandardCharsets.US_ASCII);
-  static final int VERSION = 1;
+  static final int VERSION = 2;
   static final int HEADER_SIZE = 4096;
-  static final int ALIGN = 4096;
 
-  /** Bytes at the end of every block: record count and CRC32C. */
-  static final int BLOCK_TRAILER = 8;
+  /** Bytes at the end of every block: used bytes, entries starting in it, CRC32C. */
+  static final int BLOCK_TRAILER = 12;
 
-  /** Fixed fields at the start of the footer, before the first-key prefixes. */
-  static final int FOOTER_FIXED = 40;
+  /** Fixed fields at the start of the footer, before the per-block table. */
+  static final int FOOTER_FIXED = 56;
+
+  /** Bytes of a block's first key kept in the footer (the prefetch schedule's trigger). */
+  static final int FIRST_KEY_BYTES = 64;
+
+  /** Per-block footer entry: entries starting in the block, first key length, first key bytes. */
+  static final int FOOTER_PER_BLOCK = 8 + FIRST_KEY_BYTES;
+
+  /**
+   * Per-page footer entry (variable-size entries): first entry starting there, its offset, and the
+   * record bytes of all entries before it.
+   */
+  static final int FOOTER_PER_PAGE = 16;
 
   /** Trailer at the end of the footer region: footer offset, region length, CRC32C. */
   static final int FOOTER_TRAILER = 16;
 
+  /** Offset of a page without an entry start in the page table. */
+  static final int NO_ENTRY = -1;
+
   // header field offsets
   static final int H_VERSION = 8;
   static final int H_HEADER_SIZE = 12;
-  static final int H_RECORD_SIZE = 16;
-  static final int H_KEY_OFFSET = 20;
-  static final int H_KEY_LENGTH = 24;
-  static final int H_BLOCK_SIZE = 28;
-  static final int H_RECORDS_PER_BLOCK = 32;
+  static final int H_KEY_PLACE = 16;
+  static final int H_RECORD_SIZE = 20;
+  static final int H_KEY_OFFSET = 24;
+  static final int H_KEY_LENGTH = 28;
+  static final int H_BLOCK_SIZE = 32;
   static final int H_CRC = HEADER_SIZE - 4;
 
   // footer field offsets
-  static final int F_RECORD_COUNT = 8;
+  static final int F_ENTRY_COUNT = 8;
   static final int F_SUM_HI = 16;
   static final int F_SUM_LO = 24;
   static final int F_BLOCK_COUNT = 32;
   static final int F_LAST_LENGTH = 36;
+  static final int F_PAGE_COUNT = 40;
+  static final int F_RECORD_BYTES = 48;
 
   private RunLayout() {}
 
-  static long roundUp(long n) {
-    return (n + ALIGN - 1) & -ALIGN;
+  /** Entry bytes a block of {@code blockSize} holds. */
+  static int payload(int blockSize) {
+    return blockSize - BLOCK_TRAILER;
   }
 
-  static int recordsPerBlock(int blockSize, int recordSize) {
-    return (blockSize - BLOCK_TRAILER) / recordSize;
+  /** Length on disk of a last block whose entries use {@code used} bytes: rounded to pages. */
+  static int lastBlockLength(int used, int blockSize) {
+    return (int) Math.min(blockSize, Alignment.roundUp((long) used + BLOCK_TRAILER));
   }
 
-  /**
-   * Length of a last block holding {@code records}: a full block keeps its size, a partial one
-   * shrinks.
-   */
-  static int lastBlockLength(long records, int recordSize, int blockSize) {
-    if (records == recordsPerBlock(blockSize, recordSize)) {
-      return blockSize;
-    }
-    return (int) roundUp(records * recordSize + BLOCK_TRAILER);
+  static int footerLength(int blockCount, int pageCount) {
+    return (int)
+        Alignment.roundUp(
+            FOOTER_FIXED
+                + (long) FOOTER_PER_BLOCK * blockCount
+                + (long) FOOTER_PER_PAGE * pageCount
+                + FOOTER_TRAILER);
   }
 
-  static int footerLength(int blockCount) {
-    return (int) roundUp(FOOTER_FIXED + 8L * blockCount + FOOTER_TRAILER);
+  /** Whether entries of {@code layout} need the page table (they vary in size). */
+  static boolean pageTable(EntryLayout layout) {
+    return !layout.fixedSize();
+  }
+
+  /** The header field encoding of a layout's key place. */
+  static int placeCode(EntryLayout layout) {
+    return layout.place().ordinal();
   }
 
   /** CRC32C of {@code [from, to)} of {@code b} (absolute indices; {@code b} is not modified). */

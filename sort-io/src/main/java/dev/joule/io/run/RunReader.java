@@ -1,11 +1,10 @@
 package dev.joule.io.run;
 
-import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeyPrefix;
-import dev.joule.core.record.KeySpec;
-import dev.joule.core.record.RecordFormat;
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
+import dev.joule.io.error.CorruptRunException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -13,14 +12,14 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Reads a run file in format v1 block by block, by position, verifying everything: {@link #open}
+ * Reads a run file in format v2 block by block, by position, verifying everything: {@link #open}
  * checks the size, the header CRC and fields and the footer CRC and its consistency with the file
- * size; {@link #readBlock} checks each block's CRC32C, record count and first-key prefix. Any
+ * size; {@link #readBlock} checks each block's CRC32C, used bytes, entry count and first key. Any
  * mismatch is a {@link CorruptRunException} naming the file, the offset and the expected and actual
  * values; I/O errors are {@code SortIOException}s.
  *
  * <p>Memory: the descriptor only; blocks are read into the caller's buffers (a 4096-aligned direct
- * buffer reads with O_DIRECT), with the records contiguous from the buffer's position.
+ * buffer reads with O_DIRECT), with the entries contiguous from the buffer's position.
  *
  * <p>Thread-safety: {@link #readBlock} may be called from several threads at once (the merge's
  * prefetcher reads blocks in a computed order). The reader does not close the file.
@@ -35,17 +34,17 @@ public final class RunReader {
   }
 
   /**
-   * Opens and verifies the run in {@code file}. If {@code expected} is not null, the run's record
-   * format must equal it.
+   * Opens and verifies the run in {@code file}. If {@code expected} is not null, the run's entry
+   * layout must equal it.
    */
-  public static RunReader open(BlockFile file, FixedLengthFormat expected) throws IOException {
+  public static RunReader open(BlockFile file, EntryLayout expected) throws IOException {
     Path path = file.path();
     long size = file.size();
-    if (size < RunLayout.HEADER_SIZE + RunLayout.ALIGN) {
+    if (size < RunLayout.HEADER_SIZE + Alignment.BYTES) {
       throw new CorruptRunException(
           path, size, "file is " + size + " bytes, shorter than header and footer");
     }
-    if (size % RunLayout.ALIGN != 0) {
+    if (size % Alignment.BYTES != 0) {
       throw new CorruptRunException(path, size, "file size " + size + " is not a multiple of 4096");
     }
     ByteBuffer h = readExactly(file, 0, RunLayout.HEADER_SIZE);
@@ -66,42 +65,46 @@ public final class RunReader {
           RunLayout.H_VERSION,
           "unsupported run format version " + h.getInt(RunLayout.H_VERSION));
     }
-    FixedLengthFormat format = headerFormat(path, h);
-    if (expected != null && !expected.equals(format)) {
+    EntryLayout layout = headerLayout(path, h);
+    if (expected != null && !expected.equals(layout)) {
       throw new CorruptRunException(
-          path, RunLayout.H_RECORD_SIZE, "run holds " + format + ", expected " + expected);
+          path, RunLayout.H_KEY_PLACE, "run holds " + layout + ", expected " + expected);
     }
     int blockSize = h.getInt(RunLayout.H_BLOCK_SIZE);
-    if (blockSize <= 0
-        || blockSize % RunLayout.ALIGN != 0
-        || RunLayout.recordsPerBlock(blockSize, format.recordSize()) < 1
-        || h.getInt(RunLayout.H_RECORDS_PER_BLOCK)
-            != RunLayout.recordsPerBlock(blockSize, format.recordSize())) {
+    if (blockSize <= RunLayout.BLOCK_TRAILER
+        || blockSize % Alignment.BYTES != 0
+        || (layout.fixedSize() && RunLayout.payload(blockSize) < layout.fixedEntrySize())) {
       throw new CorruptRunException(path, RunLayout.H_BLOCK_SIZE, "bad block size " + blockSize);
     }
-    return new RunReader(file, readFooter(file, size, format, blockSize));
+    return new RunReader(file, readFooter(file, size, layout, blockSize));
   }
 
-  private static FixedLengthFormat headerFormat(Path path, ByteBuffer h)
-      throws CorruptRunException {
+  private static EntryLayout headerLayout(Path path, ByteBuffer h) throws CorruptRunException {
+    int place = h.getInt(RunLayout.H_KEY_PLACE);
+    EntryLayout.KeyPlace[] places = EntryLayout.KeyPlace.values();
+    if (place < 0 || place >= places.length) {
+      throw new CorruptRunException(path, RunLayout.H_KEY_PLACE, "bad key place " + place);
+    }
     try {
-      return RecordFormat.fixed(
+      return EntryLayout.of(
+          places[place],
           h.getInt(RunLayout.H_RECORD_SIZE),
-          KeySpec.bytes(h.getInt(RunLayout.H_KEY_OFFSET), h.getInt(RunLayout.H_KEY_LENGTH)));
+          h.getInt(RunLayout.H_KEY_OFFSET),
+          h.getInt(RunLayout.H_KEY_LENGTH));
     } catch (IllegalArgumentException e) {
       throw new CorruptRunException(
-          path, RunLayout.H_RECORD_SIZE, "bad record format: " + e.getMessage());
+          path, RunLayout.H_KEY_PLACE, "bad entry layout: " + e.getMessage());
     }
   }
 
   private static RunDescriptor readFooter(
-      BlockFile file, long size, FixedLengthFormat format, int blockSize) throws IOException {
+      BlockFile file, long size, EntryLayout layout, int blockSize) throws IOException {
     Path path = file.path();
     ByteBuffer t = readExactly(file, size - RunLayout.FOOTER_TRAILER, RunLayout.FOOTER_TRAILER);
     long footerOffset = t.getLong(0);
     int len = t.getInt(8);
-    if (len < RunLayout.ALIGN
-        || len % RunLayout.ALIGN != 0
+    if (len < Alignment.BYTES
+        || len % Alignment.BYTES != 0
         || footerOffset != size - len
         || footerOffset < RunLayout.HEADER_SIZE) {
       throw new CorruptRunException(
@@ -124,43 +127,79 @@ public final class RunReader {
     }
     byte[] magic = new byte[8];
     f.get(0, magic);
-    long records = f.getLong(RunLayout.F_RECORD_COUNT);
+    long entries = f.getLong(RunLayout.F_ENTRY_COUNT);
     int blocks = f.getInt(RunLayout.F_BLOCK_COUNT);
     int lastLength = f.getInt(RunLayout.F_LAST_LENGTH);
-    int rpb = RunLayout.recordsPerBlock(blockSize, format.recordSize());
-    long expectBlocks = records < 0 ? -1 : (records + rpb - 1) / rpb;
+    int pages = f.getInt(RunLayout.F_PAGE_COUNT);
     if (!Arrays.equals(magic, RunLayout.FOOTER_MAGIC)
-        || blocks != expectBlocks
-        || len != RunLayout.footerLength(blocks)) {
+        || blocks < 0
+        || pages < 0
+        || entries < 0
+        || len != RunLayout.footerLength(blocks, pages)
+        || (pages > 0) != RunLayout.pageTable(layout)) {
       throw new CorruptRunException(
           path,
           footerOffset,
-          "inconsistent footer (" + records + " records in " + blocks + " blocks)");
+          "inconsistent footer (" + entries + " entries in " + blocks + " blocks)");
     }
-    int expectLast =
-        blocks == 0
-            ? 0
-            : RunLayout.lastBlockLength(
-                records - (long) (blocks - 1) * rpb, format.recordSize(), blockSize);
-    long[] firsts = new long[blocks];
-    for (int k = 0; k < blocks; k++) {
-      firsts[k] = f.getLong(RunLayout.FOOTER_FIXED + 8 * k);
+    int[] starting = new int[blocks];
+    int[] firstKeyLength = new int[blocks];
+    byte[][] firstKey = new byte[blocks][];
+    long sum = 0;
+    int at = RunLayout.FOOTER_FIXED;
+    for (int k = 0; k < blocks; k++, at += RunLayout.FOOTER_PER_BLOCK) {
+      starting[k] = f.getInt(at);
+      firstKeyLength[k] = f.getInt(at + 4);
+      if (starting[k] < 0 || firstKeyLength[k] < 0) {
+        throw new CorruptRunException(path, footerOffset + at, "bad block table entry " + k);
+      }
+      firstKey[k] = new byte[starting[k] == 0 ? 0 : Math.min(firstKeyLength[k], 64)];
+      f.get(at + 8, firstKey[k]);
+      sum += starting[k];
+    }
+    int[] pageEntry = pages == 0 ? null : new int[pages];
+    int[] pageOffset = pages == 0 ? null : new int[pages];
+    long[] pageRecordBytes = pages == 0 ? null : new long[pages];
+    for (int p = 0; p < pages; p++, at += RunLayout.FOOTER_PER_PAGE) {
+      pageEntry[p] = f.getInt(at);
+      pageOffset[p] = f.getInt(at + 4);
+      pageRecordBytes[p] = f.getLong(at + 8);
     }
     RunDescriptor d =
         new RunDescriptor(
             path,
-            format,
+            layout,
             blockSize,
-            records,
+            entries,
             lastLength,
             f.getLong(RunLayout.F_SUM_HI),
             f.getLong(RunLayout.F_SUM_LO),
-            firsts);
-    if (lastLength != expectLast || d.footerOffset() != footerOffset) {
+            starting,
+            firstKeyLength,
+            firstKey,
+            pageEntry,
+            pageOffset,
+            pageRecordBytes,
+            f.getLong(RunLayout.F_RECORD_BYTES));
+    boolean lastOk =
+        blocks == 0
+            ? lastLength == 0
+            : lastLength > RunLayout.BLOCK_TRAILER
+                && lastLength <= blockSize
+                && lastLength % Alignment.BYTES == 0;
+    long dataPages = blocks == 0 ? 0 : (d.footerOffset() - RunLayout.HEADER_SIZE) / Alignment.BYTES;
+    if (sum != entries
+        || !lastOk
+        || d.footerOffset() != footerOffset
+        || (pages > 0 && pages != dataPages)) {
       throw new CorruptRunException(
           path,
           footerOffset + RunLayout.F_LAST_LENGTH,
-          "footer geometry does not match the file: data ends at "
+          "footer geometry does not match the file: "
+              + sum
+              + " entries in the block table for "
+              + entries
+              + ", data ends at "
               + d.footerOffset()
               + ", footer at "
               + footerOffset);
@@ -178,7 +217,7 @@ public final class RunReader {
     return b.clear();
   }
 
-  /** The verified geometry, counts, checksum and block first-key prefixes of the run. */
+  /** The verified geometry, counts, checksum and block first keys of the run. */
   public RunDescriptor descriptor() {
     return descriptor;
   }
@@ -186,7 +225,8 @@ public final class RunReader {
   /**
    * Reads block {@code k} into {@code dst} (which needs {@code descriptor().blockLength(k)} bytes
    * remaining) and verifies it. Returns {@code dst} with its position unchanged and its limit just
-   * after the block's records, which are contiguous from the position.
+   * after the block's used bytes: whole entries, or one piece of an entry larger than a block
+   * ({@link RunDescriptor#entriesStarting} is 1 for its first piece and 0 for the others).
    */
   public ByteBuffer readBlock(int k, ByteBuffer dst) throws IOException {
     RunDescriptor d = descriptor;
@@ -217,40 +257,74 @@ public final class RunReader {
           actual & 0xFFFFFFFFL);
     }
     int count = b.getInt(start + len - 8);
-    if (count != d.recordsInBlock(k)) {
+    if (count != d.entriesStarting(k)) {
       throw new CorruptRunException(
           file.path(),
           offset + len - 8,
-          "block " + k + " record count",
-          d.recordsInBlock(k),
+          "block " + k + " entry count",
+          d.entriesStarting(k),
           count);
     }
-    KeySpec key = d.format().key();
-    long prefix = KeyPrefix.of(b, start + key.offset(), key.length());
-    if (prefix != d.firstKeyPrefix(k)) {
+    int used = b.getInt(start + len - 12);
+    if (used < 0 || used > len - RunLayout.BLOCK_TRAILER || (count > 0 && used == 0)) {
       throw new CorruptRunException(
-          file.path(), offset, "block " + k + " first-key prefix", d.firstKeyPrefix(k), prefix);
+          file.path(), offset + len - 12, "block " + k + " used bytes " + used + " of " + len);
     }
-    dst.position(start).limit(start + count * d.format().recordSize());
+    if (count > 0) {
+      EntryLayout layout = d.layout();
+      int kl = layout.keyLength(b, start);
+      byte[] key = d.firstKeyShared(k);
+      int n = key.length;
+      if (kl != d.firstKeyLength(k)
+          || layout.keyDistance() + n > len
+          || dev.joule.core.index.RecordIndex.compareBytes(
+                  b, start + layout.keyDistance(), ByteBuffer.wrap(key), 0, n)
+              != 0) {
+        throw new CorruptRunException(
+            file.path(), offset, "block " + k + " first key differs from the footer's");
+      }
+    }
+    dst.position(start).limit(start + used);
     return dst;
   }
 
   /**
-   * Reads every block in order into {@code scratch} (at least one block long) and checks the record
-   * count and valsort checksum against the footer. Returns the descriptor.
+   * Reads every block in order into {@code scratch} (at least one block long) and checks the entry
+   * count and the valsort checksum of the records against the footer. Returns the descriptor.
    */
   public RunDescriptor verifyAll(ByteBuffer scratch) throws IOException {
     RunDescriptor d = descriptor;
+    EntryLayout layout = d.layout();
     RecordChecksum sum = new RecordChecksum();
-    long records = 0;
-    int rs = d.format().recordSize();
+    long entries = 0;
+    ByteBuffer large = null; // an entry spanning blocks, assembled
+    int largeLength = 0;
     for (int k = 0; k < d.blockCount(); k++) {
       ByteBuffer b = readBlock(k, scratch.clear());
-      int n = (b.limit() - b.position()) / rs;
-      sum.addRecords(b, b.position(), n, rs); // one view per block, not a slice per record
-      records += n;
+      if (large != null) {
+        large.put(b); // a continuation piece
+        if (large.position() == largeLength) {
+          sum.addRecord(large, layout.recordStart(large, 0), layout.recordLength(large, 0));
+          large = null;
+        }
+        continue;
+      }
+      int at = b.position();
+      for (int e = 0; e < d.entriesStarting(k); e++) {
+        int elen = layout.entryLength(b, at);
+        if (at + elen > b.limit()) { // the first piece of an entry larger than a block
+          largeLength = elen;
+          large = ByteBuffer.allocate(elen);
+          large.put(b);
+          entries++;
+          break;
+        }
+        sum.addRecord(b, layout.recordStart(b, at), layout.recordLength(b, at));
+        at += elen;
+        entries++;
+      }
     }
-    if (records != d.recordCount() || !sum.equals(d.checksum())) {
+    if (entries != d.recordCount() || large != null || !sum.equals(d.checksum())) {
       throw new CorruptRunException(
           file.path(),
           d.footerOffset() + RunLayout.F_SUM_LO,

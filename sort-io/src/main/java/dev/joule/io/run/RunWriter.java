@@ -1,9 +1,9 @@
 package dev.joule.io.run;
 
 import dev.joule.core.gather.RecordGatherer;
-import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeyPrefix;
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.RecordIndex;
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
@@ -14,182 +14,290 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * Writes one sorted run in format v1 (see the package documentation): records are laid out straight
- * into the write-behind buffers (one copy, the gather from the arena), each block gets its record
- * count and CRC32C when it is full, and {@link #finish()} writes the last block and the footer with
- * the record count, the valsort checksum and every block's first-key prefix.
+ * Writes one sorted run in format v2 (see the package documentation): entries are laid out straight
+ * into the write-behind buffers (one copy: the gather from the arena, or the merge's copy of an
+ * entry), a block is sealed (used bytes, entry count, CRC32C) when the next entry does not fit, and
+ * {@link #finish()} writes the last block and the footer: entry count, the valsort checksum of the
+ * records, per block its entry count and first key, and for entries of varying size the page table.
  *
- * <p>The writer does not check that records arrive sorted (the run sorter's tests do); it does not
- * fsync: a run file is only useful to the sort that writes it, which restarts from the input after
- * a crash.
+ * <p>Entries never straddle blocks, except an entry larger than a block's payload, which starts a
+ * block and continues through as many as it needs. The writer does not check that entries arrive
+ * sorted (the sorters' tests do); it does not fsync: a run file is only useful to the sort that
+ * writes it, which restarts from the input after a crash.
  *
- * <p>Memory: the {@link BlockWriter}'s pool buffers (each at least one block) plus one {@code long}
- * per block. Not thread-safe: one thread adds records. The writer does not close the file.
+ * <p>Memory: the {@link BlockWriter}'s pool buffers (each at least one block) plus about 90 bytes
+ * per block and 8 per page of the footer's tables. Not thread-safe: one thread adds entries. The
+ * writer does not close the file.
  */
 public final class RunWriter implements AutoCloseable {
   private final BlockFile file;
-  private final FixedLengthFormat format;
+  private final EntryLayout layout;
   private final int blockSize;
-  private final int recordSize;
-  private final int recordsPerBlock;
+  private final int payload;
   private final BlockWriter out;
   private final RecordChecksum checksum = new RecordChecksum();
-  private long[] prefixes = new long[16];
+  private final boolean pages;
+  private int[] entriesStarting = new int[16];
+  private int[] firstKeyLength = new int[16];
+  private byte[][] firstKey = new byte[16][];
+  private int[] pageEntry = new int[64];
+  private int[] pageOffset = new int[64];
+  private long[] pageRecordBytes = new long[64];
+  private long recordBytes; // of the entries added so far
+  private int pageCount; // pages of the page table filled so far
   private int blockCount;
-  private long recordCount;
+  private long entryCount;
   private ByteBuffer block; // the block being filled, a slice of a pool buffer
+  private int used;
   private int inBlock;
   private boolean finished;
 
   /**
-   * Starts a run in the new, empty {@code file}; {@code blockSize} must be a multiple of 4096, hold
-   * at least one record plus the 8-byte block trailer, and fit in one buffer of {@code pool}.
+   * Starts a run of {@code layout} entries in the new, empty {@code file}; {@code blockSize} must
+   * be a multiple of 4096 above the block trailer and fit in one buffer of {@code pool}.
    */
   public RunWriter(
-      BlockFile file, FixedLengthFormat format, int blockSize, BlockPool pool, int maxInFlight)
+      BlockFile file, EntryLayout layout, int blockSize, BlockPool pool, int maxInFlight)
       throws IOException {
-    if (blockSize % RunLayout.ALIGN != 0 || blockSize <= 0) {
+    if (blockSize % Alignment.BYTES != 0 || blockSize <= RunLayout.BLOCK_TRAILER) {
       throw new IllegalArgumentException(
           "block size must be a positive multiple of 4096: " + blockSize);
     }
-    if (RunLayout.recordsPerBlock(blockSize, format.recordSize()) < 1) {
+    if (layout.fixedSize() && RunLayout.payload(blockSize) < layout.fixedEntrySize()) {
       throw new IllegalArgumentException(
-          "block size " + blockSize + " cannot hold a record of " + format.recordSize());
+          "block size " + blockSize + " cannot hold an entry of " + layout.fixedEntrySize());
     }
     if (blockSize > pool.bufferSize()) {
       throw new IllegalArgumentException(
           "block size " + blockSize + " exceeds pool buffers of " + pool.bufferSize());
     }
     this.file = file;
-    this.format = format;
+    this.layout = layout;
     this.blockSize = blockSize;
-    this.recordSize = format.recordSize();
-    this.recordsPerBlock = RunLayout.recordsPerBlock(blockSize, recordSize);
+    this.payload = RunLayout.payload(blockSize);
+    this.pages = RunLayout.pageTable(layout);
     this.out = new BlockWriter(file, pool, maxInFlight);
     try {
-      out.write(header(format, blockSize));
+      out.write(header(layout, blockSize));
     } catch (IOException | RuntimeException e) {
       out.close();
       throw e;
     }
   }
 
-  static ByteBuffer header(FixedLengthFormat format, int blockSize) {
+  static ByteBuffer header(EntryLayout layout, int blockSize) {
     ByteBuffer h = ByteBuffer.allocate(RunLayout.HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
     h.put(RunLayout.MAGIC)
         .putInt(RunLayout.H_VERSION, RunLayout.VERSION)
         .putInt(RunLayout.H_HEADER_SIZE, RunLayout.HEADER_SIZE)
-        .putInt(RunLayout.H_RECORD_SIZE, format.recordSize())
-        .putInt(RunLayout.H_KEY_OFFSET, format.key().offset())
-        .putInt(RunLayout.H_KEY_LENGTH, format.key().length())
-        .putInt(RunLayout.H_BLOCK_SIZE, blockSize)
-        .putInt(
-            RunLayout.H_RECORDS_PER_BLOCK,
-            RunLayout.recordsPerBlock(blockSize, format.recordSize()));
+        .putInt(RunLayout.H_KEY_PLACE, RunLayout.placeCode(layout))
+        .putInt(RunLayout.H_RECORD_SIZE, layout.recordSize())
+        .putInt(RunLayout.H_KEY_OFFSET, layout.keyOffset())
+        .putInt(RunLayout.H_KEY_LENGTH, layout.fixedKeyLength())
+        .putInt(RunLayout.H_BLOCK_SIZE, blockSize);
     h.putInt(RunLayout.H_CRC, RunLayout.crc(h, 0, RunLayout.H_CRC));
     return h.clear();
   }
 
   /**
-   * Appends the records in {@code records} from its position to its limit (a whole number of
-   * records); the position advances to the limit.
+   * Appends the entries in {@code entries} from its position to its limit (whole entries of this
+   * run's layout); the position advances to the limit.
    */
-  public void add(ByteBuffer records) throws IOException {
+  public void add(ByteBuffer entries) throws IOException {
+    int at = entries.position();
+    int end = entries.limit();
+    while (at < end) {
+      int len = layout.entryLength(entries, at);
+      if (at + len > end) {
+        throw new IllegalArgumentException(
+            "the entry at " + at + " runs " + (at + len - end) + " bytes past the buffer's limit");
+      }
+      addEntry(entries, at, len, null);
+      at += len;
+    }
+    entries.position(end);
+  }
+
+  /**
+   * Appends one entry: {@code length} bytes at absolute index {@code at} of {@code src}; its
+   * record's CRC-32 is added to the checksum unless {@code known} (the caller's checksum of exactly
+   * the records it adds, added once by the caller) is given.
+   */
+  public void addEntry(ByteBuffer src, int at, int length, RecordChecksum known)
+      throws IOException {
     if (finished) {
       throw new IllegalStateException("run " + file.path() + " is finished");
     }
-    if (records.remaining() % recordSize != 0) {
-      throw new IllegalArgumentException(
-          records.remaining() + " bytes is not a whole number of " + recordSize + "-byte records");
+    int recordLength = layout.recordLength(src, at);
+    if (known == null) {
+      checksum.addRecord(src, layout.recordStart(src, at), recordLength); // records, not keys
     }
-    int keyOffset = format.key().offset();
-    int keyLength = format.key().length();
-    while (records.hasRemaining()) {
-      if (block == null) {
-        block = out.reserve(blockSize);
-        inBlock = 0;
-        if (blockCount == prefixes.length) {
-          prefixes = Arrays.copyOf(prefixes, blockCount * 2);
-        }
-        prefixes[blockCount++] = KeyPrefix.of(records, records.position() + keyOffset, keyLength);
+    if (length > payload) {
+      addLarge(src, at, length);
+      recordBytes += recordLength;
+      return;
+    }
+    if (block != null && used + length > payload) {
+      seal(blockSize);
+    }
+    if (block == null) {
+      open(src, at);
+    }
+    notePage(used);
+    block.put(used, src, at, length);
+    used += length;
+    inBlock++;
+    entryCount++;
+    recordBytes += recordLength;
+  }
+
+  /** Adds a known checksum of records added with {@code known != null}. */
+  public void addChecksum(RecordChecksum known) {
+    checksum.add(known);
+  }
+
+  /** An entry larger than a block: it starts a block and spans as many as it needs. */
+  private void addLarge(ByteBuffer src, int at, int length) throws IOException {
+    if (block != null) {
+      seal(blockSize);
+    }
+    open(src, at);
+    notePage(0);
+    inBlock = 1;
+    entryCount++;
+    int done = 0;
+    while (true) {
+      int n = Math.min(payload, length - done);
+      block.put(0, src, at + done, n);
+      used = n;
+      done += n;
+      seal(blockSize); // the next entry starts a new block: a block holds whole entries or a piece
+      if (done == length) {
+        return;
       }
-      int n = Math.min(recordsPerBlock - inBlock, records.remaining() / recordSize);
-      int from = records.position();
-      checksum.addRecords(records, from, n, recordSize);
-      block.put(inBlock * recordSize, records, from, n * recordSize);
-      records.position(from + n * recordSize);
-      inBlock += n;
-      recordCount += n;
-      if (inBlock == recordsPerBlock) {
-        sealBlock(blockSize);
-      }
+      openContinuation();
     }
   }
 
   /**
-   * Appends the records of entries {@code [from, to)} of a sorted {@code index}, gathered straight
-   * into the write-behind blocks (the one copy from the arena; no staging buffer). The index's
-   * format must be this run's.
-   */
-  public void add(RecordIndex index, int from, int to, RecordGatherer gatherer) throws IOException {
-    add(index, from, to, gatherer, null);
-  }
-
-  /**
-   * As {@link #add(RecordIndex, int, int, RecordGatherer)}, with the valsort checksum of exactly
-   * these records already known ({@code known}, e.g. taken from the arena before sorting: the same
-   * records in another order), which saves a CRC-32 pass over the run. If {@code known} were wrong
-   * the footer would disagree with the data, which {@link RunReader#verifyAll} and the sort's
-   * self-validation both detect. {@code null} computes it.
+   * Appends the entries {@code [from, to)} of a sorted {@code index} (over an arena of this run's
+   * layout). Fixed-size entries are gathered block-wide by {@code gatherer}; others one by one.
+   *
+   * @param known the valsort checksum of exactly these records if already known (e.g. taken from
+   *     the arena before sorting: the same records in another order), which saves a CRC-32 pass;
+   *     null computes it. A wrong one makes the footer disagree with the data, which the sort's
+   *     self-validation detects.
    */
   public void add(
       RecordIndex index, int from, int to, RecordGatherer gatherer, RecordChecksum known)
       throws IOException {
-    if (known != null) {
-      checksum.add(known);
-    }
     if (finished) {
       throw new IllegalStateException("run " + file.path() + " is finished");
     }
-    int keyOffset = format.key().offset();
-    int keyLength = format.key().length();
+    if (known != null) {
+      checksum.add(known);
+    }
+    if (!layout.fixedSize()) {
+      long[] refs = index.refs();
+      for (int i = from; i < to; i++) {
+        long ref = refs[i];
+        ByteBuffer b = index.slabBuffer(RecordIndex.slabOf(ref));
+        int at = RecordIndex.offsetOf(ref);
+        addEntry(b, at, layout.entryLength(b, at), known);
+      }
+      return;
+    }
+    int es = layout.fixedEntrySize();
+    int perBlock = payload / es;
     while (from < to) {
+      if (block != null && inBlock == perBlock) {
+        seal(blockSize);
+      }
       if (block == null) {
-        block = out.reserve(blockSize);
-        inBlock = 0;
-        if (blockCount == prefixes.length) {
-          prefixes = Arrays.copyOf(prefixes, blockCount * 2);
-        }
-        blockCount++;
+        long ref = index.refs()[from];
+        open(index.slabBuffer(RecordIndex.slabOf(ref)), RecordIndex.offsetOf(ref));
       }
-      int n = Math.min(recordsPerBlock - inBlock, to - from);
-      int at = inBlock * recordSize;
-      gatherer.gather(index, from, from + n, block.position(at));
-      if (inBlock == 0) {
-        prefixes[blockCount - 1] = KeyPrefix.of(block, keyOffset, keyLength);
-      }
-      if (known == null) {
-        checksum.addRecords(block, at, n, recordSize);
-      }
+      int n = Math.min(perBlock - inBlock, to - from);
+      gatherer.gather(index, from, from + n, block.position(used));
       block.position(0);
-      from += n;
-      inBlock += n;
-      recordCount += n;
-      if (inBlock == recordsPerBlock) {
-        sealBlock(blockSize);
+      if (known == null && layout.place() == EntryLayout.KeyPlace.RANGE) {
+        checksum.addRecords(block, used, n, es); // the entries are the records
+      } else if (known == null) {
+        int rs = layout.recordSize();
+        for (int i = 0, at = used + es - rs; i < n; i++, at += es) {
+          checksum.addRecord(block, at, rs); // a fixed DERIVED entry: key, then record
+        }
       }
+      used += n * es;
+      inBlock += n;
+      entryCount += n;
+      recordBytes += (long) n * layout.recordSize();
+      from += n;
+    }
+  }
+
+  /** Opens a block whose first entry starts at {@code at} of {@code src}: keeps its first key. */
+  private void open(ByteBuffer src, int at) throws IOException {
+    block = out.reserve(blockSize);
+    used = 0;
+    inBlock = 0;
+    grow();
+    int kl = layout.keyLength(src, at);
+    byte[] key = new byte[Math.min(kl, RunLayout.FIRST_KEY_BYTES)];
+    src.get(layout.keyStart(at), key);
+    firstKey[blockCount] = key;
+    firstKeyLength[blockCount] = kl;
+  }
+
+  /** Opens a block that continues a large entry: no entry starts in it. */
+  private void openContinuation() throws IOException {
+    block = out.reserve(blockSize);
+    used = 0;
+    inBlock = 0;
+    grow();
+    firstKey[blockCount] = new byte[0];
+    firstKeyLength[blockCount] = 0;
+  }
+
+  private void grow() {
+    if (blockCount == entriesStarting.length) {
+      int n = blockCount * 2;
+      entriesStarting = Arrays.copyOf(entriesStarting, n);
+      firstKeyLength = Arrays.copyOf(firstKeyLength, n);
+      firstKey = Arrays.copyOf(firstKey, n);
+    }
+  }
+
+  /** Records, for variable-size entries, that entry {@code entryCount} starts at {@code used}. */
+  private void notePage(int offsetInBlock) {
+    if (!pages) {
+      return;
+    }
+    long data = (long) blockCount * blockSize + offsetInBlock;
+    int page = (int) (data / Alignment.BYTES);
+    // Pages skipped since the last start carry the index of this, the next, entry.
+    while (pageCount <= page) {
+      growPages();
+      pageEntry[pageCount] = (int) entryCount;
+      pageOffset[pageCount] = RunLayout.NO_ENTRY;
+      pageRecordBytes[pageCount] = recordBytes;
+      pageCount++;
+    }
+    if (pageOffset[page] == RunLayout.NO_ENTRY && pageEntry[page] == entryCount) {
+      pageOffset[page] = (int) (data % Alignment.BYTES);
     }
   }
 
   /** Zeroes the padding, writes the block trailer and releases the block to the writer. */
-  private void sealBlock(int length) {
-    int used = inBlock * recordSize;
+  private void seal(int length) {
     for (int i = used; i < length - RunLayout.BLOCK_TRAILER; i++) {
       block.put(i, (byte) 0); // pool buffers are reused: padding must not leak old bytes
     }
     block.order(ByteOrder.BIG_ENDIAN);
+    block.putInt(length - 12, used);
     block.putInt(length - 8, inBlock);
     block.putInt(length - 4, RunLayout.crc(block, 0, length - 4));
+    entriesStarting[blockCount++] = inBlock;
     block = null;
   }
 
@@ -202,41 +310,83 @@ public final class RunWriter implements AutoCloseable {
       throw new IllegalStateException("run " + file.path() + " is finished");
     }
     finished = true;
-    int lastLength = blockSize; // a full last block was sealed at full size in add()
+    int lastLength = blockSize;
     if (block != null) {
-      lastLength = RunLayout.lastBlockLength(inBlock, recordSize, blockSize);
+      lastLength = RunLayout.lastBlockLength(used, blockSize);
       out.retract(blockSize - lastLength);
-      sealBlock(lastLength);
+      seal(lastLength);
+    } else if (blockCount == 0) {
+      lastLength = 0;
     }
-    long[] firsts = Arrays.copyOf(prefixes, blockCount);
+    if (pages) {
+      // Pages after the last start (to the end of the data) carry the entry count.
+      long dataEnd = blockCount == 0 ? 0 : (long) (blockCount - 1) * blockSize + lastLength;
+      int total = (int) (dataEnd / Alignment.BYTES);
+      notePageTail(total);
+    }
     RunDescriptor d =
         new RunDescriptor(
             file.path(),
-            format,
+            layout,
             blockSize,
-            recordCount,
-            blockCount == 0 ? 0 : lastLength,
+            entryCount,
+            lastLength,
             checksum.hi(),
             checksum.lo(),
-            firsts);
+            Arrays.copyOf(entriesStarting, blockCount),
+            Arrays.copyOf(firstKeyLength, blockCount),
+            Arrays.copyOf(firstKey, blockCount),
+            pages ? Arrays.copyOf(pageEntry, pageCount) : null,
+            pages ? Arrays.copyOf(pageOffset, pageCount) : null,
+            pages ? Arrays.copyOf(pageRecordBytes, pageCount) : null,
+            recordBytes);
     out.write(footer(d));
     out.finish(false);
     out.close();
     return d;
   }
 
+  private void notePageTail(int total) {
+    while (pageCount < total) {
+      growPages();
+      pageEntry[pageCount] = (int) entryCount;
+      pageOffset[pageCount] = RunLayout.NO_ENTRY;
+      pageRecordBytes[pageCount] = recordBytes;
+      pageCount++;
+    }
+  }
+
+  private void growPages() {
+    if (pageCount == pageEntry.length) {
+      pageEntry = Arrays.copyOf(pageEntry, pageCount * 2);
+      pageOffset = Arrays.copyOf(pageOffset, pageCount * 2);
+      pageRecordBytes = Arrays.copyOf(pageRecordBytes, pageCount * 2);
+    }
+  }
+
   private static ByteBuffer footer(RunDescriptor d) {
-    int len = RunLayout.footerLength(d.blockCount());
+    int blocks = d.blockCount();
+    int pages = d.pageCount();
+    int len = RunLayout.footerLength(blocks, pages);
     ByteBuffer f = ByteBuffer.allocate(len).order(ByteOrder.BIG_ENDIAN);
     f.put(RunLayout.FOOTER_MAGIC)
-        .putLong(RunLayout.F_RECORD_COUNT, d.recordCount())
+        .putLong(RunLayout.F_ENTRY_COUNT, d.recordCount())
         .putLong(RunLayout.F_SUM_HI, d.checksum().hi())
         .putLong(RunLayout.F_SUM_LO, d.checksum().lo())
-        .putInt(RunLayout.F_BLOCK_COUNT, d.blockCount())
-        .putInt(
-            RunLayout.F_LAST_LENGTH, d.blockCount() == 0 ? 0 : d.blockLength(d.blockCount() - 1));
-    for (int k = 0; k < d.blockCount(); k++) {
-      f.putLong(RunLayout.FOOTER_FIXED + 8 * k, d.firstKeyPrefix(k));
+        .putInt(RunLayout.F_BLOCK_COUNT, blocks)
+        .putInt(RunLayout.F_LAST_LENGTH, blocks == 0 ? 0 : d.blockLength(blocks - 1))
+        .putInt(RunLayout.F_PAGE_COUNT, pages)
+        .putLong(RunLayout.F_RECORD_BYTES, d.recordBytes());
+    int at = RunLayout.FOOTER_FIXED;
+    for (int k = 0; k < blocks; k++, at += RunLayout.FOOTER_PER_BLOCK) {
+      f.putInt(at, d.entriesStarting(k));
+      f.putInt(at + 4, d.firstKeyLength(k));
+      f.put(at + 8, d.firstKeyShared(k));
+    }
+    for (int p = 0; p < pages; p++, at += RunLayout.FOOTER_PER_PAGE) {
+      f.putInt(at, d.pageEntries()[p]);
+      f.putInt(at + 4, d.pageOffsets()[p]);
+      f.putLong(at + 8, d.pageRecordBytes()[p]);
     }
     f.putLong(len - 16, d.footerOffset());
     f.putInt(len - 8, len);

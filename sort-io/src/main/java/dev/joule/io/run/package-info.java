@@ -1,33 +1,48 @@
 /**
- * Run files, the stage between the in-memory run sorter and the merge: the versioned, checksummed
- * on-disk format of one sorted run (v1), its writer, its block-by-position reader and the
- * descriptor (per-block first-key prefixes) the merge's prefetcher schedules reads from.
+ * Stage 4 of 6: writes sorted runs. Input: a sorted index over an arena (run formation, a session's
+ * spill) or merged batches (an intermediate merge). Output: run files on the stripes of {@code
+ * io.stripe}, read back by {@code io.prefetch}. {@link dev.joule.io.run.RunSpill} is the one way a
+ * run is written; {@link dev.joule.io.run.RunWriter}, {@link dev.joule.io.run.RunReader} and {@link
+ * dev.joule.io.run.RunDescriptor} (per-block first-key prefixes, which the prefetcher schedules
+ * reads from) implement the versioned, checksummed format below ({@code docs/run-format.md}).
  *
- * <h2>Format v1</h2>
+ * <p>Layer 3 of 4 (stages).
+ *
+ * <h2>Format v2</h2>
  *
  * All multi-byte fields are big-endian; every region is a multiple of 4096 bytes, so a run file can
- * be written and read with O_DIRECT throughout.
+ * be written and read with O_DIRECT throughout. The run holds <em>entries</em> (records with their
+ * normalized keys, {@code core.index.EntryLayout}); full byte layout in {@code docs/run-format.md}.
  *
  * <pre>
  * offset 0        header, 4096 bytes
- *                   0  magic "JOULERUN" (8)      8  version = 1 (int)     12 header size = 4096 (int)
- *                  16  record size (int)        20  key offset (int)     24 key length (int)
- *                  28  block size B (int)       32  records per block R (int)
- *                  36  zero padding ... 4092  CRC32C of bytes [0, 4092) (int)
+ *                   0  magic "JOULERUN" (8)   8  version = 2 (int)   12  header size = 4096 (int)
+ *                  16  key place (int: 0 range, 1 whole record, 2 derived)
+ *                  20  record size (int, 0 = variable)   24  key offset (int)
+ *                  28  key length (int, 0 = variable)    32  block size B (int)
+ *                  ... zero padding ... 4092  CRC32C of bytes [0, 4092) (int)
  * 4096 + k*B      data block k (k = 0 .. n-1): B bytes, the last one L bytes
- *                   0  R records (fewer in the last block), contiguous   ... zero padding
- *                 len-8  record count of this block (int)   len-4  CRC32C of bytes [0, len-4) (int)
- * 4096+(n-1)B+L   footer region, F bytes (a multiple of 4096)
- *                   0  magic "JRUNFOOT" (8)     8  record count (long)
- *                  16  valsort checksum hi (long)   24  lo (long)
- *                  32  block count n (int)      36  last block length L (int)
- *                  40  first-key prefix of every block (n longs, {@link dev.joule.core.record.KeyPrefix})
+ *                   0  whole entries, contiguous (or one piece of an entry larger than B - 12)
  *                   ... zero padding
- *                 F-16  trailer: footer offset (long)   F-8  F (int)   F-4  CRC32C of [0, F-4) (int)
+ *                 len-12  used bytes (int)   len-8  entries starting here (int)
+ *                 len-4   CRC32C of bytes [0, len-4) (int)
+ * footer          F bytes (a multiple of 4096)
+ *                   0  magic "JRUNFOOT" (8)    8  entry count (long)
+ *                  16  valsort checksum of the records, hi (long)   24  lo (long)
+ *                  32  block count n (int)     36  last block length L (int)
+ *                  40  page count P (int, 0 for fixed-size entries)   44  zero (int)
+ *                  48  bytes of all records (long)
+ *                  56  per block (72 bytes): entries starting (int), first key length (int),
+ *                      first 64 bytes of the first key (zero-padded)
+ *                      per 4096-byte data page (16 bytes): index of the first entry starting in
+ *                      it, or of the next one (int); its offset in the page, or -1 (int); the
+ *                      record bytes of the entries before that one (long)
+ *                   ... zero padding
+ *                 F-16  footer offset (long)   F-8  F (int)   F-4  CRC32C of [0, F-4) (int)
  * </pre>
  *
- * A full block holds R = floor((B - 8) / recordSize) records; the last block holds the rest and is
- * L = roundUp(count * recordSize + 8, 4096) bytes long (B when it is full). Every byte of the file
- * is covered by a CRC.
+ * An entry never straddles two blocks unless it is larger than a block's payload (B - 12): then it
+ * starts a block and continues at the start of the following blocks, which start no entry, and the
+ * block after its last piece starts the next entry. Every byte of the file is covered by a CRC.
  */
 package dev.joule.io.run;

@@ -1,6 +1,6 @@
 package dev.joule.io.stripe;
 
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

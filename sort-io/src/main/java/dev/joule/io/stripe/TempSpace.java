@@ -1,12 +1,13 @@
 package dev.joule.io.stripe;
 
 import dev.joule.io.block.BlockFile;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.SortIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -42,11 +43,6 @@ public final class TempSpace implements AutoCloseable {
     this.allocator = allocator;
     this.notices = notices;
     this.hook = hook;
-  }
-
-  /** The default single stripe: the {@code java.io.tmpdir} directory. */
-  public static Path defaultStripe() {
-    return Path.of(System.getProperty("java.io.tmpdir"));
   }
 
   /**
@@ -140,7 +136,8 @@ public final class TempSpace implements AutoCloseable {
       Stripe s = stripes.get(allocator.next(stripes.size(), expectedBytes));
       s.checkUsable(expectedBytes);
       Path file =
-          s.privateDir().resolve(String.format("%s-%06d", kind, fileCounter.incrementAndGet()));
+          s.privateDir()
+              .resolve(String.format(Locale.ROOT, "%s-%06d", kind, fileCounter.incrementAndGet()));
       BlockFile f = BlockFile.createNew(file, policy, notices, Stripe.FILE_0600);
       tracker.track(file);
       return f;

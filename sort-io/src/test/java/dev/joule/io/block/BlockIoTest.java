@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.io.IoTestSupport;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.config.TransferSizes;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.testing.FaultFileSystemProvider;
 import dev.joule.io.testing.FaultOp;
 import java.io.IOException;

@@ -4,11 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.io.block.FileKind;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.CleanFailureContract;
+import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.io.testing.TestHooks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,11 +32,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * RELIABILITY.md P6: eight sorts in parallel threads of one JVM sharing the same two stripe dirs (8
- * MiB budget each, small transfers, a run limit so every sort forms runs and merges with fan-in 3,
- * i.e. several passes). Every output is byte-identical to the in-memory reference; no run file path
- * is used by two sorts (collected through the {@code afterRunFormation} hook); afterwards no temp
- * files, fds, arenas or {@code joule-*} threads are left ({@link CleanFailureContract}).
+ * docs/reliability.md P6: eight sorts in parallel threads of one JVM sharing the same two stripe
+ * dirs (8 MiB budget each, small transfers, a run limit so every sort forms runs and merges with
+ * fan-in 3, i.e. several passes). Every output is byte-identical to the in-memory reference; no run
+ * file path is used by two sorts (collected through the {@code afterRunFormation} hook); afterwards
+ * no temp files, fds, arenas or {@code joule-*} threads are left ({@link CleanFailureContract}).
  */
 class ConcurrentSortsTest {
   static final long SEED = Long.getLong("joule.seed", 0xC0_4C_0001L);
@@ -44,7 +50,7 @@ class ConcurrentSortsTest {
     FixedLengthFormat f = RecordFormat.fixed(32, KeySpec.bytes(4, 12));
     List<Path> stripes =
         List.of(Files.createDirectory(dir.resolve("s1")), Files.createDirectory(dir.resolve("s2")));
-    long q = SortPlan.alignQuantum(f.recordSize());
+    long q = Alignment.recordQuantum(f.recordSize());
     List<byte[]> inputs = new ArrayList<>();
     List<Path> ins = new ArrayList<>();
     List<Path> outs = new ArrayList<>();
@@ -70,7 +76,7 @@ class ConcurrentSortsTest {
     try {
       for (int i = 0; i < SORTS; i++) {
         int k = i;
-        SortConfig c =
+        SortConfig.Builder b =
             SortConfig.builder()
                 .format(f)
                 .memoryBudget(DataSize.ofMiB(8))
@@ -79,10 +85,9 @@ class ConcurrentSortsTest {
                 .transferSize(FileKind.TEMP, DataSize.ofKiB(4))
                 .transferSize(FileKind.INPUT, DataSize.ofKiB(8))
                 .transferSize(FileKind.OUTPUT, DataSize.ofKiB(8))
-                .runRecordsLimit(RUN_QUANTA * q)
-                .fanIn(3)
-                .afterRunFormation(runs -> runFiles.addAll(runs))
-                .build();
+                .fanIn(3);
+        TestHooks.runRecordsLimit(b, RUN_QUANTA * q);
+        SortConfig c = TestHooks.afterRunFormation(b, runs -> runFiles.addAll(runs)).build();
         results.add(
             pool.submit(
                 () -> {

@@ -15,8 +15,15 @@ import dev.joule.core.record.RecordFormat;
 import dev.joule.core.valsort.StreamingValidator;
 import dev.joule.core.valsort.ValsortException;
 import dev.joule.core.valsort.ValsortSummary;
-import dev.joule.io.block.FileKind;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.plan.SortPlan;
+import dev.joule.io.report.SortReport;
+import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.io.testing.TestHooks;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
@@ -79,8 +86,9 @@ class ExternalSorterTest {
       throw new AssertionError("seed " + SEED + ": " + e, e);
     }
     byte[] got = Files.readAllBytes(out);
-    assertArrayEquals(PipelineTestSupport.reference(data, c.format()), got, "seed " + SEED);
-    long n = data.length / c.format().recordSize();
+    FixedLengthFormat f = (FixedLengthFormat) c.format();
+    assertArrayEquals(PipelineTestSupport.reference(data, f), got, "seed " + SEED);
+    long n = data.length / f.recordSize();
     assertEquals(n, r.records());
     assertEquals(r.input().checksum(), r.output().checksum());
     assertTrue(r.output().ordered());
@@ -120,7 +128,7 @@ class ExternalSorterTest {
   @Test
   void hundredsOfRunsWithIntermediatePasses() throws IOException {
     // 8 MiB budget, 16 KiB temp blocks, runs capped at 1024 records, fan-in 5: 300 runs, 4 passes.
-    SortConfig c = small(2).fanIn(5).runRecordsLimit(1024).build();
+    SortConfig c = TestHooks.runRecordsLimit(small(2).fanIn(5), 1024).build();
     byte[] data = PipelineTestSupport.records(SEED, 300 * 1024 - 17, GENSORT, 0);
     SortPlan p = ExternalSorter.plan(writeInput(data), dir.resolve("out"), c);
     assertFalse(p.onePass());
@@ -132,7 +140,8 @@ class ExternalSorterTest {
   @Test
   void fanInAboveTheLimitIsClampedWithANotice() throws IOException {
     List<String> notices = new ArrayList<>();
-    SortConfig c = small(1).fanIn(100_000).notices(notices::add).runRecordsLimit(1024).build();
+    SortConfig c =
+        TestHooks.runRecordsLimit(small(1).fanIn(100_000).notices(notices::add), 1024).build();
     byte[] data = PipelineTestSupport.records(SEED, 80 * 1024, GENSORT, 0);
     SortPlan p = ExternalSorter.plan(writeInput(data), dir.resolve("out"), c);
     assertTrue(p.fanIn() < 100_000);
@@ -260,8 +269,7 @@ class ExternalSorterTest {
     Path in = writeInput(data);
     Path out = dir.resolve("out");
     SortConfig c =
-        small(2)
-            .runRecordsLimit(4096)
+        TestHooks.runRecordsLimit(small(2), 4096)
             .progress((phase, done, total) -> Thread.currentThread().interrupt())
             .build();
     try {
@@ -284,8 +292,7 @@ class ExternalSorterTest {
     Path out = dir.resolve("out");
     Files.write(out, new byte[] {1, 2, 3});
     SortConfig c =
-        small(2)
-            .runRecordsLimit(4096)
+        TestHooks.runRecordsLimit(small(2), 4096)
             .progress(
                 (phase, done, total) -> {
                   if (done > 1_000_000) {
@@ -304,8 +311,7 @@ class ExternalSorterTest {
     Path in = writeInput(gensort(200_000));
     Path out = dir.resolve("out");
     SortConfig c =
-        small(2)
-            .runRecordsLimit(4096)
+        TestHooks.runRecordsLimit(small(2), 4096)
             .progress(
                 (phase, done, total) -> {
                   if (done < 2_000_000) {
@@ -334,7 +340,7 @@ class ExternalSorterTest {
 
   @Test
   void planDescribesRunsPassesMemoryAndTempSpace() throws IOException {
-    SortConfig c = small(2).fanIn(5).runRecordsLimit(1024).build();
+    SortConfig c = TestHooks.runRecordsLimit(small(2).fanIn(5), 1024).build();
     Path in = writeInput(gensort(100_000));
     String d = ExternalSorter.plan(in, dir.resolve("out"), c).describe();
     for (String s :

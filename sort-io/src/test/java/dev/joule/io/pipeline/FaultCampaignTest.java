@@ -3,14 +3,19 @@ package dev.joule.io.pipeline;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.block.FileKind;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.SortConfig;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.FaultFileSystemProvider;
 import dev.joule.io.testing.FaultOp;
+import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.io.testing.TestHooks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,13 +30,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seeded fault campaign (RELIABILITY.md F2, F6, F16, F17) over {@link ExternalSorter#sort}: each
- * case draws a small configuration (record format, one pass / one merge / several merge passes, 1–3
- * stripes, 1–2 threads, 4–64 KiB transfers, forced fan-in 2–4, runs of a few hundred records) and
- * one fault on the in-JVM fault layer: an IOException at the k-th operation of one kind (open,
- * read, write, force, move, delete), the disk full after N bytes, short reads and writes, or
- * nothing. k and N are drawn over the operations and bytes of a fault-free dry run of the same
- * configuration, so every phase is hit. Each case must end as a clean failure ({@link
+ * Seeded fault campaign (docs/reliability.md F2, F6, F16, F17) over {@link ExternalSorter#sort}:
+ * each case draws a small configuration (record format, one pass / one merge / several merge
+ * passes, 1–3 stripes, 1–2 threads, 4–64 KiB transfers, forced fan-in 2–4, runs of a few hundred
+ * records) and one fault on the in-JVM fault layer: an IOException at the k-th operation of one
+ * kind (open, read, write, force, move, delete), the disk full after N bytes, short reads and
+ * writes, or nothing. k and N are drawn over the operations and bytes of a fault-free dry run of
+ * the same configuration, so every phase is hit. Each case must end as a clean failure ({@link
  * CleanFailureContract}) or as output byte-identical to an in-memory reference sort.
  *
  * <p>{@code -Djoule.campaign.cases=N} (default 2000) sets the number of cases, {@code
@@ -87,7 +92,7 @@ class FaultCampaignTest {
       int config = (int) Math.floorMod(seed ^ (seed >>> 32), (long) CONFIGS);
       Random r = new Random(0x5EED_C0F1L + config);
       FixedLengthFormat f = FORMATS[r.nextInt(10) < 7 ? r.nextInt(2) : 2];
-      long q = SortPlan.alignQuantum(f.recordSize());
+      long q = Alignment.recordQuantum(f.recordSize());
       int shape = r.nextInt(10); // 0-1 one pass, 2-4 one merge, 5-9 several passes
       long runLimit = q * (1 + r.nextInt(2));
       long records;
@@ -248,7 +253,7 @@ class FaultCampaignTest {
   void everyDeleteForceAndMoveFailureAtTheEndKeepsThePreviousOutput() throws Exception {
     base = base();
     FixedLengthFormat f = FORMATS[0];
-    long q = SortPlan.alignQuantum(f.recordSize());
+    long q = Alignment.recordQuantum(f.recordSize());
     int failures = 0;
     for (FaultOp op : new FaultOp[] {FaultOp.DELETE, FaultOp.FORCE, FaultOp.MOVE}) {
       for (long k = 1; ; k++) {
@@ -357,7 +362,6 @@ class FaultCampaignTest {
     if (c.previousOutput()) {
       Files.write(out, new byte[] {'o', 'l', 'd', '\n'});
     }
-    List<Path> wrapped = stripes.stream().map(faults::wrap).toList();
     CleanFailureContract.Snapshot before = CleanFailureContract.before(out, stripes);
     int[] hook = {-1};
     SortConfig config = config(c, faults, stripes, hook);
@@ -407,7 +411,7 @@ class FaultCampaignTest {
         switch (c.fault()) {
           case FAIL_AT, SHORT_IO_AND_FAIL_AT ->
               (c.fault() == Fault.SHORT_IO_AND_FAIL_AT ? "short+" : "")
-                  + c.op().name().toLowerCase();
+                  + c.op().name().toLowerCase(java.util.Locale.ROOT);
           case DISK_FULL -> "disk full";
           case SHORT_IO -> "short io";
           case NONE -> "none";
@@ -464,10 +468,10 @@ class FaultCampaignTest {
             .transferSize(FileKind.INPUT, DataSize.ofKiB(c.ioKiB()))
             .transferSize(FileKind.OUTPUT, DataSize.ofKiB(c.ioKiB()))
             .directIo(c.direct())
-            .fanIn(c.fanIn())
-            .afterRunFormation(runs -> hook[0] = fs.log().size());
+            .fanIn(c.fanIn());
+    TestHooks.afterRunFormation(b, runs -> hook[0] = fs.log().size());
     if (c.runLimit() > 0) {
-      b.runRecordsLimit(c.runLimit());
+      TestHooks.runRecordsLimit(b, c.runLimit());
     }
     return b.build();
   }

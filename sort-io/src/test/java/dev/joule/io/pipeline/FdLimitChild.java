@@ -1,9 +1,15 @@
 package dev.joule.io.pipeline;
 
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.io.block.FileKind;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.report.SortReport;
+import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.io.testing.TestHooks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -21,12 +27,12 @@ public final class FdLimitChild {
     Path dir = Path.of(args[0]);
     int runs = Integer.parseInt(args[1]);
     FixedLengthFormat f = RecordFormat.fixed(16, KeySpec.bytes(0, 10));
-    long q = SortPlan.alignQuantum(f.recordSize());
+    long q = Alignment.recordQuantum(f.recordSize());
     byte[] data = PipelineTestSupport.records(runs, runs * q - 3, f, 0);
     Path in = dir.resolve("in");
     Files.write(in, data);
     SortConfig c =
-        SortConfig.builder()
+        TestHooks.runRecordsLimit(SortConfig.builder(), q)
             .format(f)
             .memoryBudget(DataSize.ofMiB(8))
             .threads(2)
@@ -35,7 +41,6 @@ public final class FdLimitChild {
                     Files.createDirectories(dir.resolve("s0")),
                     Files.createDirectories(dir.resolve("s1"))))
             .transferSize(FileKind.TEMP, DataSize.ofKiB(4))
-            .runRecordsLimit(q)
             .build();
     SortReport r = ExternalSorter.sort(in, dir.resolve("out"), c);
     if (!Arrays.equals(

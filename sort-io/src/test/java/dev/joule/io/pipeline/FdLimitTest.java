@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * RELIABILITY.md I9: under {@code RLIMIT_NOFILE} 32 a sort of 400 runs succeeds by adding merge
- * passes (the reserve shrinks to what is open plus headroom, {@link MergePlanLimits#reserve});
- * before, the fixed reserve of 64 made every external sort fail under {@code ulimit -n 32}.
+ * docs/reliability.md I9: under {@code RLIMIT_NOFILE} 32 a sort of 400 runs succeeds by adding
+ * merge passes (the reserve shrinks to what is open plus headroom, {@link
+ * MergePlanLimits#reserve}); before, the fixed reserve of 64 made every external sort fail under
+ * {@code ulimit -n 32}.
  */
 class FdLimitTest {
   @TempDir Path dir;
@@ -48,7 +49,7 @@ class FdLimitTest {
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child still running after 60 s");
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, p.exitValue(), out);
-    String[] f = out.trim().split("\\s+");
+    String[] f = out.trim().split("\\s+", -1);
     assertEquals("ok", f[f.length - 4], out);
     assertEquals(400, Integer.parseInt(f[f.length - 3]), out);
     assertTrue(Integer.parseInt(f[f.length - 2]) >= 2, "merge passes were added: " + out);

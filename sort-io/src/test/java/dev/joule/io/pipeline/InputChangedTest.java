@@ -2,12 +2,17 @@ package dev.joule.io.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.io.block.FileKind;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.testing.CleanFailureContract;
+import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.io.testing.TestHooks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -20,9 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * RELIABILITY.md I7 with the full clean-failure contract: the input is appended to, truncated or
- * rewritten (same size) while run formation reads it; the sort must fail with "input changed while
- * being read" naming the input, publish nothing and leave nothing behind.
+ * docs/reliability.md I7 with the full clean-failure contract: the input is appended to, truncated
+ * or rewritten (same size) while run formation reads it; the sort must fail with "input changed
+ * while being read" naming the input, publish nothing and leave nothing behind.
  */
 class InputChangedTest {
   static final FixedLengthFormat F = RecordFormat.fixed(16, KeySpec.bytes(0, 10));
@@ -32,21 +37,20 @@ class InputChangedTest {
   @ParameterizedTest
   @ValueSource(strings = {"append", "truncate", "rewrite"})
   void inputChangedWhileReadIsACleanFailure(String change) throws Exception {
-    long q = SortPlan.alignQuantum(F.recordSize());
+    long q = Alignment.recordQuantum(F.recordSize());
     Path in = dir.resolve("in");
     Files.write(in, PipelineTestSupport.records(7, 40 * q, F, 0));
     Path s0 = Files.createDirectory(dir.resolve("s0"));
     Path out = dir.resolve("out");
     boolean[] done = {false};
     SortConfig c =
-        SortConfig.builder()
+        TestHooks.runRecordsLimit(SortConfig.builder(), q)
             .format(F)
             .memoryBudget(DataSize.ofMiB(8))
             .threads(2)
             .tempDirs(List.of(s0))
             .transferSize(FileKind.INPUT, DataSize.ofKiB(4))
             .transferSize(FileKind.TEMP, DataSize.ofKiB(4))
-            .runRecordsLimit(q)
             .progress(
                 (phase, read, total) -> {
                   if (!done[0]) {

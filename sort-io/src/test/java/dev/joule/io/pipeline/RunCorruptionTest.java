@@ -4,14 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.block.FileKind;
-import dev.joule.io.fs.SortIOException;
-import dev.joule.io.run.CorruptRunException;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.CorruptRunException;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.testing.CleanFailureContract;
+import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.io.testing.TestHooks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -30,16 +35,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * RELIABILITY.md F5: between run formation and the merge ({@link
- * SortConfig.Builder#afterRunFormation}), one run file is damaged in one of Lucene's {@code
- * crash()} ways, and the sort must detect it every time: {@link CorruptRunException} (exit 3), or
- * for a deleted run a {@link SortIOException} naming that file; never a success. The damage modes:
- * a single-bit flip anywhere (at random), in the header, in a data block, in the last data byte, in
- * the footer; truncation to 0, to half, by one byte; zero fill; deletion; garbage appended; and the
- * footer's record count, the footer's block count and a block's record count rewritten to a huge
- * value with the region's CRC recomputed (so only the structural checks can catch them).
- * "Undamaged" must sort correctly. {@code -Djoule.corruption.flips=N} (default 1000) sets the
- * number of random single-bit flips; every case is reproducible from the seed in its message.
+ * docs/reliability.md F5: between run formation and the merge ({@link
+ * TestHooks#afterRunFormation}), one run file is damaged in one of Lucene's {@code crash()} ways,
+ * and the sort must detect it every time: {@link CorruptRunException} (exit 3), or for a deleted
+ * run a {@link SortIOException} naming that file; never a success. The damage modes: a single-bit
+ * flip anywhere (at random), in the header, in a data block, in the last data byte, in the footer;
+ * truncation to 0, to half, by one byte; zero fill; deletion; garbage appended; and the footer's
+ * record count, the footer's block count and a block's record count rewritten to a huge value with
+ * the region's CRC recomputed (so only the structural checks can catch them). "Undamaged" must sort
+ * correctly. {@code -Djoule.corruption.flips=N} (default 1000) sets the number of random single-bit
+ * flips; every case is reproducible from the seed in its message.
  */
 class RunCorruptionTest {
   static final int FLIPS = Integer.getInteger("joule.corruption.flips", 1000);
@@ -123,7 +128,7 @@ class RunCorruptionTest {
     Path caseDir = Files.createDirectory(base.resolve("c" + index));
     try {
       Random r = new Random(seed);
-      long q = SortPlan.alignQuantum(FORMAT.recordSize());
+      long q = Alignment.recordQuantum(FORMAT.recordSize());
       int runs = 3 + r.nextInt(4);
       byte[] data =
           PipelineTestSupport.records(seed, (runs - 1) * q + 1 + r.nextInt((int) q), FORMAT, 0);
@@ -140,7 +145,16 @@ class RunCorruptionTest {
       }
       Path[] victim = new Path[1];
       SortConfig c =
-          SortConfig.builder()
+          TestHooks.afterRunFormation(
+                  TestHooks.runRecordsLimit(SortConfig.builder(), q),
+                  files -> {
+                    victim[0] = files.get(r.nextInt(files.size()));
+                    try {
+                      damage(victim[0], damage, r);
+                    } catch (IOException e) {
+                      throw new UncheckedIOException(e);
+                    }
+                  })
               .format(FORMAT)
               .memoryBudget(DataSize.ofMiB(8))
               .threads(1 + r.nextInt(2))
@@ -153,16 +167,6 @@ class RunCorruptionTest {
                   r.nextBoolean()
                       ? 2
                       : 0) // intermediate merges read the damaged run, or the final merge does
-              .runRecordsLimit(q)
-              .afterRunFormation(
-                  files -> {
-                    victim[0] = files.get(r.nextInt(files.size()));
-                    try {
-                      damage(victim[0], damage, r);
-                    } catch (IOException e) {
-                      throw new UncheckedIOException(e);
-                    }
-                  })
               .build();
       CleanFailureContract.Snapshot before = CleanFailureContract.before(out, stripes);
       int[] t = tally.computeIfAbsent(damage, k -> new int[4]);

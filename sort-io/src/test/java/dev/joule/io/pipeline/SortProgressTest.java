@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.record.RecordFormat;
-import dev.joule.io.block.FileKind;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.io.testing.TestHooks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,10 +66,10 @@ class SortProgressTest {
             .memoryBudget(DataSize.ofMiB(8))
             .threads(2)
             .fanIn(4)
-            .runRecordsLimit(1024)
             .transferSize(FileKind.TEMP, DataSize.ofKiB(16))
             .transferSize(FileKind.INPUT, DataSize.ofKiB(64))
             .transferSize(FileKind.OUTPUT, DataSize.ofKiB(64));
+    TestHooks.runRecordsLimit(b, 1024);
     Map<String, long[]> last = sortWithProgress(20_000, b);
     List<String> phases = List.copyOf(last.keySet());
     assertEquals("run formation", phases.get(0), phases.toString());

@@ -3,14 +3,15 @@ package dev.joule.io.prefetch;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.joule.core.index.EntryLayout;
 import dev.joule.core.merge.TournamentTree;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
 import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.run.RunReader;
 import dev.joule.io.run.RunWriter;
@@ -66,7 +67,7 @@ class BlockPrefetcherTest {
       for (int i = 0; i < k; i++) {
         BlockFile f = BlockFile.openRead(d[i].path(), DirectIoPolicy.AUTO, NoticeSink.IGNORE);
         files.add(f);
-        readers[i] = RunReader.open(f, F);
+        readers[i] = RunReader.open(f, EntryLayout.of(F));
       }
       int[] from = new int[k];
       int[] to = new int[k];
@@ -120,7 +121,7 @@ class BlockPrefetcherTest {
       for (int i = 0; i < d.length; i++) {
         Path p = dir.resolve("run" + i + "-" + System.nanoTime());
         try (BlockFile f = BlockFile.createNew(p, DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
-          RunWriter w = new RunWriter(f, F, BLOCK, pool, 1);
+          RunWriter w = new RunWriter(f, EntryLayout.of(F), BLOCK, pool, 1);
           for (byte[] rec : runs.get(i)) {
             w.add(ByteBuffer.wrap(rec));
           }

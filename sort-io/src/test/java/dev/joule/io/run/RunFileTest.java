@@ -6,16 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.KeyPrefix;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeyPrefix;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.IoTestSupport;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.CorruptRunException;
 import dev.joule.io.testing.FaultFileSystemProvider;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,12 +37,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class RunFileTest {
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
+  static final EntryLayout GENSORT_ENTRIES = EntryLayout.of(GENSORT);
 
   /** Golden fixture geometry: 100-byte records, 4096-byte blocks (40 records each), 100 records. */
   static final int GOLDEN_BLOCK = 4096;
 
   static final int GOLDEN_RECORDS = 100;
-  static final String GOLDEN = "/runs/v1/gensort-100x100-b4096.run";
+  static final String GOLDEN = "/runs/v2/gensort-100x100-b4096.run";
 
   @TempDir Path tmp;
   private BlockPool pool;
@@ -77,44 +80,77 @@ class RunFileTest {
   RunDescriptor write(
       Path file, FixedLengthFormat f, int blockSize, byte[] records, DirectIoPolicy policy)
       throws IOException {
+    return write(file, EntryLayout.of(f), blockSize, records, policy);
+  }
+
+  /** Writes {@code entries} (whole entries of {@code layout}) in uneven batches. */
+  RunDescriptor write(
+      Path file, EntryLayout layout, int blockSize, byte[] entries, DirectIoPolicy policy)
+      throws IOException {
     try (BlockFile bf = BlockFile.createNew(file, policy, NoticeSink.IGNORE);
-        RunWriter w = new RunWriter(bf, f, blockSize, pool, 2)) {
-      ByteBuffer src = ByteBuffer.wrap(records);
-      int rs = f.recordSize();
-      while (src.hasRemaining()) { // feed in uneven batches of whole records
-        int n = Math.min(src.remaining(), rs * (1 + (src.position() / rs) % 37));
-        w.add(src.slice(src.position(), n));
-        src.position(src.position() + n);
+        RunWriter w = new RunWriter(bf, layout, blockSize, pool, 2)) {
+      ByteBuffer src = ByteBuffer.wrap(entries);
+      int batch = 0;
+      while (src.hasRemaining()) { // feed in uneven batches of whole entries
+        int end = src.position();
+        for (int e = 0; e <= batch % 37 && end < src.limit(); e++) {
+          end += layout.entryLength(src, end);
+        }
+        w.add(src.slice(src.position(), end - src.position()));
+        src.position(end);
+        batch++;
       }
       return w.finish();
     }
   }
 
-  byte[] readAll(Path file, FixedLengthFormat f, DirectIoPolicy policy) throws IOException {
+  /** Reads every entry back by walking the blocks (joining large entries); checks the counts. */
+  byte[] readAll(Path file, EntryLayout layout, DirectIoPolicy policy) throws IOException {
     try (BlockFile bf = BlockFile.openRead(file, policy, NoticeSink.IGNORE)) {
-      RunReader r = RunReader.open(bf, f);
+      RunReader r = RunReader.open(bf, layout);
       RunDescriptor d = r.descriptor();
-      ByteBuffer out = ByteBuffer.allocate((int) (d.recordCount() * f.recordSize()));
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
       ByteBuffer buf = ByteBuffer.allocateDirect(d.blockSize() + 4096).alignedSlice(4096);
-      for (int k = d.blockCount() - 1; k >= 0; k--) { // by position, in any order
+      long entries = 0;
+      int pending = 0; // bytes of a large entry still to come from the next blocks
+      for (int k = 0; k < d.blockCount(); k++) {
         ByteBuffer b = r.readBlock(k, buf.clear());
-        assertEquals(d.recordsInBlock(k) * f.recordSize(), b.remaining());
-        out.put(
-            (int) ((long) k * d.recordsPerBlock() * f.recordSize()),
-            b,
-            b.position(),
-            b.remaining());
+        byte[] bytes = new byte[b.remaining()];
+        b.get(b.position(), bytes);
+        if (pending > 0) {
+          assertEquals(0, d.entriesStarting(k), "a continuation block starts no entry");
+          int n = Math.min(pending, bytes.length);
+          out.write(bytes, 0, n);
+          pending -= n;
+          continue;
+        }
+        ByteBuffer bb = ByteBuffer.wrap(bytes);
+        int at = 0;
+        for (int e = 0; e < d.entriesStarting(k); e++) {
+          int len = layout.entryLength(bb, at);
+          int n = Math.min(len, bytes.length - at);
+          out.write(bytes, at, n);
+          pending = len - n;
+          at += n;
+          entries++;
+        }
       }
+      assertEquals(0, pending);
+      assertEquals(d.recordCount(), entries);
       r.verifyAll(buf);
-      return out.array();
+      return out.toByteArray();
     }
+  }
+
+  byte[] readAll(Path file, FixedLengthFormat f, DirectIoPolicy policy) throws IOException {
+    return readAll(file, EntryLayout.of(f), policy);
   }
 
   @ParameterizedTest(name = "records={0} recordSize={1} block={2} {3}")
   @CsvSource({
     "0, 100, 4096, ON", "1, 100, 4096, OFF", "40, 100, 4096, ON", "41, 100, 4096, AUTO",
     "80, 100, 4096, ON", "1000, 100, 8192, OFF", "5000, 100, 65536, ON", "300, 7, 4096, ON",
-    "3, 5000, 8192, ON", "2, 4088, 4096, OFF"
+    "3, 5000, 8192, ON", "2, 4084, 4096, OFF"
   })
   void roundTrip(int n, int recordSize, int blockSize, DirectIoPolicy policy) throws IOException {
     FixedLengthFormat f =
@@ -131,12 +167,72 @@ class RunFileTest {
       sum.addRecord(recs, i * recordSize, recordSize);
     }
     assertEquals(sum, d.checksum());
+    int perBlock = (blockSize - 12) / recordSize;
     for (int k = 0; k < d.blockCount(); k++) {
-      int first = k * d.recordsPerBlock() * recordSize;
+      int first = k * perBlock * recordSize;
       assertEquals(
           KeyPrefix.of(recs, first + f.key().offset(), f.key().length()), d.firstKeyPrefix(k));
     }
+    for (long i = 0; i < n; i++) {
+      assertEquals(i / perBlock, d.locate(i)[0]);
+      assertEquals((i % perBlock) * recordSize, d.locate(i)[1]);
+    }
     assertArrayEquals(recs, readAll(file, f, policy));
+  }
+
+  /**
+   * Entries of varying size (key = record, or a stored key in front), some larger than a block:
+   * they round-trip byte for byte, the checksum covers the records only, every block's first key is
+   * the footer's, and {@link RunDescriptor#locate} finds every entry.
+   */
+  @ParameterizedTest(name = "derived={0} block={1} maxRecord={2}")
+  @CsvSource({"false, 4096, 300", "true, 4096, 300", "false, 8192, 30000", "true, 4096, 20000"})
+  void variableEntriesRoundTrip(boolean derived, int blockSize, int maxRecord) throws IOException {
+    long seed = IoTestSupport.seed() ^ (blockSize + maxRecord);
+    Random r = new Random(seed);
+    EntryLayout layout = derived ? EntryLayout.derived(0, 0) : EntryLayout.whole();
+    int n = 700;
+    java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+    RecordChecksum sum = new RecordChecksum();
+    long[] recordBytesBefore = new long[n + 1];
+    byte[][] keys = new byte[n][];
+    for (int i = 0; i < n; i++) {
+      byte[] rec = new byte[r.nextInt(20) == 0 ? r.nextInt(maxRecord) : r.nextInt(60)];
+      r.nextBytes(rec);
+      byte[] key = derived ? Arrays.copyOf(rec, Math.min(rec.length, r.nextInt(90))) : rec;
+      keys[i] = key;
+      ByteBuffer e = ByteBuffer.allocate(layout.entryLength(rec.length, key.length));
+      int p = layout.writeHeader(e, 0, rec.length, key.length);
+      if (derived) {
+        e.put(p, key);
+        p += key.length;
+      }
+      e.put(p, rec);
+      recordBytesBefore[i + 1] = recordBytesBefore[i] + rec.length;
+      all.write(e.array(), 0, e.capacity());
+      sum.addRecord(rec, 0, rec.length);
+    }
+    byte[] entries = all.toByteArray();
+    Path file = tmp.resolve("var");
+    RunDescriptor d = write(file, layout, blockSize, entries, DirectIoPolicy.ON);
+    assertEquals(n, d.recordCount(), "seed " + seed);
+    assertEquals(sum, d.checksum(), "seed " + seed);
+    assertArrayEquals(entries, readAll(file, layout, DirectIoPolicy.OFF), "seed " + seed);
+    for (int k = 0; k < d.blockCount(); k++) {
+      if (d.entriesStarting(k) > 0) {
+        byte[] key = keys[(int) d.firstEntryOf(k)];
+        assertEquals(key.length, d.firstKeyLength(k), "block " + k + ", seed " + seed);
+        assertArrayEquals(
+            Arrays.copyOf(key, Math.min(64, key.length)), d.firstKey(k), "block " + k);
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      long[] at = d.locate(i);
+      assertTrue(at[2] <= i, "locate gives an entry at or before " + i);
+      assertEquals(d.blockOf(i), at[0], "entry " + i + " starts in the located block");
+      assertEquals(recordBytesBefore[(int) at[2]], d.recordBytesBeforeLocated(i), "entry " + i);
+    }
+    assertEquals(recordBytesBefore[n], d.recordBytes());
   }
 
   private byte[] goldenRecords() {
@@ -144,7 +240,7 @@ class RunFileTest {
   }
 
   /**
-   * Pins format v1: the writer must reproduce the committed fixture byte for byte, and the reader
+   * Pins format v2: the writer must reproduce the committed fixture byte for byte, and the reader
    * must read it.
    */
   @Test
@@ -156,6 +252,7 @@ class RunFileTest {
       if (in == null) {
         if (Boolean.getBoolean("joule.regenerateGolden")) {
           Path out = Path.of("src/test/resources" + GOLDEN);
+          Files.createDirectories(out.getParent());
           Files.copy(file, out);
           fail("golden file written to " + out.toAbsolutePath() + "; commit it and rerun");
         }
@@ -165,7 +262,7 @@ class RunFileTest {
       golden = in.readAllBytes();
     }
     assertArrayEquals(
-        golden, Files.readAllBytes(file), "run format v1 changed: bump the version instead");
+        golden, Files.readAllBytes(file), "run format v2 changed: bump the version instead");
     Path copy = tmp.resolve("golden-copy");
     Files.write(copy, golden);
     assertArrayEquals(goldenRecords(), readAll(copy, GENSORT, DirectIoPolicy.OFF));
@@ -226,7 +323,9 @@ class RunFileTest {
     try (BlockFile bf = BlockFile.openRead(file, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
       CorruptRunException e =
           assertThrows(
-              CorruptRunException.class, () -> RunReader.open(bf, GENSORT).verifyAll(buf), what);
+              CorruptRunException.class,
+              () -> RunReader.open(bf, GENSORT_ENTRIES).verifyAll(buf),
+              what);
       assertTrue(
           e.getMessage().startsWith("corrupt run file " + file + " at offset "), e.getMessage());
       assertEquals(file, e.file());
@@ -241,7 +340,7 @@ class RunFileTest {
     b[4096 + 5] ^= 1; // a record byte of block 0
     Files.write(file, b);
     try (BlockFile bf = BlockFile.openRead(file, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
-      RunReader r = RunReader.open(bf, GENSORT);
+      RunReader r = RunReader.open(bf, GENSORT_ENTRIES);
       ByteBuffer buf = ByteBuffer.allocateDirect(8192).alignedSlice(4096);
       CorruptRunException e = assertThrows(CorruptRunException.class, () -> r.readBlock(0, buf));
       assertEquals(4096 + 4096 - 4, e.offset());
@@ -260,8 +359,7 @@ class RunFileTest {
     write(file, GENSORT, GOLDEN_BLOCK, goldenRecords(), DirectIoPolicy.OFF);
     try (BlockFile bf = BlockFile.openRead(file, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
       assertThrows(
-          CorruptRunException.class,
-          () -> RunReader.open(bf, RecordFormat.fixed(100, KeySpec.bytes(0, 8))));
+          CorruptRunException.class, () -> RunReader.open(bf, EntryLayout.range(100, 0, 8)));
     }
     Path foreign = tmp.resolve("foreign");
     Files.write(foreign, new byte[3 * 4096]);

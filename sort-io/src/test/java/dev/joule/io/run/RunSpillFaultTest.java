@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.joule.io.IoTestSupport;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.stripe.RoundRobinStripes;
 import dev.joule.io.stripe.TempSpace;
 import dev.joule.io.testing.FaultFileSystemProvider;
@@ -42,14 +42,15 @@ class RunSpillFaultTest {
       for (int i = 0; i < RUNS; i++) {
         try (BlockFile f = space.createFile("run", recs.length, policy)) {
           RunDescriptor d;
-          try (RunWriter w = new RunWriter(f, RunFileTest.GENSORT, 8192, pool, 2)) {
+          try (RunWriter w = new RunWriter(f, RunFileTest.GENSORT_ENTRIES, 8192, pool, 2)) {
             w.add(ByteBuffer.wrap(recs));
             d = w.finish();
           }
           ByteBuffer buf = pool.acquire();
           try {
             assertEquals(
-                d.checksum(), RunReader.open(f, RunFileTest.GENSORT).verifyAll(buf).checksum());
+                d.checksum(),
+                RunReader.open(f, RunFileTest.GENSORT_ENTRIES).verifyAll(buf).checksum());
           } finally {
             pool.release(buf);
           }
@@ -77,7 +78,6 @@ class RunSpillFaultTest {
             FaultFileSystemProvider faults = FaultFileSystemProvider.create(k).shortIo(k % 2 == 1);
             faults.failAt(op, k);
             if (!attempt(
-                faults,
                 List.of(faults.wrap(s1), faults.wrap(s2)),
                 pool,
                 policy,
@@ -92,7 +92,6 @@ class RunSpillFaultTest {
         for (long n = 0; n < RUNS * 90_000L; n += 7919) {
           FaultFileSystemProvider faults = FaultFileSystemProvider.create(n).diskFullAfter(n);
           if (attempt(
-              faults,
               List.of(faults.wrap(s1), faults.wrap(s2)),
               pool,
               policy,
@@ -109,12 +108,7 @@ class RunSpillFaultTest {
 
   /** Returns whether the spill failed (as it must, with a message naming op, path and reason). */
   private static boolean attempt(
-      FaultFileSystemProvider faults,
-      List<Path> stripes,
-      BlockPool pool,
-      DirectIoPolicy policy,
-      String what,
-      String reason)
+      List<Path> stripes, BlockPool pool, DirectIoPolicy policy, String what, String reason)
       throws IOException {
     try {
       spill(stripes, pool, policy);

@@ -1,8 +1,8 @@
 package dev.joule.io.stripe;
 
 import dev.joule.io.block.BlockFile;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.fs.NoticeSink;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.io.IoTestSupport;
 import dev.joule.io.block.BlockFile;
-import dev.joule.io.block.DirectIoPolicy;
-import dev.joule.io.fs.NoticeSink;
-import dev.joule.io.fs.SortIOException;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.testing.FaultFileSystemProvider;
 import dev.joule.io.testing.FaultOp;
 import java.io.BufferedReader;

@@ -1,10 +1,10 @@
 package dev.joule.io.testing;
 
 import dev.joule.core.memory.ArenaTracker;
-import dev.joule.io.fs.SortIOException;
-import dev.joule.io.pipeline.SortCancelledException;
-import dev.joule.io.pipeline.SortValidationException;
-import dev.joule.io.run.CorruptRunException;
+import dev.joule.io.error.CorruptRunException;
+import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.error.SortValidationException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The clean-failure contract (RELIABILITY.md §1, "CFC") for the embedded API, as one reusable
+ * The clean-failure contract (docs/reliability.md, "CFC") for the embedded API, as one reusable
  * assertion: take a {@link #before} snapshot, run the sort, then call {@link
  * Snapshot#assertCleanFailure} on the exception (or {@link Snapshot#assertNoLeftovers} after a
  * success). Checked:
@@ -96,8 +96,7 @@ public final class CleanFailureContract {
       String m = String.valueOf(e.getMessage());
       check(!m.contains("\n"), context, "message is not one line: " + m, e);
       String category;
-      if (e instanceof CorruptRunException) {
-        CorruptRunException c = (CorruptRunException) e;
+      if (e instanceof CorruptRunException c) {
         Matcher mm = CORRUPT_MESSAGE.matcher(m);
         check(
             mm.matches(),
@@ -110,8 +109,7 @@ public final class CleanFailureContract {
             "message names " + mm.group(1) + ", file() is " + c.file(),
             e);
         category = "corrupt";
-      } else if (e instanceof SortIOException) {
-        SortIOException s = (SortIOException) e;
+      } else if (e instanceof SortIOException s) {
         Matcher mm = SORT_IO_MESSAGE.matcher(m);
         check(mm.matches(), context, "message does not match " + SORT_IO_MESSAGE + ": " + m, e);
         check(

@@ -57,8 +57,8 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
   private final Map<FaultOp, Long> counts = new EnumMap<>(FaultOp.class);
   private final Map<FaultOp, Long> failAt = new EnumMap<>(FaultOp.class);
   private final List<String> log = Collections.synchronizedList(new ArrayList<>());
-  private final Map<FaultFileChannel, Throwable> open =
-      Collections.synchronizedMap(new IdentityHashMap<>());
+  // guarded by itself; identity, not equals: every channel object is one handle
+  private final IdentityHashMap<FaultFileChannel, Throwable> open = new IdentityHashMap<>();
   private volatile boolean shortIo;
   private volatile boolean refuseDirect;
   private long diskFullAfter = Long.MAX_VALUE;
@@ -132,7 +132,7 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
   }
 
   /** Channels opened and not closed, each with the stack trace of its opening. */
-  public Map<FaultFileChannel, Throwable> openHandles() {
+  public IdentityHashMap<FaultFileChannel, Throwable> openHandles() {
     synchronized (open) {
       return new IdentityHashMap<>(open);
     }
@@ -140,7 +140,7 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
 
   /** Fails if a channel is still open, with the opening stack trace as the cause. */
   public void assertNoOpenHandles() {
-    Map<FaultFileChannel, Throwable> h = openHandles();
+    IdentityHashMap<FaultFileChannel, Throwable> h = openHandles();
     if (!h.isEmpty()) {
       Map.Entry<FaultFileChannel, Throwable> e = h.entrySet().iterator().next();
       throw new AssertionError(
@@ -204,11 +204,15 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
   }
 
   void opened(FaultFileChannel ch) {
-    open.put(ch, new Throwable("opened here: " + ch.path));
+    synchronized (open) {
+      open.put(ch, new Throwable("opened here: " + ch.path));
+    }
   }
 
   void closed(FaultFileChannel ch) {
-    open.remove(ch);
+    synchronized (open) {
+      open.remove(ch);
+    }
   }
 
   @Override
@@ -242,7 +246,8 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
       Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs) throws IOException {
     Path real = FaultPath.unwrap(path);
     op(FaultOp.OPEN, real);
-    boolean direct = options.contains(com.sun.nio.file.ExtendedOpenOption.DIRECT);
+    // By name: javac 21+ warns on any compile-time use of com.sun.nio.file.ExtendedOpenOption.
+    boolean direct = options.stream().anyMatch(o -> o.toString().equals("DIRECT"));
     if (direct && refuseDirect) {
       throw new FileSystemException(real.toString(), null, "Invalid argument");
     }

@@ -24,8 +24,8 @@ final class FaultPath implements Path {
   }
 
   static Path unwrap(Path p) {
-    if (p instanceof FaultPath) {
-      return ((FaultPath) p).delegate;
+    if (p instanceof FaultPath f) {
+      return f.delegate;
     }
     throw new ProviderMismatchException("not a fault-layer path: " + p);
   }
@@ -128,7 +128,7 @@ final class FaultPath implements Path {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FaultPath && ((FaultPath) o).delegate.equals(delegate);
+    return o instanceof FaultPath f && f.delegate.equals(delegate);
   }
 
   @Override

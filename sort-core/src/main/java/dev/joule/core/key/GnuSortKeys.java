@@ -1,0 +1,255 @@
+package dev.joule.core.key;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Turns GNU sort's ordering options into a {@link SortKey}, as GNU does: each {@code -k
+ * POS1[,POS2]} is a field; a key that carries no option letter of its own takes all the global ones
+ * ({@code -b} then applies to both positions); with no {@code -k}, the global options (if any
+ * besides {@code -r}) make one key over the whole line. {@code -t} sets every position's separator.
+ *
+ * <p>GNU rejects, and so does this, a key with more than one of {@code n g h M} and {@code V}/
+ * {@code d}/{@code i} ({@code d} wins over {@code i}), a zero field number or POS1 character, and
+ * stray characters. {@code -R} is not supported.
+ *
+ * <p>Left to the caller: the last-resort whole-line comparison (reversed by a global {@code -r})
+ * unless {@code -s}; {@code -u}. With {@code -r} alone the returned key is the whole line
+ * descending, which orders like GNU's reversed last resort.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class GnuSortKeys {
+  private static final String ORDERING = "bdfghiMnrV";
+
+  private GnuSortKeys() {}
+
+  /**
+   * The key of {@code sort [globalOptions] [-t separator] -k keys...} in the C locale, as current
+   * GNU coreutils orders ({@link KeyType.GnuRelease#CURRENT}).
+   *
+   * @param globalOptions ordering letters given outside {@code -k}, e.g. {@code "nr"}
+   * @param separator the {@code -t} byte, or {@link TextPosition#BLANK_SEPARATED}
+   * @param keys the {@code -k} arguments in order, e.g. {@code "2,2n"}
+   * @throws IllegalArgumentException as GNU would reject the options
+   */
+  public static SortKey parse(String globalOptions, int separator, List<String> keys) {
+    return parse(globalOptions, separator, KeyType.GnuRelease.CURRENT, keys);
+  }
+
+  /** {@link #parse(String, int, List)} with the quirks of the given GNU release. */
+  public static SortKey parse(
+      String globalOptions, int separator, KeyType.GnuRelease release, List<String> keys) {
+    Options global = new Options();
+    for (int i = 0; i < globalOptions.length(); i++) {
+      char c = globalOptions.charAt(i);
+      if (ORDERING.indexOf(c) < 0) {
+        throw new IllegalArgumentException("unsupported ordering option -" + c);
+      }
+      global.set(c, true, true);
+    }
+    List<KeyField> fields = new ArrayList<>();
+    for (String spec : keys) {
+      fields.add(parseKey(spec, global, separator, release));
+    }
+    if (fields.isEmpty()) {
+      TextPosition line = TextPosition.of(1, 1, global.skipStart, 0, 0, false);
+      if (separator != TextPosition.BLANK_SEPARATED) {
+        line = line.withSeparator(separator);
+      }
+      global.checkCompatible(globalOptions);
+      KeyType type = global.type(release);
+      KeyLocation where = global.skipStart ? KeyLocation.text(line) : KeyLocation.wholeRecord();
+      fields.add(KeyField.of(where, type).withDescending(global.reverse));
+    }
+    return SortKey.of(fields);
+  }
+
+  private static KeyField parseKey(
+      String spec, Options global, int separator, KeyType.GnuRelease release) {
+    Cursor c = new Cursor(spec);
+    int startField = c.number("invalid number at field start");
+    if (startField == 0) {
+      throw bad(spec, "field number is zero");
+    }
+    int startChar = 1;
+    if (c.peek() == '.') {
+      c.next();
+      startChar = c.number("invalid number after '.'");
+      if (startChar == 0) {
+        throw bad(spec, "character offset is zero");
+      }
+    }
+    Options own = new Options();
+    c.options(own, spec, true);
+    int endField = 0;
+    int endChar = 0;
+    if (c.peek() == ',') {
+      c.next();
+      endField = c.number("invalid number after ','");
+      if (endField == 0) {
+        throw bad(spec, "field number is zero");
+      }
+      if (c.peek() == '.') {
+        c.next();
+        endChar = c.number("invalid number after '.'");
+      }
+      c.options(own, spec, false);
+    }
+    if (!c.done()) {
+      throw bad(spec, "stray character in field spec");
+    }
+    Options o = own.any ? own : global;
+    o.checkCompatible(spec);
+    TextPosition pos =
+        TextPosition.of(
+            startField, startChar, o.skipStart, endField, endChar, o.skipEnd && endField != 0);
+    if (separator != TextPosition.BLANK_SEPARATED) {
+      pos = pos.withSeparator(separator);
+    }
+    return KeyField.of(KeyLocation.text(pos), o.type(release)).withDescending(o.reverse);
+  }
+
+  private static IllegalArgumentException bad(String spec, String why) {
+    return new IllegalArgumentException(why + ": invalid field specification '" + spec + "'");
+  }
+
+  /** The ordering letters of one key, or the global ones. */
+  private static final class Options {
+    boolean any;
+    boolean skipStart;
+    boolean skipEnd;
+    boolean dictionary;
+    boolean nonprinting;
+    boolean fold;
+    boolean numeric;
+    boolean general;
+    boolean human;
+    boolean month;
+    boolean version;
+    boolean reverse;
+
+    void set(char c, boolean start, boolean end) {
+      any = true;
+      switch (c) {
+        case 'b':
+          skipStart |= start;
+          skipEnd |= end;
+          break;
+        case 'd':
+          dictionary = true;
+          break;
+        case 'i':
+          nonprinting = true;
+          break;
+        case 'f':
+          fold = true;
+          break;
+        case 'n':
+          numeric = true;
+          break;
+        case 'g':
+          general = true;
+          break;
+        case 'h':
+          human = true;
+          break;
+        case 'M':
+          month = true;
+          break;
+        case 'V':
+          version = true;
+          break;
+        case 'r':
+          reverse = true;
+          break;
+        default:
+          throw new AssertionError(c);
+      }
+    }
+
+    void checkCompatible(String what) {
+      int kinds =
+          (numeric ? 1 : 0)
+              + (general ? 1 : 0)
+              + (human ? 1 : 0)
+              + (month ? 1 : 0)
+              + (version || dictionary || nonprinting ? 1 : 0);
+      if (kinds > 1) {
+        throw new IllegalArgumentException("incompatible ordering options in '" + what + "'");
+      }
+    }
+
+    KeyType.Ignore ignore() {
+      return dictionary
+          ? KeyType.Ignore.NONDICTIONARY
+          : nonprinting ? KeyType.Ignore.NONPRINTING : KeyType.Ignore.NONE;
+    }
+
+    KeyType type(KeyType.GnuRelease release) {
+      if (numeric) {
+        return KeyType.gnuNumeric(release);
+      }
+      if (general) {
+        return KeyType.gnuGeneralNumeric(release);
+      }
+      if (human) {
+        return KeyType.gnuHumanNumeric(fold, release);
+      }
+      if (month) {
+        return KeyType.gnuMonth();
+      }
+      if (version) {
+        return KeyType.gnuVersion(fold, ignore(), release);
+      }
+      return KeyType.text(fold, ignore());
+    }
+  }
+
+  private static final class Cursor {
+    private final String s;
+    private int i;
+
+    Cursor(String s) {
+      this.s = s;
+    }
+
+    char peek() {
+      return i < s.length() ? s.charAt(i) : 0;
+    }
+
+    void next() {
+      i++;
+    }
+
+    boolean done() {
+      return i == s.length();
+    }
+
+    int number(String why) {
+      int start = i;
+      long v = 0;
+      while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+        // GNU saturates huge counts; so does this, at a value no line reaches.
+        v = Math.min(Integer.MAX_VALUE, v * 10 + s.charAt(i) - '0');
+        i++;
+      }
+      if (i == start) {
+        throw new IllegalArgumentException(why + ": '" + s + "'");
+      }
+      return (int) v;
+    }
+
+    void options(Options o, String spec, boolean start) {
+      while (i < s.length() && ORDERING.indexOf(s.charAt(i)) >= 0) {
+        o.set(s.charAt(i), start, !start);
+        i++;
+      }
+      if (i < s.length() && s.charAt(i) == 'R') {
+        throw new IllegalArgumentException(
+            "random sort (-R) is not supported: '" + spec.toLowerCase(Locale.ROOT) + "'");
+      }
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package dev.joule.core.key;
+
+/**
+ * One base seed per test JVM ({@code -Djoule.test.seed=N} replays a failure); each case runs with
+ * {@code BASE + i} and a failure names it.
+ */
+final class Seeds {
+  static final long BASE = Long.getLong("joule.test.seed", System.nanoTime() ^ 0x5DEECE66DL);
+
+  private Seeds() {}
+
+  interface SeededCase {
+    void run(long seed) throws Exception;
+  }
+
+  static void run(String what, int i, SeededCase body) {
+    long seed = BASE + i;
+    try {
+      body.run(seed);
+    } catch (Throwable t) {
+      throw new AssertionError(
+          what + " case " + i + " failed with seed " + seed + " (-Djoule.test.seed=" + BASE + ")",
+          t);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package dev.joule.io.hooks;
+
+import dev.joule.io.config.SortConfig;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Test hooks of one sort, carried by its {@link SortConfig} but not part of the exported API: this
+ * package is internal to the {@code dev.joule.io} module. Tests set them with {@link #set}; the
+ * planner and the pipeline read them with {@link #of}.
+ *
+ * @param runRecordsLimit the most records per run (0: as the budget allows), rounded down to whole
+ *     4096-byte pages of input; lets tests reach hundreds of runs and several merge passes with a
+ *     few KiB of input. Also applies to the one-pass decision, so that small inputs reach run
+ *     formation
+ * @param afterRunFormation called on the sorting thread with the run files, in run order, after run
+ *     formation has written and closed all of them and before the first merge opens one; not called
+ *     for a one-pass sort. The reliability tests damage or delete run files here; an exception
+ *     thrown by the hook fails the sort like any other (everything is cleaned up)
+ */
+public record SortHooks(long runRecordsLimit, Consumer<List<Path>> afterRunFormation) {
+  /** No hooks: runs as large as the budget allows, nothing called between phases. */
+  public static final SortHooks NONE = new SortHooks(0, runs -> {});
+
+  private static volatile Access access;
+
+  /** Validates the arguments. */
+  public SortHooks {
+    if (runRecordsLimit < 0) {
+      throw new IllegalArgumentException("run record limit " + runRecordsLimit + " is negative");
+    }
+    Objects.requireNonNull(afterRunFormation, "afterRunFormation");
+  }
+
+  /** These hooks with another run record limit. */
+  public SortHooks withRunRecordsLimit(long records) {
+    return new SortHooks(records, afterRunFormation);
+  }
+
+  /** These hooks with another after-run-formation callback. */
+  public SortHooks withAfterRunFormation(Consumer<List<Path>> hook) {
+    return new SortHooks(runRecordsLimit, hook);
+  }
+
+  /** How this package reaches the hooks that {@code SortConfig} keeps private. */
+  public interface Access {
+    /** The hooks of {@code config}. */
+    SortHooks get(SortConfig config);
+
+    /** The hooks {@code builder} holds so far. */
+    SortHooks get(SortConfig.Builder builder);
+
+    /** The hooks {@code builder} holds so far ({@link #NONE} unless set). */
+    public static SortHooks of(SortConfig.Builder builder) {
+      return access().get(builder);
+    }
+
+    /** Sets the hooks of the configuration {@code builder} will build. */
+    void set(SortConfig.Builder builder, SortHooks hooks);
+  }
+
+  /** Called once, by {@code SortConfig}'s static initializer. */
+  public static void install(Access a) {
+    if (access != null) {
+      throw new IllegalStateException("SortHooks access is already installed");
+    }
+    access = Objects.requireNonNull(a, "access");
+  }
+
+  /** The hooks of {@code config} ({@link #NONE} unless a test set them). */
+  public static SortHooks of(SortConfig config) {
+    return access().get(config);
+  }
+
+  /** The hooks {@code builder} holds so far ({@link #NONE} unless set). */
+  public static SortHooks of(SortConfig.Builder builder) {
+    return access().get(builder);
+  }
+
+  /** Sets the hooks of the configuration {@code builder} will build; returns the builder. */
+  public static SortConfig.Builder set(SortConfig.Builder builder, SortHooks hooks) {
+    access().set(builder, Objects.requireNonNull(hooks, "hooks"));
+    return builder;
+  }
+
+  private static Access access() {
+    Access a = access;
+    if (a == null) {
+      SortConfig.builder(); // initializes SortConfig, which installs the access
+      a = access;
+    }
+    return a;
+  }
+}

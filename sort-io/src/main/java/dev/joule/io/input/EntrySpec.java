@@ -1,0 +1,257 @@
+package dev.joule.io.input;
+
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.RecordIndex;
+import dev.joule.core.index.TieBreaker;
+import dev.joule.core.key.KeyField;
+import dev.joule.core.key.KeyLocation;
+import dev.joule.core.key.KeyNormalizer;
+import dev.joule.core.key.KeyType;
+import dev.joule.core.key.SortKey;
+import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.record.LengthPrefixedFormat;
+import dev.joule.core.record.LineFormat;
+import dev.joule.core.record.RecordFormat;
+import dev.joule.io.config.LastResort;
+import dev.joule.io.config.SortConfig;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * How one sort turns its records into entries (a record with its normalized key, {@link
+ * EntryLayout}), orders them, and writes them back out. Decided once from the {@link SortConfig},
+ * before any data is read, and shared by every stage that reads or writes entries:
+ *
+ * <ul>
+ *   <li>the layout: {@code RANGE} for fixed records whose key is a byte range of them (read in
+ *       place: {@link #inPlace()}), {@code WHOLE} for lines and rows sorted by all their bytes (no
+ *       key is stored), {@code DERIVED} otherwise (the {@link KeyNormalizer}'s key stored in front
+ *       of the record, {@link #encodeKey});
+ *   <li>the {@link #tie() tie breaker} of equal normalized keys: the key's inexact fields ({@code
+ *       -V}), then the {@link LastResort}; null when equal keys simply keep input order;
+ *   <li>the {@link #sameKey() equality} that unique mode drops records by (the key alone, never the
+ *       last resort, as GNU's {@code -u});
+ *   <li>the output framing of a record ({@link #frame}).
+ * </ul>
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class EntrySpec {
+  private final RecordFormat format;
+  private final EntryLayout layout;
+  private final KeyNormalizer keys; // DERIVED layouts of a SortKey; null otherwise
+  private final TieBreaker tie;
+  private final TieBreaker sameKey;
+  private final boolean unique;
+
+  private EntrySpec(
+      RecordFormat format,
+      EntryLayout layout,
+      KeyNormalizer keys,
+      TieBreaker tie,
+      TieBreaker sameKey,
+      boolean unique) {
+    this.format = format;
+    this.layout = layout;
+    this.keys = keys;
+    this.tie = tie;
+    this.sameKey = sameKey;
+    this.unique = unique;
+  }
+
+  /** The entries of {@code config}'s records and key. */
+  public static EntrySpec of(SortConfig config) {
+    RecordFormat f = config.format();
+    SortKey key = config.key();
+    LastResort last = config.lastResort();
+    boolean unique = config.unique();
+    if (f instanceof FixedLengthFormat fixed) {
+      if (key == null) {
+        return new EntrySpec(f, EntryLayout.of(fixed), null, null, null, unique);
+      }
+      EntryLayout range = byteRange(key, fixed.recordSize());
+      if (range != null) {
+        return new EntrySpec(f, range, null, lastResort(null, last), null, unique);
+      }
+    } else if (key == null || isWholeRecord(key)) {
+      return new EntrySpec(f, EntryLayout.whole(), null, null, null, unique);
+    }
+    KeyNormalizer n = KeyNormalizer.compile(key);
+    int recordSize = f instanceof FixedLengthFormat fixed ? fixed.recordSize() : 0;
+    TieBreaker tail = n.exact() ? null : n::compareTail;
+    return new EntrySpec(
+        f, EntryLayout.derived(recordSize, 0), n, lastResort(tail, last), tail, unique);
+  }
+
+  /**
+   * Key/value pairs of a session: the key is the caller's (already order-preserving bytes), stored
+   * in front of the value; equal keys keep input order.
+   */
+  public static EntrySpec pairs(boolean unique) {
+    return new EntrySpec(
+        RecordFormat.lengthPrefixed(), EntryLayout.derived(0, 0), null, null, null, unique);
+  }
+
+  /** The RANGE layout of a single ascending byte-range key of fixed records, or null. */
+  private static EntryLayout byteRange(SortKey key, int recordSize) {
+    if (key.fields().size() != 1) {
+      return null;
+    }
+    KeyField k = key.fields().get(0);
+    if (k.descending() || k.type().kind() != KeyType.Kind.BYTES) {
+      return null;
+    }
+    KeyLocation l = k.location();
+    if (l.kind() == KeyLocation.Kind.WHOLE_RECORD) {
+      return EntryLayout.range(recordSize, 0, recordSize);
+    }
+    if (l.kind() == KeyLocation.Kind.BYTE_RANGE) {
+      long end = l.fixedLength() ? (long) l.offset() + l.length() : recordSize;
+      if (l.offset() < recordSize && end <= recordSize) {
+        return EntryLayout.range(recordSize, l.offset(), (int) end - l.offset());
+      }
+    }
+    return null;
+  }
+
+  private static boolean isWholeRecord(SortKey key) {
+    return key.equals(SortKey.wholeRecord());
+  }
+
+  /** {@code tail} (or nothing), then the whole records as {@code last} says. */
+  private static TieBreaker lastResort(TieBreaker tail, LastResort last) {
+    if (last == LastResort.NONE) {
+      return tail;
+    }
+    boolean descending = last == LastResort.DESCENDING;
+    return (a, as, al, b, bs, bl) -> {
+      int c = tail == null ? 0 : tail.compare(a, as, al, b, bs, bl);
+      if (c != 0) {
+        return c;
+      }
+      int w = compareRecords(a, as, al, b, bs, bl);
+      return descending ? -w : w;
+    };
+  }
+
+  private static int compareRecords(ByteBuffer a, int as, int al, ByteBuffer b, int bs, int bl) {
+    int c = RecordIndex.compareBytes(a, as, b, bs, Math.min(al, bl));
+    return c != 0 ? c : Integer.compare(al, bl);
+  }
+
+  /** The record format. */
+  public RecordFormat format() {
+    return format;
+  }
+
+  /** The entry layout. */
+  public EntryLayout layout() {
+    return layout;
+  }
+
+  /** The tie breaker of equal keys, or null. */
+  public TieBreaker tie() {
+    return tie;
+  }
+
+  /**
+   * What else must be equal, beyond the normalized keys, for two records to have equal keys (their
+   * inexact fields), or null when the normalized keys say it all.
+   */
+  public TieBreaker sameKey() {
+    return sameKey;
+  }
+
+  /** Whether only the first record of each run of equal keys is output. */
+  public boolean unique() {
+    return unique;
+  }
+
+  /** Whether entries are the input's records, read straight into arenas (fixed records). */
+  public boolean inPlace() {
+    return layout.place() == EntryLayout.KeyPlace.RANGE;
+  }
+
+  /** Whether entries store a key derived from the record ({@link #encodeKey}). */
+  public boolean derivesKeys() {
+    return keys != null;
+  }
+
+  /** An upper bound of the stored key of a record of {@code length} bytes (0 if none is stored). */
+  public int maxKeyLength(int length) {
+    return keys == null ? 0 : keys.maxKeyLength(length);
+  }
+
+  /**
+   * Writes the normalized key of the record {@code [start, start + length)} of {@code src} into
+   * {@code dst} from index 0 and returns its length, or minus the length needed when {@code dst} is
+   * too small (nothing written then).
+   *
+   * @throws IllegalArgumentException if the record is too short for a fixed byte-range field
+   */
+  public int encodeKey(ByteBuffer src, int start, int length, ByteBuffer dst) {
+    return keys.encode(src, start, length, dst, 0);
+  }
+
+  /** Output bytes per record beyond the record: a line's delimiter, a row's length. */
+  public int framing() {
+    if (format instanceof LineFormat) {
+      return 1;
+    }
+    return format instanceof LengthPrefixedFormat ? LengthPrefixedFormat.LENGTH_BYTES : 0;
+  }
+
+  /** Writes one record's framing and bytes to {@code out}, as the output format wants them. */
+  public void frame(ByteBuffer src, int start, int length, FramedSink out) throws IOException {
+    if (format instanceof LengthPrefixedFormat) {
+      out.putInt(length);
+      out.put(src, start, length);
+    } else if (format instanceof LineFormat lf) {
+      out.put(src, start, length);
+      out.put(lf.delimiter());
+    } else {
+      out.put(src, start, length);
+    }
+  }
+
+  /** Where {@link #frame} writes. */
+  public interface FramedSink {
+    /** Appends {@code length} bytes at {@code start} of {@code src}. */
+    void put(ByteBuffer src, int start, int length) throws IOException;
+
+    /** Appends one byte. */
+    void put(byte b) throws IOException;
+
+    /** Appends a big-endian int. */
+    void putInt(int v) throws IOException;
+  }
+
+  /**
+   * Bytes of the entry of a record of {@code length} bytes with a stored key of {@code keyLength}.
+   */
+  int entryLength(int length, int keyLength) {
+    return layout.entryLength(length, keyLength);
+  }
+
+  /**
+   * Writes the entry of the record {@code [start, start + length)} of {@code src} at {@code at} of
+   * {@code dst} (which has room for it), with the stored key {@code [keyStart, keyStart +
+   * keyLength)} of {@code key}.
+   */
+  void writeEntry(
+      ByteBuffer dst,
+      int at,
+      ByteBuffer src,
+      int start,
+      int length,
+      ByteBuffer key,
+      int keyStart,
+      int keyLength) {
+    int p = layout.writeHeader(dst, at, length, keyLength);
+    if (keyLength > 0) {
+      dst.put(p, key, keyStart, keyLength);
+      p += keyLength;
+    }
+    dst.put(p, src, start, length);
+  }
+}

@@ -1,0 +1,396 @@
+package dev.joule.io.output;
+
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.TieBreaker;
+import dev.joule.core.merge.MergeOrder;
+import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.error.SortValidationException;
+import dev.joule.io.input.EntrySpec;
+import dev.joule.io.report.DataSummary;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * valsort for the sort's output, fed as it is written: record count, checksum (sum of per-record
+ * CRC-32, {@link RecordChecksum}), adjacent duplicate keys and out-of-order pairs, plus the first
+ * and last entry so that the parts of a parallel merge combine exactly ({@link #append}), as
+ * valsort's {@code -s} does. Two modes:
+ *
+ * <ul>
+ *   <li>fixed records ({@link #OutputValidator(FixedLengthFormat)}, {@link #accept}): whole batches
+ *       of written records, their keys at a byte range;
+ *   <li>entries ({@link #OutputValidator(EntryLayout, TieBreaker)}, {@link #acceptEntry}): one
+ *       entry at a time as its record is written, ordered by its normalized key (a key that is a
+ *       prefix of another first) and then the sort's tie breaker.
+ * </ul>
+ *
+ * <p>Algorithm: one pass; fixed batches in cache-sized steps, each key compared with its
+ * predecessor's as unsigned bytes, one CRC call per record. Memory: the previous and the first key
+ * (and record, with a tie breaker). Not thread-safe: one validator per part.
+ */
+public final class OutputValidator {
+  /**
+   * Records per step of {@link #accept}: the CRC pass and the order check of one step read the same
+   * 100 KB (within L2), so a 4 MiB batch is read from memory once, not twice.
+   */
+  static final int STEP = 1 << 10;
+
+  private final int recordSize; // fixed mode; 0 in entry mode
+  private final int keyOffset;
+  private final EntryLayout layout; // entry mode; null in fixed mode
+  private final TieBreaker tie;
+  private final TieBreaker sameKey; // unique mode: what else equal keys need; see EntrySpec
+  private final boolean unique;
+
+  private final RecordChecksum checksum = new RecordChecksum();
+  // Heap byte[] (not a heap ByteBuffer) for the last key: the order check then only ever sees the
+  // batches' direct buffers, and the JIT keeps one compiled version instead of deoptimizing on a
+  // second buffer class (LogCompilation showed class_check traps in compare()).
+  private byte[] prev;
+  private int prevLength;
+  private byte[] prevRecord = new byte[0];
+  private ByteBuffer prevRecordView;
+  private byte[] prevRecordViewOf; // the array prevRecordView wraps
+  private int prevRecordLength;
+  private byte[] first;
+  private int firstLength;
+  private byte[] firstRecord = new byte[0];
+  private int firstRecordLength;
+  private long records;
+  private long duplicates;
+  private long unordered;
+  private final RecordChecksum droppedChecksum = new RecordChecksum();
+  private long dropped;
+  private long wrongDrops; // dropped records whose key differed from the one kept
+  private boolean keysInChecksum; // key/value pairs: the caller's keys are data too
+
+  /** A validator of batches of fixed {@code format} records. */
+  public OutputValidator(FixedLengthFormat format) {
+    this(format.recordSize(), format.key().offset(), format.key().length(), null);
+  }
+
+  /**
+   * A validator of batches of the fixed records {@code spec} reads in place (its byte-range key and
+   * tie breaker); not for unique output, which is validated entry by entry ({@link #of}).
+   */
+  public static OutputValidator forBatches(EntrySpec spec) {
+    EntryLayout l = spec.layout();
+    if (!spec.inPlace() || spec.unique()) {
+      throw new IllegalArgumentException("not batches of fixed records: " + l);
+    }
+    return new OutputValidator(l.recordSize(), l.keyOffset(), l.fixedKeyLength(), spec.tie());
+  }
+
+  private OutputValidator(int recordSize, int keyOffset, int keyLength, TieBreaker tie) {
+    this.recordSize = recordSize;
+    this.keyOffset = keyOffset;
+    this.layout = null;
+    this.tie = tie;
+    this.sameKey = null;
+    this.unique = false;
+    this.prev = new byte[keyLength];
+    this.first = new byte[keyLength];
+    this.prevLength = prev.length;
+    this.firstLength = first.length;
+    if (tie != null) {
+      prevRecord = new byte[recordSize];
+      firstRecord = new byte[recordSize];
+      prevRecordLength = recordSize;
+      firstRecordLength = recordSize;
+    }
+  }
+
+  /** A validator of entries of {@code layout}, equal keys ordered by {@code tie} (or null). */
+  public OutputValidator(EntryLayout layout, TieBreaker tie) {
+    this(layout, tie, null, false);
+  }
+
+  /** A validator of the entries {@code spec} describes, in its unique mode if it has one. */
+  public static OutputValidator of(EntrySpec spec) {
+    return new OutputValidator(spec.layout(), spec.tie(), spec.sameKey(), spec.unique());
+  }
+
+  /**
+   * A validator of entries of {@code layout}, equal keys ordered by {@code tie} (or null); if
+   * {@code unique}, no two adjacent records may have equal keys (normalized keys equal and {@code
+   * sameKey} null or 0), and the records not output are accounted for by {@link #dropEntry}.
+   */
+  public OutputValidator(EntryLayout layout, TieBreaker tie, TieBreaker sameKey, boolean unique) {
+    this.recordSize = 0;
+    this.keyOffset = 0;
+    this.layout = layout;
+    this.tie = tie;
+    this.sameKey = sameKey;
+    this.unique = unique;
+    this.prev = new byte[16];
+    this.first = new byte[16];
+  }
+
+  /**
+   * Adds every entry's key to the checksum besides its record (key/value pairs, whose keys are the
+   * caller's data, not derived from the record); returns this validator.
+   */
+  public OutputValidator withKeysInChecksum() {
+    keysInChecksum = true;
+    return this;
+  }
+
+  /** Validates the fixed records from {@code batch}'s position to its limit; position unchanged. */
+  public void accept(ByteBuffer written) {
+    // A read-only view (one per batch), like the arena slabs whose checksum run formation takes:
+    // the CRC and compare code compiled then stays valid here instead of hitting a class_check.
+    ByteBuffer batch = written.asReadOnlyBuffer();
+    int from = batch.position();
+    int n = batch.remaining() / recordSize;
+    if (n == 0) {
+      return;
+    }
+    int keyLength = prev.length;
+    int at = from + keyOffset;
+    if (records == 0) {
+      batch.get(at, first);
+      if (tie != null) {
+        batch.get(from, firstRecord);
+      }
+    } else {
+      int c = -MergeOrder.compareKey(batch, at, prev);
+      count(c, c == 0 && tie != null ? tieWithPrevious(tie, batch, from, recordSize) : 0);
+    }
+    for (int done = 0; done < n; done += STEP) {
+      int m = Math.min(STEP, n - done);
+      checksum.addRecords(batch, from + done * recordSize, m, recordSize);
+      for (int i = done == 0 ? 1 : 0; i < m; i++) {
+        int c = MergeOrder.compareKeys(batch, at, batch, at + recordSize, keyLength);
+        int t =
+            c == 0 && tie != null
+                ? tie.compare(
+                    batch,
+                    at - keyOffset,
+                    recordSize,
+                    batch,
+                    at - keyOffset + recordSize,
+                    recordSize)
+                : 0;
+        count(c, t);
+        at += recordSize;
+      }
+    }
+    batch.get(at, prev, 0, keyLength);
+    if (tie != null) {
+      batch.get(at - keyOffset, prevRecord, 0, recordSize);
+    }
+    records += n;
+  }
+
+  /**
+   * Validates the entry at absolute index {@code at} of {@code b} (entry mode): its record goes
+   * into the checksum, its key (then tie breaker) is compared with the previous entry's.
+   */
+  public void acceptEntry(ByteBuffer b, int at) {
+    int kp = layout.keyStart(at);
+    int kl = layout.keyLength(b, at);
+    int rp = layout.recordStart(b, at);
+    int rl = layout.recordLength(b, at);
+    checksum.addRecord(b, rp, rl);
+    if (keysInChecksum) {
+      checksum.addRecord(b, kp, kl);
+    }
+    if (records == 0) {
+      first = copy(first, b, kp, kl);
+      firstLength = kl;
+      if (keepsRecords()) {
+        firstRecord = copy(firstRecord, b, rp, rl);
+        firstRecordLength = rl;
+      }
+    } else {
+      int c = compareWithPrevious(b, kp, kl);
+      int t = c == 0 && tie != null ? tieWithPrevious(tie, b, rp, rl) : 0;
+      count(c, t);
+      if (unique && c == 0 && (sameKey == null || tieWithPrevious(sameKey, b, rp, rl) == 0)) {
+        unordered++; // two records with equal keys in unique output
+      }
+    }
+    prev = copy(prev, b, kp, kl);
+    prevLength = kl;
+    if (keepsRecords()) {
+      prevRecord = copy(prevRecord, b, rp, rl);
+      prevRecordLength = rl;
+    }
+    records++;
+  }
+
+  private boolean keepsRecords() {
+    return tie != null || sameKey != null;
+  }
+
+  /** previous key vs the key at {@code [kp, kp + kl)} of {@code b}: sign of previous - current. */
+  private int compareWithPrevious(ByteBuffer b, int kp, int kl) {
+    int n = Math.min(prevLength, kl);
+    for (int i = 0; i < n; i++) {
+      int c = (prev[i] & 0xFF) - (b.get(kp + i) & 0xFF);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(prevLength, kl);
+  }
+
+  private int tieWithPrevious(TieBreaker by, ByteBuffer b, int rp, int rl) {
+    if (prevRecordViewOf != prevRecord) {
+      prevRecordView = ByteBuffer.wrap(prevRecord);
+      prevRecordViewOf = prevRecord;
+    }
+    return by.compare(prevRecordView, 0, prevRecordLength, b, rp, rl);
+  }
+
+  /**
+   * Whether the entry at {@code at} of {@code b} has the same key as the last entry accepted
+   * (unique mode drops it then).
+   */
+  public boolean sameKeyAsPrevious(ByteBuffer b, int at) {
+    if (records == 0) {
+      return false;
+    }
+    if (compareWithPrevious(b, layout.keyStart(at), layout.keyLength(b, at)) != 0) {
+      return false;
+    }
+    return sameKey == null
+        || tieWithPrevious(sameKey, b, layout.recordStart(b, at), layout.recordLength(b, at)) == 0;
+  }
+
+  /**
+   * Accounts for the entry at {@code at} of {@code b}, left out of unique output: its record goes
+   * into the dropped records' checksum; a record whose key differs from the last one output counts
+   * as an error.
+   */
+  public void dropEntry(ByteBuffer b, int at) {
+    if (!unique || !sameKeyAsPrevious(b, at)) {
+      wrongDrops++;
+    }
+    droppedChecksum.addRecord(b, layout.recordStart(b, at), layout.recordLength(b, at));
+    if (keysInChecksum) {
+      droppedChecksum.addRecord(b, layout.keyStart(at), layout.keyLength(b, at));
+    }
+    dropped++;
+  }
+
+  /** Records left out of unique output so far. */
+  public long dropped() {
+    return dropped;
+  }
+
+  private static byte[] copy(byte[] into, ByteBuffer b, int at, int n) {
+    byte[] a = into.length >= n ? into : new byte[Math.max(n, into.length * 2)];
+    b.get(at, a, 0, n);
+    return a;
+  }
+
+  /**
+   * Counts one adjacent pair: key comparison {@code c} (previous minus current), then {@code t}.
+   */
+  private void count(int c, int t) {
+    if (c == 0) {
+      duplicates++;
+      if (t > 0) {
+        unordered++;
+      }
+    } else if (c > 0) {
+      unordered++;
+    }
+  }
+
+  /** Adds the next part's numbers, checking the boundary between this part's last and its first. */
+  public void append(OutputValidator next) {
+    if (next.records == 0) {
+      return;
+    }
+    dropped += next.dropped;
+    wrongDrops += next.wrongDrops;
+    droppedChecksum.add(next.droppedChecksum);
+    if (records > 0) {
+      int c = Arrays.compareUnsigned(prev, 0, prevLength, next.first, 0, next.firstLength);
+      int t = c == 0 && tie != null ? boundary(tie, next) : 0;
+      count(c, t);
+      if (unique && c == 0 && (sameKey == null || boundary(sameKey, next) == 0)) {
+        unordered++;
+      }
+    } else {
+      first = Arrays.copyOf(next.first, next.first.length);
+      firstLength = next.firstLength;
+      firstRecord = Arrays.copyOf(next.firstRecord, next.firstRecord.length);
+      firstRecordLength = next.firstRecordLength;
+    }
+    checksum.add(next.checksum);
+    duplicates += next.duplicates;
+    unordered += next.unordered;
+    records += next.records;
+    prev = Arrays.copyOf(next.prev, next.prev.length);
+    prevLength = next.prevLength;
+    prevRecord = Arrays.copyOf(next.prevRecord, next.prevRecord.length);
+    prevRecordLength = next.prevRecordLength;
+  }
+
+  private int boundary(TieBreaker by, OutputValidator next) {
+    return by.compare(
+        ByteBuffer.wrap(prevRecord),
+        0,
+        prevRecordLength,
+        ByteBuffer.wrap(next.firstRecord),
+        0,
+        next.firstRecordLength);
+  }
+
+  /** Records validated so far. */
+  public long records() {
+    return records;
+  }
+
+  /** Checksum of the records validated so far. */
+  public RecordChecksum checksum() {
+    return checksum;
+  }
+
+  /** The valsort numbers of what was validated. */
+  public DataSummary summary() {
+    return new DataSummary(records, checksum.toHex(), duplicates, unordered == 0);
+  }
+
+  /**
+   * Compares the output validated here with the input's record count and checksum; returns the
+   * input's summary (the input side knows neither its duplicates nor its order: -1 and false).
+   *
+   * @throws SortValidationException when they differ or the output is out of order; {@code output}
+   *     names what was not published
+   */
+  public DataSummary checkAgainstInput(
+      long inputRecords, RecordChecksum inputChecksum, Object output)
+      throws SortValidationException {
+    DataSummary o = summary();
+    DataSummary in = new DataSummary(inputRecords, inputChecksum.toHex(), -1, false);
+    RecordChecksum all = new RecordChecksum();
+    all.add(checksum);
+    all.add(droppedChecksum);
+    if (o.records() + dropped != inputRecords
+        || !all.equals(inputChecksum)
+        || !o.ordered()
+        || wrongDrops != 0) {
+      throw new SortValidationException(
+          "self-validation failed for "
+              + output
+              + ": input "
+              + inputRecords
+              + " records, checksum "
+              + inputChecksum.toHex()
+              + "; output "
+              + o.records()
+              + " records, checksum "
+              + o.checksum()
+              + (dropped == 0 ? "" : ", " + dropped + " equal-key records left out (unique)")
+              + (wrongDrops == 0 ? "" : ", " + wrongDrops + " of them with a key of their own")
+              + (o.ordered() ? "" : ", NOT in key order")
+              + "; nothing was published");
+    }
+    return in;
+  }
+}

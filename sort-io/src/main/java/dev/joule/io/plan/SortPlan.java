@@ -1,0 +1,514 @@
+package dev.joule.io.plan;
+
+import dev.joule.core.index.RecordIndex;
+import dev.joule.core.memory.Alignment;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.hooks.SortHooks;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How a sort will run, decided before any data is read: one pass or two, run size, fan-in, the
+ * {@link MergePlan}, memory per phase and temp space per stripe. Made by {@code
+ * ExternalSorter.plan}; {@link #describe()} is what {@code --explain} prints.
+ *
+ * <p><b>Memory model</b> (budget B, record size r, index {@value RecordIndex#BYTES_PER_ENTRY} bytes
+ * per record). One pass holds every record once plus its index entry plus the output's write-behind
+ * ({@link #OUTPUT_BUFFERS} transfer buffers): it is chosen when {@code n (r + 32) + 3 T_out + slack
+ * <= B}. Otherwise run formation holds <em>three</em> arenas (chunk i+1 is read while chunk i is
+ * sorted and run i−1 written) and two indexes, so a run has {@code (B - io) / (3r + 64)} records at
+ * most, fewer when the input is only a few budgets long ({@link #fewestPagesPerRun}), rounded down
+ * so that every run starts at a 4096-aligned input offset (DIRECT reads). The merge gives every
+ * input two temp-block buffers ({@link MergePlanLimits}); the fan-in is the smaller of that and the
+ * open-file limit, or {@code config.fanIn()} clamped to it.
+ *
+ * <p>Transfer sizes are capped at {@code B / }{@value #TRANSFERS_PER_BUDGET} so that a small budget
+ * (8 MiB) still merges with a fan-in above 2. Immutable.
+ */
+public final class SortPlan {
+  /** Output write-behind: two pool buffers (one filling, one writing) plus one staging buffer. */
+  public static final int OUTPUT_BUFFERS = 3;
+
+  /** Temp run write-behind: one block filling, one being written. */
+  public static final int RUN_WRITE_BUFFERS = 2;
+
+  /** Input buffers of parsed records: one being split, two being read ahead. */
+  public static final int READ_BUFFERS = 3;
+
+  /**
+   * How much more than estimated a one-pass sort of parsed records plans for: the estimate comes
+   * from a sample, and an input that outgrows its one-pass arena is sorted in two passes after all,
+   * only slower.
+   */
+  public static final double ESTIMATE_MARGIN = 1.25;
+
+  /** Index entries per estimated record of a parsed arena: a chunk ends when either fills. */
+  public static final double INDEX_HEADROOM = 1.25;
+
+  /** At most B/32 per transfer: at 8 MiB that is 256 KiB, leaving room for a fan-in of 15. */
+  public static final int TRANSFERS_PER_BUDGET = 32;
+
+  /** Alignment slack per arena: one 4096-byte page of its single slab, plus rounding. */
+  public static final long ARENA_SLACK = 2L * Alignment.BYTES;
+
+  /**
+   * Arenas of run formation: one being read, one being sorted, one being written (the EcoSort /
+   * Nsort overlap; see {@code RunFormationPhase}).
+   */
+  public static final int RUN_FORMATION_ARENAS = 3;
+
+  private final long inputBytes;
+  private final long records;
+  private final int recordSize;
+  private final long budget;
+  private final int inTransfer;
+  private final int outTransfer;
+  private final int tempTransfer;
+  private final boolean onePass;
+  private final long onePassCapacity;
+  private final boolean inPlace;
+  private final double entryBytes; // average entry size (the record size when in place)
+  private final long recordsPerRun;
+  private final int runs;
+  private final int fanIn;
+  private final int mergeFanIn;
+  private final MergePlan mergePlan;
+  private final int threads;
+  private final List<Path> stripes;
+  private final List<String> notes;
+
+  private SortPlan(
+      long inputBytes,
+      SortConfig c,
+      RecordEstimate estimate,
+      long openFileLimit,
+      boolean onePassAllowed) {
+    SortHooks hooks = SortHooks.of(c);
+    this.inputBytes = inputBytes;
+    this.inPlace = estimate.inPlace();
+    this.entryBytes = estimate.entryBytesPerRecord();
+    // For parsed records the "record size" of the memory model is the average entry, rounded up;
+    // the record count an estimate (runs end when an arena or index is full, whatever it said).
+    this.recordSize = (int) Math.ceil(entryBytes);
+    this.records =
+        inPlace
+            ? inputBytes / recordSize
+            : (long) Math.ceil(inputBytes / estimate.inputBytesPerRecord());
+    this.budget = c.memoryBudget().bytes();
+    this.threads = c.threads();
+    this.stripes = c.tempDirs();
+    this.notes = new ArrayList<>();
+    this.inTransfer = cap(c.transferSize(FileKind.INPUT), FileKind.INPUT);
+    this.outTransfer = cap(c.transferSize(FileKind.OUTPUT), FileKind.OUTPUT);
+    this.tempTransfer =
+        Math.max(
+            cap(c.transferSize(FileKind.TEMP), FileKind.TEMP),
+            inPlace ? blockFor(recordSize) : Alignment.BYTES);
+    long rs = recordSize;
+    long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
+    this.onePassCapacity =
+        Math.max(
+            0,
+            (budget - (long) OUTPUT_BUFFERS * outTransfer - ARENA_SLACK - readBuffers)
+                / (rs + indexBytesPerEntry()));
+    // The runRecordsLimit test hook also applies here, so tests reach run formation and merges with
+    // a few KiB of input instead of more than the budget's one-pass capacity.
+    this.onePass =
+        onePassAllowed
+            && (inPlace ? records : (long) Math.ceil(records * ESTIMATE_MARGIN)) <= onePassCapacity
+            && (hooks.runRecordsLimit() == 0
+                || records
+                    <= Math.max(Alignment.recordQuantum(recordSize), hooks.runRecordsLimit()));
+    int limit =
+        MergePlanLimits.maxFanIn(
+            budget, tempTransfer, openFileLimit, MergePlanLimits.reserve(openFileLimit));
+    int f = limit;
+    if (c.fanIn() > 0) {
+      f = Math.min(c.fanIn(), limit);
+      if (f < c.fanIn() && !onePass) {
+        notes.add(
+            "fan-in "
+                + c.fanIn()
+                + " clamped to "
+                + f
+                + " (memory for two "
+                + tempTransfer
+                + "-byte buffers per run and the open-file limit)");
+      }
+    }
+    this.mergeFanIn = f;
+    if (onePass) {
+      this.recordsPerRun = records;
+      this.runs = records == 0 ? 0 : 1;
+      this.fanIn = 0;
+      this.mergePlan = MergePlan.of(new long[runs], 2);
+      return;
+    }
+    long io =
+        (long) RUN_WRITE_BUFFERS * tempTransfer + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
+    long perRun =
+        (budget - io) / (RUN_FORMATION_ARENAS * (rs + indexBytesPerEntry()) - indexBytesSaved());
+    long q = inPlace ? Alignment.recordQuantum(recordSize) : 1;
+    perRun = Math.min(perRun, fewestPagesPerRun(perRun, f, q));
+    if (hooks.runRecordsLimit() > 0) {
+      perRun = Math.min(perRun, Math.max(q, hooks.runRecordsLimit()));
+    }
+    perRun = perRun / q * q;
+    if (perRun < q) {
+      throw new IllegalArgumentException(
+          "memory budget "
+              + c.memoryBudget()
+              + " cannot hold three runs of "
+              + q
+              + " records of "
+              + recordSize
+              + " bytes (needed for 4096-aligned runs)");
+    }
+    this.recordsPerRun = perRun;
+    this.runs = (int) Math.min(Integer.MAX_VALUE, (records + perRun - 1) / perRun);
+    this.fanIn = f;
+    long[] sizes = new long[runs];
+    for (int i = 0; i < runs; i++) {
+      sizes[i] = Math.min(perRun, records - i * perRun) * rs;
+    }
+    this.mergePlan = MergePlan.of(sizes, fanIn);
+  }
+
+  /**
+   * Records per run with the smallest arenas that still let the final merge run in one pass, split
+   * into {@code threads} parts each with two temp blocks per run (the merge borrows the three
+   * arenas for its buffers, {@link ArenaMemory}): the largest run count k up to the fan-in with
+   * {@code 3 ceil(n/k) r >= threads (2k T_temp + 3 T_out) + 3 T_temp + 4096 k}. Never larger than
+   * the budget allows ({@code budgetPerRun}). Why: every freshly touched page costs 3–7 µs of
+   * kernel time here (docs/design.md, D5), and arenas and indexes sized to the whole budget touch
+   * it all even when the input is only a few budgets long. 4 GB at 1 GiB (2 threads, 4 MiB
+   * transfers), sort-bench/results/pipeline.md: 14 runs of 286 MB arenas took a median 9.29 CPU-s
+   * (2.1–2.8 s of it kernel), 26 runs of 154 MB took 8.44 CPU-s (0.95–1.19 s kernel) and 3.3–3.7 s
+   * of run formation, the merge's deeper tree costing ≈ 0.5 CPU-s of that gain; this rule, with the
+   * carving margin, makes 25 runs there.
+   */
+  private long fewestPagesPerRun(long budgetPerRun, int fanIn, long q) {
+    if (records == 0 || budgetPerRun <= 0) {
+      return budgetPerRun;
+    }
+    long best = budgetPerRun;
+    for (long k = (records + budgetPerRun - 1) / budgetPerRun + 1; k <= fanIn; k++) {
+      long per = ((records + k - 1) / k + q - 1) / q * q;
+      long lent = RUN_FORMATION_ARENAS * per * recordSize;
+      // Plus what carving the arenas into blocks can lose: up to one block per arena, and the
+      // splitter's one page per run. Short of that the merge would allocate fresh pools after all.
+      long need =
+          (long) threads * (2L * k * tempTransfer + (long) OUTPUT_BUFFERS * outTransfer)
+              + (long) RUN_FORMATION_ARENAS * tempTransfer
+              + k * Alignment.BYTES;
+      if (lent < need) {
+        break;
+      }
+      best = Math.min(best, per);
+    }
+    return best;
+  }
+
+  private int cap(int transfer, FileKind kind) {
+    long max =
+        Math.max(
+            Alignment.BYTES, budget / TRANSFERS_PER_BUDGET / Alignment.BYTES * Alignment.BYTES);
+    if (transfer > max) {
+      notes.add(
+          kind.name().toLowerCase(Locale.ROOT)
+              + " transfer size "
+              + transfer
+              + " capped to "
+              + max
+              + " (budget / "
+              + TRANSFERS_PER_BUDGET
+              + ")");
+      return (int) max;
+    }
+    return transfer;
+  }
+
+  /** Smallest 4096-multiple run block holding one record and the 12-byte block trailer. */
+  private static int blockFor(int recordSize) {
+    return (recordSize + 12 + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
+  }
+
+  /**
+   * Index bytes planned per entry: {@link RecordIndex#BYTES_PER_ENTRY}, times {@link
+   * #INDEX_HEADROOM} for parsed records, whose count per arena is only estimated.
+   */
+  private long indexBytesPerEntry() {
+    return inPlace
+        ? RecordIndex.BYTES_PER_ENTRY
+        : (long) Math.ceil(RecordIndex.BYTES_PER_ENTRY * INDEX_HEADROOM);
+  }
+
+  /**
+   * Run formation in place keeps two indexes for three arenas (a chunk is indexed only once the
+   * write of the run two before it has finished); parsed chunks are indexed while they are read, so
+   * they need three.
+   */
+  private long indexBytesSaved() {
+    return inPlace ? RecordIndex.BYTES_PER_ENTRY : 0;
+  }
+
+  /**
+   * The plan for {@code inputBytes} of input under {@code config} (no argument checks on files):
+   * fixed records in place, or parsed records as {@link RecordEstimate#UNSEEN} assumes.
+   */
+  public static SortPlan of(long inputBytes, SortConfig config) {
+    RecordEstimate e =
+        config.format() instanceof dev.joule.core.record.FixedLengthFormat f && config.key() == null
+            ? RecordEstimate.fixed(f.recordSize())
+            : RecordEstimate.UNSEEN;
+    return of(inputBytes, config, e);
+  }
+
+  /** The plan for {@code inputBytes} of input of records as {@code estimate} describes them. */
+  public static SortPlan of(long inputBytes, SortConfig config, RecordEstimate estimate) {
+    return new SortPlan(inputBytes, config, estimate, MergePlanLimits.openFileLimit(), true);
+  }
+
+  /**
+   * The two-pass plan for {@code inputBytes} of records as {@code estimate} describes them, even if
+   * they would fit one pass: for the rest of an input that outgrew its one-pass arena.
+   */
+  public static SortPlan twoPass(long inputBytes, SortConfig config, RecordEstimate estimate) {
+    return new SortPlan(inputBytes, config, estimate, MergePlanLimits.openFileLimit(), false);
+  }
+
+  /**
+   * Bytes of an entry in the memory model: the record size in place, else the average, rounded up.
+   */
+  public int entryBytes() {
+    return recordSize;
+  }
+
+  /** Whether the records are read in place into arenas (fixed records, byte-range key). */
+  public boolean inPlace() {
+    return inPlace;
+  }
+
+  /** Arena bytes of one run (run formation) or of the whole input (one pass). */
+  public long arenaBytes() {
+    return onePass && !inPlace
+        ? (long) Math.ceil(records * ESTIMATE_MARGIN) * recordSize
+        : recordsPerRun * recordSize;
+  }
+
+  /** Index entries of one arena: its records, with headroom when their number is estimated. */
+  public int indexEntries() {
+    long n =
+        onePass ? (inPlace ? records : (long) Math.ceil(records * ESTIMATE_MARGIN)) : recordsPerRun;
+    if (!inPlace) {
+      n = (long) Math.ceil(n * INDEX_HEADROOM);
+    }
+    return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1, n));
+  }
+
+  /** Whether the input fits the budget and is sorted in memory in one pass. */
+  public boolean onePass() {
+    return onePass;
+  }
+
+  /** Records in the input. */
+  public long records() {
+    return records;
+  }
+
+  /** Bytes of input. */
+  public long inputBytes() {
+    return inputBytes;
+  }
+
+  /** Sorted runs run formation writes (1 for a one-pass sort with records, 0 for empty input). */
+  public int runs() {
+    return runs;
+  }
+
+  /** Largest run, in records (all runs but the last have exactly this many). */
+  public long recordsPerRun() {
+    return recordsPerRun;
+  }
+
+  /** The merge fan-in (0 for a one-pass sort). */
+  public int fanIn() {
+    return fanIn;
+  }
+
+  /** The fan-in merges would use (also for a one-pass plan: a session that spills needs it). */
+  public int mergeFanIn() {
+    return mergeFanIn;
+  }
+
+  /** Records a one-pass sort can hold under this budget. */
+  public long onePassCapacity() {
+    return onePassCapacity;
+  }
+
+  /** The merge passes over the runs (none for a one-pass sort). */
+  public MergePlan mergePlan() {
+    return mergePlan;
+  }
+
+  /** Merge passes, the final one included (0 for one pass). */
+  public int mergePasses() {
+    return onePass ? 0 : mergePlan.passes().size();
+  }
+
+  /** Bytes per read of the input. */
+  public int inputTransfer() {
+    return inTransfer;
+  }
+
+  /** Bytes per write of the output. */
+  public int outputTransfer() {
+    return outTransfer;
+  }
+
+  /** Bytes per temp run block (the temp transfer size). */
+  public int tempTransfer() {
+    return tempTransfer;
+  }
+
+  /** Off-heap plus index memory of the one-pass sort, or of run formation. */
+  public long sortMemory() {
+    long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
+    long index = (long) indexEntries() * RecordIndex.BYTES_PER_ENTRY;
+    if (onePass) {
+      return arenaBytes() + index + (long) OUTPUT_BUFFERS * outTransfer + ARENA_SLACK + readBuffers;
+    }
+    int indexes = inPlace ? 2 : RUN_FORMATION_ARENAS;
+    return RUN_FORMATION_ARENAS * arenaBytes()
+        + indexes * index
+        + (long) RUN_WRITE_BUFFERS * tempTransfer
+        + RUN_FORMATION_ARENAS * ARENA_SLACK
+        + readBuffers;
+  }
+
+  /** Buffer memory of the widest merge: two blocks per input plus the output's buffers. */
+  public long mergeMemory() {
+    if (onePass) {
+      return 0;
+    }
+    int k = Math.min(fanIn, runs);
+    return 2L * k * tempTransfer + (long) OUTPUT_BUFFERS * outTransfer;
+  }
+
+  /**
+   * Temp bytes the sort needs at its peak on each stripe (runs round-robin, plus one pass's
+   * output).
+   */
+  public long tempBytesPerStripe() {
+    if (onePass) {
+      return 0;
+    }
+    long total = inputBytes + (long) runs * 2 * tempTransfer + intermediatePeak();
+    return (total + stripes.size() - 1) / stripes.size();
+  }
+
+  private long intermediatePeak() {
+    long peak = 0;
+    for (MergePlan.Pass p : mergePlan.passes()) {
+      if (!p.isFinal()) {
+        peak = Math.max(peak, p.volumeWritten());
+      }
+    }
+    return peak;
+  }
+
+  /** Usable bytes on each stripe's file system now (-1 where it cannot be read). */
+  public long[] usableBytesPerStripe() {
+    long[] u = new long[stripes.size()];
+    for (int i = 0; i < u.length; i++) {
+      try {
+        u[i] = Files.getFileStore(stripes.get(i)).getUsableSpace();
+      } catch (IOException e) {
+        u[i] = -1;
+      }
+    }
+    return u;
+  }
+
+  /** Notices of adjustments the plan made (clamped fan-in, capped transfer sizes). */
+  public List<String> notes() {
+    return List.copyOf(notes);
+  }
+
+  /** A multi-line account of the plan, as {@code joule sort --explain} prints it. */
+  public String describe() {
+    StringBuilder sb = new StringBuilder();
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "input: %d records of %d bytes (%d bytes)%n",
+            records,
+            recordSize,
+            inputBytes));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "memory budget: %d bytes; one-pass capacity %d records%n",
+            budget,
+            onePassCapacity));
+    if (onePass) {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "plan: one pass (in-memory sort), memory %d bytes, threads %d%n",
+              sortMemory(),
+              threads));
+    } else {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "plan: two-pass external sort: %d runs of up to %d records, %d merge pass(es), fan-in"
+                  + " %d, threads %d%n",
+              runs,
+              recordsPerRun,
+              mergePasses(),
+              fanIn,
+              threads));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "memory: run formation %d bytes (three arenas + two indexes + write-behind), merge %d"
+                  + " bytes%n",
+              sortMemory(),
+              mergeMemory()));
+      long[] usable = usableBytesPerStripe();
+      for (int i = 0; i < stripes.size(); i++) {
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "temp stripe %d %s: needs about %d bytes, %s usable%n",
+                i,
+                stripes.get(i),
+                tempBytesPerStripe(),
+                usable[i] < 0 ? "unknown" : Long.toString(usable[i])));
+      }
+      sb.append(mergePlan.describe());
+    }
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "transfers: input %d, output %d, temp %d bytes%n",
+            inTransfer,
+            outTransfer,
+            tempTransfer));
+    for (String n : notes) {
+      sb.append("note: ").append(n).append(System.lineSeparator());
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public String toString() {
+    return describe();
+  }
+}

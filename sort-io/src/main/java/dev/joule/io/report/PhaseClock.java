@@ -1,0 +1,29 @@
+package dev.joule.io.report;
+
+/**
+ * Measures one phase of a sort: wall time and the CPU time of the whole process (all threads, user
+ * and system) since it was started, turned into a {@link PhaseReport} at the end.
+ *
+ * <p>Immutable once started; one per phase.
+ */
+public final class PhaseClock {
+  private final long wall0 = System.nanoTime();
+  private final long cpu0 = CpuClock.processCpuNanos();
+
+  /** Starts measuring now. */
+  public PhaseClock() {}
+
+  /** The report of the phase so far: see {@link PhaseReport} for the fields. */
+  public PhaseReport phase(
+      String name, long read, long written, int runsIn, int runsOut, int fanIn) {
+    return new PhaseReport(
+        name,
+        System.nanoTime() - wall0,
+        CpuClock.processCpuNanos() - cpu0,
+        read,
+        written,
+        runsIn,
+        runsOut,
+        fanIn);
+  }
+}

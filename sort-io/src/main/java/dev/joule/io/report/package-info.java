@@ -1,0 +1,9 @@
+/**
+ * What a sort did (API): the immutable {@link dev.joule.io.report.SortReport} with one {@link
+ * dev.joule.io.report.PhaseReport} per phase and the valsort numbers ({@link
+ * dev.joule.io.report.DataSummary}) of input and output, its JSON form, and the {@link
+ * dev.joule.io.report.PhaseClock} that measures a phase's wall and CPU time.
+ *
+ * <p>Layer 1 of 4 (vocabulary): depends on nothing else in {@code dev.joule.io}.
+ */
+package dev.joule.io.report;

@@ -1,0 +1,342 @@
+package dev.joule.io.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.joule.core.key.KeyEncoder;
+import dev.joule.core.record.RecordFormat;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.testing.PipelineTestSupport;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The embedding session with variable-length records and key/value pairs: order against a reference
+ * sort with comparators written from the definitions, the cursor's key and value views, the
+ * iterator adapter, cooperative spill from a second thread while adding and while iterating, the
+ * memory bound, and a failing spill that leaves no temp files.
+ */
+class SortSessionTest {
+  static final long SEED = Long.getLong("joule.seed", 0x5E55_1011L);
+
+  @TempDir Path dir;
+  List<Path> stripes;
+  String name;
+
+  @BeforeEach
+  void setUp(TestInfo info) throws IOException {
+    name = info.getDisplayName();
+    stripes = List.of(Files.createDirectories(dir.resolve("stripe")));
+  }
+
+  @AfterEach
+  void leaks() throws Exception {
+    PipelineTestSupport.assertNoLeaks(name, stripes);
+  }
+
+  SortConfig.Builder config(DataSize budget) {
+    return SortConfig.builder()
+        .memoryBudget(budget)
+        .threads(2)
+        .tempDirs(stripes)
+        .transferSize(FileKind.TEMP, DataSize.ofKiB(64))
+        .transferSize(FileKind.OUTPUT, DataSize.ofKiB(64))
+        .transferSize(FileKind.INPUT, DataSize.ofKiB(64));
+  }
+
+  static List<byte[]> lines(Random r, int n) {
+    List<byte[]> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      byte[] b = new byte[r.nextInt(10) == 0 ? 0 : 10 + r.nextInt(190)];
+      for (int j = 0; j < b.length; j++) {
+        b[j] = (byte) ('a' + r.nextInt(3)); // few letters: long shared prefixes, duplicates
+      }
+      out.add(b);
+    }
+    return out;
+  }
+
+  static byte[] copy(ByteBuffer b) {
+    byte[] a = new byte[b.remaining()];
+    b.duplicate().get(a);
+    return a;
+  }
+
+  static List<byte[]> drain(RecordCursor c) throws IOException {
+    List<byte[]> out = new ArrayList<>();
+    while (c.next()) {
+      out.add(copy(c.record()));
+    }
+    return out;
+  }
+
+  static void assertSameRecords(List<byte[]> expected, List<byte[]> got, String what) {
+    assertEquals(expected.size(), got.size(), what + ": record count, seed " + SEED);
+    for (int i = 0; i < expected.size(); i++) {
+      if (!Arrays.equals(expected.get(i), got.get(i))) {
+        assertArrayEquals(expected.get(i), got.get(i), what + ": record " + i + ", seed " + SEED);
+      }
+    }
+  }
+
+  @Test
+  void linesSpillWhenTheArenaFillsAndComeBackInOrder() throws IOException {
+    List<byte[]> recs = lines(new Random(SEED), 150_000);
+    List<byte[]> expected = new ArrayList<>(recs);
+    expected.sort(Arrays::compareUnsigned);
+    SortConfig c = config(DataSize.ofMiB(8)).format(RecordFormat.lines()).build();
+    try (SortSession s = ExternalSorter.open(c)) {
+      for (byte[] r : recs) {
+        s.add(ByteBuffer.wrap(r));
+      }
+      assertTrue(s.spilledRuns() > 0, "the arena never filled: no spill tested");
+      RecordCursor cur = s.finish();
+      List<byte[]> got = new ArrayList<>();
+      while (cur.next()) {
+        got.add(copy(cur.record()));
+        assertEquals(cur.record(), cur.key(), "a whole-line key is the line");
+      }
+      assertSameRecords(expected, got, "lines");
+      assertTrue(s.peakMemoryBytes() <= c.memoryBudget().bytes(), "peak " + s.peakMemoryBytes());
+    }
+  }
+
+  /** A row: (int64 or null, text) key and a value; the reference orders it from the definition. */
+  @SuppressWarnings("ArrayRecordComponent") // a test row; compared by its fields, never equals()
+  record Row(Long id, String name, byte[] value, int seq) {}
+
+  static List<Row> rows(Random r, int n) {
+    List<Row> out = new ArrayList<>();
+    String[] names = {"", "a", "ab", "a\u0000b", "\u00e9t\u00e9", "zz", "\uD83D\uDE00", "b"};
+    long[] ids = {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1, 1};
+    for (int i = 0; i < n; i++) {
+      Long id =
+          r.nextInt(20) == 0
+              ? null
+              : r.nextInt(5) == 0 ? ids[r.nextInt(ids.length)] : (long) r.nextInt(50) - 25;
+      String nm = names[r.nextInt(names.length)] + (r.nextBoolean() ? "" : r.nextInt(10));
+      byte[] v = new byte[r.nextInt(400)];
+      r.nextBytes(v);
+      out.add(new Row(id, nm, v, i));
+    }
+    return out;
+  }
+
+  /**
+   * int64 descending with nulls last, then UTF-8 text ascending by code point; then input order.
+   */
+  static final Comparator<Row> ROW_ORDER =
+      Comparator.<Row, Long>comparing(
+              Row::id, Comparator.nullsLast(Comparator.<Long>reverseOrder()))
+          .thenComparing(Row::name, SortSessionTest::compareCodePoints)
+          .thenComparingInt(Row::seq);
+
+  static int compareCodePoints(String a, String b) {
+    int[] x = a.codePoints().toArray();
+    int[] y = b.codePoints().toArray();
+    return Arrays.compare(x, y);
+  }
+
+  static final KeyEncoder ENCODER =
+      KeyEncoder.builder()
+          .field(KeyEncoder.Type.INT64, true, KeyEncoder.Nulls.LAST)
+          .field(KeyEncoder.Type.UTF8, false, KeyEncoder.Nulls.NEVER)
+          .build();
+
+  @Test
+  void keyValuePairsInEncoderOrderWithViewsAndIterator() throws IOException {
+    List<Row> rows = rows(new Random(SEED + 1), 60_000);
+    List<Row> expected = new ArrayList<>(rows);
+    expected.sort(ROW_ORDER);
+    SortConfig c = config(DataSize.ofMiB(8)).build();
+    KeyEncoder.Writer w = ENCODER.newWriter();
+    try (SortSession s = ExternalSorter.openPairs(c)) {
+      assertThrows(IllegalStateException.class, () -> s.add(ByteBuffer.allocate(100)));
+      for (Row r : rows) {
+        w.reset();
+        if (r.id() == null) {
+          w.nullValue();
+        } else {
+          w.int64(r.id());
+        }
+        s.add(w.utf8(r.name()).finish(), ByteBuffer.wrap(r.value()));
+      }
+      assertTrue(s.spilledRuns() > 0, "the arena never filled: no merge tested");
+      RecordCursor cur = s.finish();
+      Iterator<byte[][]> it = cur.asIterator(x -> new byte[][] {copy(x.key()), copy(x.value())});
+      int i = 0;
+      while (it.hasNext()) {
+        byte[][] kv = it.next();
+        Row e = expected.get(i);
+        w.reset();
+        if (e.id() == null) {
+          w.nullValue();
+        } else {
+          w.int64(e.id());
+        }
+        assertArrayEquals(w.utf8(e.name()).toByteArray(), kv[0], "key " + i + ", seed " + SEED);
+        assertArrayEquals(e.value(), kv[1], "value " + i + ", seed " + SEED);
+        i++;
+      }
+      assertEquals(expected.size(), i);
+      assertTrue(s.peakMemoryBytes() <= c.memoryBudget().bytes(), "peak " + s.peakMemoryBytes());
+    }
+  }
+
+  @Test
+  void uniquePairsKeepTheFirstOfEachKey() throws IOException {
+    Random r = new Random(SEED + 2);
+    List<long[]> pairs = new ArrayList<>(); // key, value (the input position)
+    for (int i = 0; i < 50_000; i++) {
+      pairs.add(new long[] {r.nextInt(3000), i});
+    }
+    List<long[]> expected = new ArrayList<>();
+    pairs.stream()
+        .sorted(Comparator.comparingLong((long[] p) -> p[0]).thenComparingLong(p -> p[1]))
+        .forEach(
+            p -> {
+              if (expected.isEmpty() || expected.get(expected.size() - 1)[0] != p[0]) {
+                expected.add(p);
+              }
+            });
+    KeyEncoder enc =
+        KeyEncoder.builder().field(KeyEncoder.Type.INT64, false, KeyEncoder.Nulls.NEVER).build();
+    KeyEncoder.Writer w = enc.newWriter();
+    try (SortSession s = ExternalSorter.openPairs(config(DataSize.ofMiB(8)).unique(true).build())) {
+      for (long[] p : pairs) {
+        s.add(w.reset().int64(p[0]).finish(), ByteBuffer.allocate(8).putLong(0, p[1]));
+      }
+      RecordCursor cur = s.finish();
+      int i = 0;
+      while (cur.next()) {
+        assertEquals(expected.get(i)[1], cur.value().getLong(0), "pair " + i);
+        i++;
+      }
+      assertEquals(expected.size(), i);
+    }
+  }
+
+  @Test
+  void spillFromAnotherThreadWhileAdding() throws Exception {
+    List<byte[]> recs = lines(new Random(SEED + 3), 100_000);
+    List<byte[]> expected = new ArrayList<>(recs);
+    expected.sort(Arrays::compareUnsigned);
+    // 32 MiB: the arena (about 24 MB) never fills by itself, so every run comes from spill()
+    SortConfig c = config(DataSize.ofMiB(32)).format(RecordFormat.lines()).build();
+    try (SortSession s = ExternalSorter.open(c)) {
+      AtomicBoolean done = new AtomicBoolean();
+      AtomicLong freed = new AtomicLong();
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      CountDownLatch started = new CountDownLatch(1);
+      Thread manager =
+          new Thread(
+              () -> {
+                try {
+                  started.await();
+                  while (!done.get()) {
+                    long f = s.spill();
+                    freed.addAndGet(f);
+                    Thread.sleep(5);
+                  }
+                } catch (Throwable t) {
+                  failure.set(t);
+                }
+              },
+              "test-memory-manager");
+      manager.start();
+      for (int i = 0; i < recs.size(); i++) {
+        s.add(ByteBuffer.wrap(recs.get(i)));
+        if (i == 1000) {
+          started.countDown();
+        }
+      }
+      done.set(true);
+      manager.join();
+      assertEquals(null, failure.get());
+      assertTrue(s.spilledRuns() >= 2, "spills: " + s.spilledRuns());
+      assertTrue(freed.get() > 0, "spill() freed nothing");
+      assertSameRecords(expected, drain(s.finish()), "after concurrent spills");
+    }
+  }
+
+  @Test
+  void spillDuringIterationWritesOnlyTheUnreadRest() throws Exception {
+    List<byte[]> recs = lines(new Random(SEED + 4), 60_000);
+    List<byte[]> expected = new ArrayList<>(recs);
+    expected.sort(Arrays::compareUnsigned);
+    SortConfig c = config(DataSize.ofMiB(32)).format(RecordFormat.lines()).build();
+    try (SortSession s = ExternalSorter.open(c)) {
+      for (byte[] r : recs) {
+        s.add(ByteBuffer.wrap(r));
+      }
+      RecordCursor cur = s.finish();
+      assertEquals(0, s.spilledRuns());
+      List<byte[]> got = new ArrayList<>();
+      int half = recs.size() / 2;
+      for (int i = 0; i < half; i++) {
+        assertTrue(cur.next());
+        got.add(copy(cur.record()));
+      }
+      ByteBuffer current = cur.record();
+      byte[] before = copy(current);
+      long held = s.memoryBytes();
+      AtomicLong freed = new AtomicLong();
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  freed.set(s.spill());
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      t.start();
+      t.join();
+      assertTrue(freed.get() > 0, "spill() freed nothing");
+      assertEquals(1, s.spilledRuns());
+      assertArrayEquals(before, copy(current), "the current record's view changed");
+      while (cur.next()) {
+        got.add(copy(cur.record()));
+      }
+      assertTrue(s.memoryBytes() < held / 2, "held " + held + ", now " + s.memoryBytes());
+      assertSameRecords(expected, got, "after a spill during iteration");
+    }
+  }
+
+  @Test
+  void aFailedSpillLeavesNoTempFiles() throws IOException {
+    Path gone = Files.createDirectories(dir.resolve("gone"));
+    SortConfig c =
+        config(DataSize.ofMiB(8)).format(RecordFormat.lines()).tempDirs(List.of(gone)).build();
+    try (SortSession s = ExternalSorter.open(c)) {
+      s.add(ByteBuffer.wrap("b".getBytes(StandardCharsets.US_ASCII)));
+      Files.delete(gone);
+      SortIOException e = assertThrows(SortIOException.class, s::spill);
+      assertTrue(e.getMessage().contains(gone.toString()), e.getMessage());
+    }
+    assertTrue(Files.notExists(gone));
+  }
+}

@@ -1,0 +1,23 @@
+package dev.joule.io.testing;
+
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.hooks.SortHooks;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** Sets the internal {@link SortHooks} of a configuration under construction, for tests. */
+public final class TestHooks {
+  private TestHooks() {}
+
+  /** Caps the records per run of the configuration {@code b} builds; returns {@code b}. */
+  public static SortConfig.Builder runRecordsLimit(SortConfig.Builder b, long records) {
+    return SortHooks.set(b, SortHooks.of(b).withRunRecordsLimit(records));
+  }
+
+  /** Calls {@code hook} with the run files after run formation; returns {@code b}. */
+  public static SortConfig.Builder afterRunFormation(
+      SortConfig.Builder b, Consumer<List<Path>> hook) {
+    return SortHooks.set(b, SortHooks.of(b).withAfterRunFormation(hook));
+  }
+}
