@@ -30,8 +30,8 @@ public class JobIOException extends IOException {
    * JobIOException}.
    */
   public static JobIOException wrap(String op, Object path, IOException e) {
-    if (e instanceof JobIOException) {
-      return (JobIOException) e;
+    if (e instanceof JobIOException j) {
+      return j;
     }
     return new JobIOException(op, String.valueOf(path), reasonOf(e), e);
   }

@@ -303,8 +303,8 @@ public final class SparkFileSort {
    * multi-line report; otherwise the exception itself.
    */
   static IOException failure(Throwable e) {
-    if (e instanceof Error) {
-      throw (Error) e;
+    if (e instanceof Error err) {
+      throw err;
     }
     boolean fromSpark = false;
     Throwable task = null;
@@ -324,11 +324,11 @@ public final class SparkFileSort {
       }
       return new TaskFailedException(cause, e);
     }
-    if (e instanceof IOException) {
-      return (IOException) e;
+    if (e instanceof IOException io) {
+      return io;
     }
-    if (e instanceof RuntimeException) {
-      throw (RuntimeException) e;
+    if (e instanceof RuntimeException re) {
+      throw re;
     }
     return new IOException(e);
   }

@@ -1,6 +1,8 @@
 package dev.joule.spark.cli;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,8 +49,10 @@ public final class JouleSparkCommand implements Runnable {
   }
 
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true);
-    PrintWriter err = new PrintWriter(System.err, true);
+    // the terminal's encoding (JDK 17 takes it from the locale), as picocli's own writers do
+    Charset cs = Charset.defaultCharset();
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, cs), true);
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, cs), true);
     System.exit(newCommandLine(out, err).execute(args));
   }
 }

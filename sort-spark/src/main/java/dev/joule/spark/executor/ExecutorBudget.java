@@ -1,7 +1,8 @@
 package dev.joule.spark.executor;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-import dev.joule.core.record.RecordIndex;
+import dev.joule.core.index.RecordIndex;
+import dev.joule.core.memory.SuppressForbidden;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import org.apache.spark.SparkConf;
@@ -136,6 +137,8 @@ public final class ExecutorBudget {
   }
 
   /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize, or the max heap when unset. */
+  @SuppressForbidden(
+      "the direct-memory limit has no portable API; other JVMs fall back to the heap")
   public static long maxDirectMemory() {
     try {
       HotSpotDiagnosticMXBean hs =

@@ -2,13 +2,13 @@ package dev.joule.spark.executor;
 
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
-import dev.joule.io.pipeline.DataSize;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.CorruptRunException;
+import dev.joule.io.error.SortValidationException;
 import dev.joule.io.pipeline.ExternalSorter;
 import dev.joule.io.pipeline.RecordCursor;
-import dev.joule.io.pipeline.SortConfig;
 import dev.joule.io.pipeline.SortSession;
-import dev.joule.io.pipeline.SortValidationException;
-import dev.joule.io.run.CorruptRunException;
 import dev.joule.spark.record.SortKeyLayout;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -119,7 +119,7 @@ public final class TaskSorts {
   static List<Path> tempDirs(SparkConf conf) throws JobIOException {
     List<Path> dirs = new ArrayList<>();
     if (conf.contains(TEMP_DIRS)) {
-      for (String d : conf.get(TEMP_DIRS).split(",")) {
+      for (String d : conf.get(TEMP_DIRS).split(",", -1)) {
         if (!d.isBlank()) {
           dirs.add(Path.of(d.trim()));
         }

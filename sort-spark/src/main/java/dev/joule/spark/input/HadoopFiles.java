@@ -17,8 +17,8 @@ public final class HadoopFiles {
   /** The file system of {@code path} (the cached instance; never close it). */
   public static FileSystem of(Path path, Configuration conf) throws IOException {
     FileSystem fs = path.getFileSystem(conf);
-    if (fs instanceof ChecksumFileSystem) {
-      return ((ChecksumFileSystem) fs).getRawFileSystem();
+    if (fs instanceof ChecksumFileSystem c) {
+      return c.getRawFileSystem();
     }
     return fs;
   }

@@ -35,7 +35,7 @@ public final class IdPartitioner extends Partitioner {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof IdPartitioner && ((IdPartitioner) o).partitions == partitions;
+    return o instanceof IdPartitioner p && p.partitions == partitions;
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,7 +86,7 @@ class SparkSortCommandTest {
   private static void assertUsage(Run r, String part) {
     assertEquals(2, r.code(), r.err());
     assertTrue(r.err().startsWith("joule-spark: "), r.err());
-    assertTrue(r.err().toLowerCase().contains(part.toLowerCase()), r.err());
+    assertTrue(r.err().toLowerCase(Locale.ROOT).contains(part.toLowerCase(Locale.ROOT)), r.err());
   }
 
   @Test
