@@ -7,7 +7,7 @@ import dev.joule.spark.partition.IdPartitioner;
 import dev.joule.spark.partition.PairSampling;
 import dev.joule.spark.partition.SampleSize;
 import dev.joule.spark.partition.Splitters;
-import dev.joule.spark.record.PairRecordLayout;
+import dev.joule.spark.record.PairKey;
 import dev.joule.spark.shuffle.PairChunks;
 import java.util.Iterator;
 import java.util.List;
@@ -16,7 +16,6 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
-import org.apache.spark.api.java.function.PairFlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -24,8 +23,8 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import scala.Tuple2;
 
@@ -34,19 +33,20 @@ import scala.Tuple2;
  * (unsigned byte order, shorter prefix first, as {@link java.util.Arrays#compareUnsigned(byte[],
  * byte[])}), with joule's off-heap engine sorting inside every partition.
  *
- * <p>How: one pass over the input counts the pairs per partition, finds the longest key and value
- * and samples keys ({@link PairSampling}); the driver picks range splitters over (key, global
- * position); a second pass wraps every pair into a fixed-size record with its position and routes
- * it in chunks by partition id; each reduce task sorts its chunks with the engine and returns the
- * pairs lazily. Partition i of the result holds the i-th key range, in order; equal keys keep their
- * input order (partition by partition, then position), so the result is deterministic.
+ * <p>How: one pass over the input counts the pairs per partition, measures them and samples keys
+ * ({@link PairSampling}); the driver picks range splitters over engine keys ({@link PairKey}: the
+ * key, then the pair's global position, built by joule's {@code KeyEncoder}); a second pass gives
+ * every pair its engine key and routes it in chunks by partition id; each reduce task sorts its
+ * chunks in one of joule's key/value sessions and returns the pairs lazily. Partition i of the
+ * result holds the i-th key range, in order; equal keys keep their input order (partition by
+ * partition, then position), so the result is deterministic. A Dataset's rows become pairs of their
+ * key and the row in Spark's compact binary form.
  *
  * <p>The input is evaluated twice, as by Spark's own {@code sortByKey}: persist it when computing
- * it is expensive, and it must be deterministic (a different count or a longer key in the second
- * pass fails the task). Records are padded to the longest key and value, so inputs whose lengths
- * vary widely cost memory and temp space in proportion to the longest; together they must stay
- * within 65519 bytes. Executor memory, threads and temp directories follow {@link TaskSorts}. The
- * sort itself runs when the result is computed, once per action on it. Stateless.
+ * it is expensive, and it must be deterministic (a different count in the second pass fails the
+ * task). Keys and values may have any length; a pair must fit a task's memory. Executor memory,
+ * threads and temp directories follow {@link TaskSorts}. The sort itself runs when the result is
+ * computed, once per action on it. Stateless.
  */
 public final class JouleSpark {
   private JouleSpark() {}
@@ -58,53 +58,7 @@ public final class JouleSpark {
    */
   public static JavaPairRDD<byte[], byte[]> sortByKey(
       JavaPairRDD<byte[], byte[]> input, int partitions) {
-    Objects.requireNonNull(input, "input");
-    if (partitions < 1) {
-      throw new IllegalArgumentException("partitions must be at least 1: " + partitions);
-    }
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(input.context());
-    int inputPartitions = input.getNumPartitions();
-    int reservoir =
-        (int)
-            Math.min(
-                Integer.MAX_VALUE,
-                (3L * SampleSize.of(Long.MAX_VALUE, partitions) + inputPartitions - 1)
-                    / Math.max(1, inputPartitions));
-    List<PairSampling.PartitionStats> stats =
-        input
-            .mapPartitionsWithIndex(
-                (i, it) -> List.of(PairSampling.scan(i, it, reservoir)).iterator(), false)
-            .collect();
-    long[] first = PairSampling.firstOrdinals(stats, inputPartitions);
-    long[] counts = new long[inputPartitions];
-    long total = 0;
-    int maxKey = 0;
-    int maxValue = 0;
-    for (PairSampling.PartitionStats s : stats) {
-      counts[s.partition()] = s.count();
-      total += s.count();
-      maxKey = Math.max(maxKey, s.maxKey());
-      maxValue = Math.max(maxValue, s.maxValue());
-    }
-    PairRecordLayout layout = new PairRecordLayout(maxKey, maxValue);
-    Splitters splitters = PairSampling.splitters(stats, first, layout, partitions);
-    Broadcast<Splitters> bs = jsc.broadcast(splitters);
-    long sampled = stats.stream().mapToLong(s -> s.keys().size()).sum();
-    long expected = SampleSize.largestPartition(total, partitions, sampled);
-    JavaPairRDD<Integer, byte[]> chunks =
-        JavaPairRDD.fromJavaRDD(
-            input.mapPartitionsWithIndex(
-                (i, it) -> new PairChunks(it, layout, bs.value(), i, first[i], counts[i]), false));
-    PairFlatMapFunction<Iterator<Tuple2<Integer, byte[]>>, byte[], byte[]> sortPartition =
-        it -> {
-          JouleEngine.PartitionSort sort = TaskSorts.open(layout, expected);
-          while (it.hasNext()) {
-            sort.add(it.next()._2());
-          }
-          sort.finish();
-          return new SortedPairs(sort, layout);
-        };
-    return chunks.partitionBy(new IdPartitioner(partitions)).mapPartitionsToPair(sortPartition);
+    return JavaPairRDD.fromJavaRDD(sortPairs(input, partitions, SortedPairs::pair));
   }
 
   /**
@@ -116,19 +70,19 @@ public final class JouleSpark {
    */
   public static Dataset<Row> sortByBinaryKey(Dataset<Row> input, String keyColumn, int partitions) {
     StructType schema = input.schema();
-    StructField field;
+    DataType type;
     try {
-      field = schema.apply(keyColumn);
+      type = schema.apply(keyColumn).dataType();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "no column " + keyColumn + " in " + schema.simpleString(), e);
     }
-    if (!field.dataType().equals(DataTypes.BinaryType)) {
+    if (!type.equals(DataTypes.BinaryType)) {
       throw new IllegalArgumentException(
           "key column "
               + keyColumn
               + " is "
-              + field.dataType().simpleString()
+              + type.simpleString()
               + ", not binary: encode the key into bytes whose unsigned order is the wanted order");
     }
     int k = schema.fieldIndex(keyColumn);
@@ -150,9 +104,10 @@ public final class JouleSpark {
           };
         };
     JavaRDD<Tuple2<byte[], byte[]>> pairs = input.javaRDD().mapPartitions(toPairs);
-    JavaPairRDD<byte[], byte[]> sorted = sortByKey(JavaPairRDD.fromJavaRDD(pairs), partitions);
+    JavaRDD<byte[]> sorted =
+        sortPairs(JavaPairRDD.fromJavaRDD(pairs), partitions, SortedPairs::value);
     int fields = schema.size();
-    FlatMapFunction<Iterator<Tuple2<byte[], byte[]>>, Row> toRows =
+    FlatMapFunction<Iterator<byte[]>, Row> toRows =
         it -> {
           ExpressionEncoder<Row> enc = ExpressionEncoder.apply(schema);
           ExpressionEncoder.Deserializer<Row> de =
@@ -166,7 +121,7 @@ public final class JouleSpark {
 
             @Override
             public Row next() {
-              byte[] b = it.next()._2();
+              byte[] b = it.next();
               UnsafeRow u = new UnsafeRow(fields);
               u.pointTo(b, b.length);
               return de.apply(u);
@@ -187,6 +142,59 @@ public final class JouleSpark {
     out[0] = 1;
     System.arraycopy(key, 0, out, 1, key.length);
     return out;
+  }
+
+  /** The pair sort behind every method: each sorted pair becomes what {@code view} makes of it. */
+  private static <T> JavaRDD<T> sortPairs(
+      JavaPairRDD<byte[], byte[]> input, int partitions, SortedPairs.View<T> view) {
+    Objects.requireNonNull(input, "input");
+    if (partitions < 1) {
+      throw new IllegalArgumentException("partitions must be at least 1: " + partitions);
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(input.context());
+    int inputPartitions = input.getNumPartitions();
+    int reservoir =
+        (int)
+            Math.min(
+                Integer.MAX_VALUE,
+                (3L * SampleSize.of(Long.MAX_VALUE, partitions) + inputPartitions - 1)
+                    / Math.max(1, inputPartitions));
+    List<PairSampling.PartitionStats> stats =
+        input
+            .mapPartitionsWithIndex(
+                (i, it) -> List.of(PairSampling.scan(i, it, reservoir)).iterator(), false)
+            .collect();
+    long[] first = PairSampling.firstOrdinals(stats, inputPartitions);
+    long[] counts = new long[inputPartitions];
+    long total = 0;
+    long bytes = 0;
+    long maxEntry = 0;
+    for (PairSampling.PartitionStats s : stats) {
+      counts[s.partition()] = s.count();
+      total += s.count();
+      bytes += s.entryBytes();
+      maxEntry = Math.max(maxEntry, s.maxEntry());
+    }
+    Splitters splitters = PairSampling.splitters(stats, first, partitions);
+    Broadcast<Splitters> bs = jsc.broadcast(splitters);
+    long sampled = stats.stream().mapToLong(s -> s.keys().size()).sum();
+    long expected = SampleSize.largestPartition(total, partitions, sampled);
+    double meanEntry = total == 0 ? 0 : (double) bytes / total;
+    long longest = maxEntry;
+    JavaPairRDD<Integer, byte[]> chunks =
+        JavaPairRDD.fromJavaRDD(
+            input.mapPartitionsWithIndex(
+                (i, it) -> new PairChunks(it, bs.value(), i, first[i], counts[i]), false));
+    FlatMapFunction<Iterator<Tuple2<Integer, byte[]>>, T> sortPartition =
+        it -> {
+          JouleEngine.PartitionSort sort = TaskSorts.openPairs(expected, meanEntry, longest);
+          while (it.hasNext()) {
+            sort.add(it.next()._2());
+          }
+          sort.finish();
+          return new SortedPairs<>(sort, view);
+        };
+    return chunks.partitionBy(new IdPartitioner(partitions)).mapPartitions(sortPartition);
   }
 
   private static byte[] unsafeBytes(InternalRow row) {

@@ -85,24 +85,25 @@ class JouleSparkApiTest {
   }
 
   private static void assertSamePairs(
-      List<Tuple2<byte[], byte[]>> expected, List<Tuple2<byte[], byte[]>> actual) {
-    assertEquals(expected.size(), actual.size(), "pairs (seed " + SEED + ")");
+      List<Tuple2<byte[], byte[]>> expected, List<Tuple2<byte[], byte[]>> actual, long seed) {
+    assertEquals(expected.size(), actual.size(), "pairs (seed " + seed + ")");
     for (int i = 0; i < expected.size(); i++) {
       assertArrayEquals(
-          expected.get(i)._1(), actual.get(i)._1(), "key " + i + " (seed " + SEED + ")");
+          expected.get(i)._1(), actual.get(i)._1(), "key " + i + " (seed " + seed + ")");
       assertArrayEquals(
-          expected.get(i)._2(), actual.get(i)._2(), "value " + i + " (seed " + SEED + ")");
+          expected.get(i)._2(), actual.get(i)._2(), "value " + i + " (seed " + seed + ")");
     }
   }
 
   @ParameterizedTest
   @ValueSource(ints = {1, 4, 7})
   void pairsSortStablyByUnsignedKey(int partitions) {
-    List<Tuple2<byte[], byte[]>> in = pairs(SEED + partitions, 30_000);
+    long seed = SEED + partitions;
+    List<Tuple2<byte[], byte[]>> in = pairs(seed, 30_000);
     JavaPairRDD<byte[], byte[]> rdd = jsc.parallelizePairs(in, 3);
     JavaPairRDD<byte[], byte[]> sorted = JouleSpark.sortByKey(rdd, partitions);
     assertEquals(partitions, sorted.getNumPartitions());
-    assertSamePairs(reference(in), sorted.collect()); // partition by partition, in order
+    assertSamePairs(reference(in), sorted.collect(), seed); // partition by partition, in order
     if (partitions > 1) { // 30 000 pairs, all sampled: no partition is empty
       for (List<Tuple2<byte[], byte[]>> part : sorted.glom().collect()) {
         assertTrue(!part.isEmpty(), "an empty partition");
@@ -111,9 +112,28 @@ class JouleSparkApiTest {
   }
 
   @Test
+  void keysAndValuesOfAnyLength() {
+    // values far beyond one fixed-size record of the engine (65535 bytes), keys of up to 4 KB
+    long seed = SEED + 11;
+    SplittableRandom r = new SplittableRandom(seed);
+    List<Tuple2<byte[], byte[]>> in = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      byte[] k = new byte[r.nextInt(3) == 0 ? r.nextInt(4096) : r.nextInt(3)];
+      byte[] v = new byte[r.nextInt(4) == 0 ? 100_000 + r.nextInt(100_000) : r.nextInt(10)];
+      r.nextBytes(k);
+      r.nextBytes(v);
+      in.add(new Tuple2<>(k, v));
+    }
+    in.add(new Tuple2<>(new byte[0], new byte[0]));
+    assertSamePairs(
+        reference(in), JouleSpark.sortByKey(jsc.parallelizePairs(in, 2), 3).collect(), seed);
+  }
+
+  @Test
   void morePartitionsThanPairsAndAnEmptyInput() {
     List<Tuple2<byte[], byte[]>> in = pairs(SEED, 3);
-    assertSamePairs(reference(in), JouleSpark.sortByKey(jsc.parallelizePairs(in, 2), 8).collect());
+    assertSamePairs(
+        reference(in), JouleSpark.sortByKey(jsc.parallelizePairs(in, 2), 8).collect(), SEED);
     JavaPairRDD<byte[], byte[]> empty = jsc.parallelizePairs(new ArrayList<>(), 2);
     assertEquals(0, JouleSpark.sortByKey(empty, 3).count());
   }

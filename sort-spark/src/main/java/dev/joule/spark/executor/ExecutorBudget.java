@@ -23,14 +23,14 @@ import org.apache.spark.SparkConf;
  *       the other half stays for Spark's Netty shuffle buffers and the JDK.
  * </ol>
  *
- * <p>A task then takes only what its partition needs: the records it is expected to receive (the
+ * <p>A task then takes only what its partition needs: the entries it is expected to receive (the
  * mean partition plus the sampling error, {@link
- * dev.joule.spark.partition.SampleSize#largestPartition}), {@link RecordIndex#BYTES_PER_ENTRY}
- * bytes of index per record, and {@value #IO_ALLOWANCE_MIB} MiB for the engine's transfer buffers,
- * because the engine allocates (and the kernel zeroes) its whole budget up front. A partition
- * larger than that still sorts: the engine spills sorted runs to the temp directories and merges
- * them. The result is refused, naming the settings, when it is below the engine's minimum or when
- * the executor's tasks together could exceed the direct-memory limit. Stateless.
+ * dev.joule.spark.partition.SampleSize#largestPartition}) at {@link #recordBytes} or {@link
+ * #pairBytes} each, and {@value #IO_ALLOWANCE_MIB} MiB for the engine's transfer buffers, because
+ * the engine allocates (and the kernel zeroes) its whole budget up front. A partition larger than
+ * that still sorts: the engine spills sorted runs to the temp directories and merges them. The
+ * result is refused, naming the settings, when it is below the engine's minimum or when the
+ * executor's tasks together could exceed the direct-memory limit. Stateless.
  */
 public final class ExecutorBudget {
   /** Spark conf key: memory per task for the engine (a size such as {@code 2g}). */
@@ -42,7 +42,37 @@ public final class ExecutorBudget {
   /** Direct memory left to the JDK and to others when checking the limit. */
   public static final long DIRECT_HEADROOM = 64L << 20;
 
+  /**
+   * Bytes of a key/value session's entry beside the key and value: the value's and the key's
+   * lengths.
+   */
+  public static final int PAIR_ENTRY_HEADER = 8;
+
+  /**
+   * The entry size a key/value session sizes its index for: it splits its memory between arena and
+   * index as if every entry took this many bytes. Mirrors the session's own assumption; were they
+   * to differ, a partition would spill sooner or hold memory it does not use, never sort wrongly.
+   */
+  public static final int SESSION_ENTRY_GUESS = 96;
+
   private ExecutorBudget() {}
+
+  /** Memory per fixed-size record of {@code wrappedSize} bytes: the record and its index entry. */
+  public static long recordBytes(int wrappedSize) {
+    return (long) wrappedSize + RecordIndex.BYTES_PER_ENTRY;
+  }
+
+  /**
+   * Memory per pair in a key/value session whose pairs take {@code meanEntry} bytes of key and
+   * value on average. The session gives its index room for {@code budget / (}{@value
+   * #SESSION_ENTRY_GUESS}{@code + index entry)} entries and its arena the rest, so pairs smaller
+   * than the guess still cost the guess, and larger ones leave part of the index unused.
+   */
+  public static long pairBytes(double meanEntry) {
+    double entry = PAIR_ENTRY_HEADER + Math.max(0, meanEntry);
+    double perGuess = SESSION_ENTRY_GUESS + RecordIndex.BYTES_PER_ENTRY;
+    return (long) Math.ceil(perGuess * Math.max(1.0, entry / SESSION_ENTRY_GUESS));
+  }
 
   /**
    * The memory for one task's sort.
@@ -50,17 +80,13 @@ public final class ExecutorBudget {
    * @param conf the executor's Spark configuration
    * @param slots tasks that run at once in this executor
    * @param maxDirect the JVM's direct-memory limit
-   * @param expectedRecords records this partition may receive (margin included)
-   * @param wrappedSize bytes per wrapped record
+   * @param dataBytes what the partition's entries take in the session (margin included): the
+   *     expected entries times {@link #recordBytes} or {@link #pairBytes}
    * @throws IllegalStateException naming the settings when no workable budget exists
    */
-  public static long taskMemory(
-      SparkConf conf, int slots, long maxDirect, long expectedRecords, int wrappedSize) {
+  public static long taskMemory(SparkConf conf, int slots, long maxDirect, long dataBytes) {
     long cap = cap(conf, slots, maxDirect);
-    long need =
-        Math.addExact(
-            Math.multiplyExact(expectedRecords, (long) wrappedSize + RecordIndex.BYTES_PER_ENTRY),
-            (long) IO_ALLOWANCE_MIB << 20);
+    long need = Math.addExact(dataBytes, (long) IO_ALLOWANCE_MIB << 20);
     long min = JouleEngine.minMemory();
     long budget = Math.max(min, Math.min(cap, need));
     if (cap < min) {

@@ -1,27 +1,52 @@
 package dev.joule.spark.executor;
 
-import dev.joule.spark.record.PairRecordLayout;
+import dev.joule.spark.record.PairKey;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import scala.Tuple2;
 
 /**
- * A reduce task's sorted pairs, pulled lazily from the engine: each wrapped record is unwrapped
- * into a fresh key and value array (Spark's consumers may keep them). The sort is closed as soon as
- * the last pair has been taken, and otherwise by the task's completion listener. Not thread-safe.
+ * A reduce task's sorted pairs, pulled lazily from the engine and turned into fresh objects by a
+ * {@link View} (Spark's consumers may keep what they get). The sort is closed as soon as the last
+ * pair has been taken, and otherwise by the task's completion listener. Not thread-safe.
+ *
+ * @param <T> what each pair becomes
  */
-public final class SortedPairs implements Iterator<Tuple2<byte[], byte[]>> {
+public final class SortedPairs<T> implements Iterator<T> {
+  /**
+   * Makes the element of one pair from the engine's views, which are valid only during the call.
+   * Serializable: the sort's closure carries it to the executors.
+   */
+  @FunctionalInterface
+  public interface View<T> extends Serializable {
+    T of(ByteBuffer engineKey, ByteBuffer value);
+  }
+
   private final JouleEngine.PartitionSort sort;
-  private final PairRecordLayout layout;
-  private Tuple2<byte[], byte[]> next;
+  private final View<T> view;
+  private T next;
   private boolean ended;
 
   /** Pairs of {@code sort}, on which {@link JouleEngine.PartitionSort#finish()} was called. */
-  public SortedPairs(JouleEngine.PartitionSort sort, PairRecordLayout layout) {
+  public SortedPairs(JouleEngine.PartitionSort sort, View<T> view) {
     this.sort = sort;
-    this.layout = layout;
+    this.view = view;
+  }
+
+  /** The pair itself: its key (decoded from the engine key) and a copy of its value. */
+  public static Tuple2<byte[], byte[]> pair(ByteBuffer engineKey, ByteBuffer value) {
+    return new Tuple2<>(PairKey.key(engineKey), value(engineKey, value));
+  }
+
+  /** A copy of the pair's value alone. */
+  public static byte[] value(ByteBuffer engineKey, ByteBuffer value) {
+    byte[] v = new byte[value.remaining()];
+    value.get(value.position(), v);
+    return v;
   }
 
   @Override
@@ -29,7 +54,7 @@ public final class SortedPairs implements Iterator<Tuple2<byte[], byte[]>> {
     if (next == null && !ended) {
       try {
         if (sort.next()) {
-          next = new Tuple2<>(layout.key(sort.record()), layout.value(sort.record()));
+          next = view.of(sort.key(), sort.record());
         } else {
           ended = true;
           sort.close();
@@ -42,11 +67,11 @@ public final class SortedPairs implements Iterator<Tuple2<byte[], byte[]>> {
   }
 
   @Override
-  public Tuple2<byte[], byte[]> next() {
+  public T next() {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    Tuple2<byte[], byte[]> t = next;
+    T t = next;
     next = null;
     return t;
   }

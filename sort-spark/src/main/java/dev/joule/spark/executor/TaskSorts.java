@@ -45,13 +45,39 @@ public final class TaskSorts {
   /** Opens the sort of this task's partition, expected to receive {@code expectedRecords}. */
   public static JouleEngine.PartitionSort open(SortKeyLayout layout, long expectedRecords)
       throws IOException {
+    long data =
+        Math.multiplyExact(expectedRecords, ExecutorBudget.recordBytes(layout.wrappedSize()));
+    return open(data, (memory, threads, temp) -> JouleEngine.open(layout, memory, threads, temp));
+  }
+
+  /**
+   * Opens the pair sort of this task's partition, expected to receive {@code expectedPairs} pairs
+   * of {@code meanEntry} bytes of engine key and value on average, the longest {@code maxEntry}.
+   */
+  public static JouleEngine.PartitionSort openPairs(
+      long expectedPairs, double meanEntry, long maxEntry) throws IOException {
+    long data =
+        Math.max(
+            (long) Math.ceil(expectedPairs * (double) ExecutorBudget.pairBytes(meanEntry)),
+            // the longest pair must fit the session's arena, which is most of its memory
+            Math.multiplyExact(2, ExecutorBudget.PAIR_ENTRY_HEADER + maxEntry));
+    return open(data, JouleEngine::openPairs);
+  }
+
+  /** How {@link #open(long, Opener)} starts the engine once the resources are known. */
+  @FunctionalInterface
+  private interface Opener {
+    JouleEngine.PartitionSort open(long memory, int threads, List<Path> tempDirs)
+        throws IOException;
+  }
+
+  private static JouleEngine.PartitionSort open(long dataBytes, Opener opener) throws IOException {
     TaskContext ctx = TaskContext.get();
     SparkConf conf = settings(ctx);
     List<Path> temp = tempDirs(conf);
     int slots = ExecutorBudget.slots(conf);
     long memory =
-        ExecutorBudget.taskMemory(
-            conf, slots, ExecutorBudget.maxDirectMemory(), expectedRecords, layout.wrappedSize());
+        ExecutorBudget.taskMemory(conf, slots, ExecutorBudget.maxDirectMemory(), dataBytes);
     OffHeapReservation reservation = null;
     if (ExecutorBudget.offHeap(conf) && ctx != null) {
       reservation = new OffHeapReservation(ctx.taskMemoryManager());
@@ -70,7 +96,7 @@ public final class TaskSorts {
     int threads = conf.contains(THREADS) ? conf.getInt(THREADS, 1) : ctx == null ? 1 : ctx.cpus();
     JouleEngine.PartitionSort sort;
     try {
-      sort = JouleEngine.open(layout, memory, threads, temp);
+      sort = opener.open(memory, threads, temp);
     } catch (IOException | RuntimeException e) {
       if (reservation != null) {
         reservation.release();

@@ -1,6 +1,7 @@
 package dev.joule.spark.partition;
 
-import dev.joule.spark.record.PairRecordLayout;
+import dev.joule.core.key.KeyEncoder;
+import dev.joule.spark.record.PairKey;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -9,11 +10,11 @@ import java.util.SplittableRandom;
 import scala.Tuple2;
 
 /**
- * The pass over a pair RDD that precedes its sort, one task per input partition: counts the pairs,
- * finds the longest key and value (the fixed record size depends on them), and keeps a reservoir
- * sample of keys with their positions. The driver then knows every partition's first global
- * ordinal, the record layout and the splitters. The reservoir is seeded by the partition index, so
- * a deterministic input always gives the same splitters.
+ * The pass over a pair RDD that precedes its sort, one task per input partition: counts the pairs
+ * and the bytes they will take in the engine (which size the reduce tasks' memory), and keeps a
+ * reservoir sample of keys with their positions. The driver then knows every partition's first
+ * global ordinal and the splitters over engine keys ({@link PairKey}). The reservoir is seeded by
+ * the partition index, so a deterministic input always gives the same splitters.
  */
 public final class PairSampling {
   private PairSampling() {}
@@ -27,17 +28,22 @@ public final class PairSampling {
 
     private final int partition;
     private final long count;
-    private final int maxKey;
-    private final int maxValue;
+    private final long entryBytes;
+    private final long maxEntry;
     private final List<byte[]> keys;
     private final long[] positions;
 
     PartitionStats(
-        int partition, long count, int maxKey, int maxValue, List<byte[]> keys, long[] positions) {
+        int partition,
+        long count,
+        long entryBytes,
+        long maxEntry,
+        List<byte[]> keys,
+        long[] positions) {
       this.partition = partition;
       this.count = count;
-      this.maxKey = maxKey;
-      this.maxValue = maxValue;
+      this.entryBytes = entryBytes;
+      this.maxEntry = maxEntry;
       this.keys = keys;
       this.positions = positions;
     }
@@ -50,12 +56,14 @@ public final class PairSampling {
       return count;
     }
 
-    public int maxKey() {
-      return maxKey;
+    /** The pairs' engine keys and values together, in bytes. */
+    public long entryBytes() {
+      return entryBytes;
     }
 
-    public int maxValue() {
-      return maxValue;
+    /** The longest pair's engine key and value together, in bytes. */
+    public long maxEntry() {
+      return maxEntry;
     }
 
     /** The sampled keys. */
@@ -76,8 +84,8 @@ public final class PairSampling {
     List<byte[]> keys = new ArrayList<>();
     long[] positions = new long[reservoir];
     long n = 0;
-    int maxKey = 0;
-    int maxValue = 0;
+    long bytes = 0;
+    long maxEntry = 0;
     while (pairs.hasNext()) {
       Tuple2<byte[], byte[]> p = pairs.next();
       byte[] k = p._1();
@@ -86,8 +94,9 @@ public final class PairSampling {
         throw new NullPointerException(
             "pair " + n + " of partition " + partition + " has a null key or value");
       }
-      maxKey = Math.max(maxKey, k.length);
-      maxValue = Math.max(maxValue, v.length);
+      long entry = (long) PairKey.encodedLength(k) + v.length;
+      bytes += entry;
+      maxEntry = Math.max(maxEntry, entry);
       if (keys.size() < reservoir) {
         positions[keys.size()] = n;
         keys.add(k.clone());
@@ -101,7 +110,7 @@ public final class PairSampling {
       n++;
     }
     long[] pos = java.util.Arrays.copyOf(positions, keys.size());
-    return new PartitionStats(partition, n, maxKey, maxValue, keys, pos);
+    return new PartitionStats(partition, n, bytes, maxEntry, keys, pos);
   }
 
   /** The first global ordinal of every input partition: the counts of those before it. */
@@ -119,23 +128,22 @@ public final class PairSampling {
     return first;
   }
 
-  /** Splitters over the sampled keys, as sort keys of {@code layout}. */
+  /** Splitters over the sampled keys, as engine keys ({@link PairKey}). */
   public static Splitters splitters(
-      List<PartitionStats> stats, long[] firstOrdinals, PairRecordLayout layout, int partitions) {
+      List<PartitionStats> stats, long[] firstOrdinals, int partitions) {
     List<KeySample> samples = new ArrayList<>();
-    int sk = layout.sortKeyLength();
+    KeyEncoder.Writer w = PairKey.newWriter();
     for (PartitionStats s : stats) {
       if (s.keys().isEmpty()) {
         continue;
       }
-      byte[] packed = new byte[s.keys().size() * sk];
+      List<byte[]> keys = new ArrayList<>(s.keys().size());
       for (int i = 0; i < s.keys().size(); i++) {
-        byte[] key =
-            layout.sortKey(s.keys().get(i), firstOrdinals[s.partition()] + s.positions()[i]);
-        System.arraycopy(key, 0, packed, i * sk, sk);
+        long ordinal = firstOrdinals[s.partition()] + s.positions()[i];
+        keys.add(PairKey.encode(w, s.keys().get(i), ordinal).toByteArray());
       }
-      samples.add(new KeySample(sk, packed, (double) s.count() / s.keys().size()));
+      samples.add(KeySample.ofKeys(keys, (double) s.count() / s.keys().size()));
     }
-    return Splitters.fromSample(samples, partitions, sk);
+    return Splitters.fromSample(samples, partitions, Splitters.ANY_LENGTH);
   }
 }

@@ -8,7 +8,9 @@ import java.util.List;
  * Range splitters: {@code partitions - 1} sort keys in ascending order; a record goes to the
  * partition whose index is the number of splitters less than or equal to its sort key. Partition i
  * thus holds the keys in {@code [splitter(i-1), splitter(i))}, and the partitions in index order
- * hold the records in sort order.
+ * hold the records in sort order. Keys compare as unsigned bytes, a prefix before the longer key
+ * ({@link Arrays#compareUnsigned(byte[], byte[])}); they have one length (the file sort's wrapped
+ * records) or any length ({@link #ANY_LENGTH}: the pair sort's encoded keys).
  *
  * <p>Because every sort key carries the record's unique ordinal, a splitter can fall anywhere
  * inside a run of equal user keys: a key that a quarter of the input shares (gensort's skewed data)
@@ -18,6 +20,9 @@ import java.util.List;
  */
 public final class Splitters implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  /** The key length of splitters over keys of any length. */
+  public static final int ANY_LENGTH = 0;
 
   private final int partitions;
   private final int keyLength;
@@ -35,6 +40,8 @@ public final class Splitters implements Serializable {
    * total weight. A complete sample of n records (every weight 1) thus puts the record at sorted
    * index {@code floor(i·n/partitions)} first in partition i. An empty sample gives no splitters:
    * every record goes to partition 0.
+   *
+   * @param keyLength the samples' key length, or {@link #ANY_LENGTH}
    */
   public static Splitters fromSample(List<KeySample> samples, int partitions, int keyLength) {
     if (partitions < 1) {
@@ -55,9 +62,8 @@ public final class Splitters implements Serializable {
     double[] weightOf = new double[n];
     int at = 0;
     for (KeySample s : samples) {
-      byte[] packed = s.packed();
       for (int k = 0; k < s.size(); k++, at++) {
-        sorted[at] = Arrays.copyOfRange(packed, k * keyLength, (k + 1) * keyLength);
+        sorted[at] = s.key(k);
         weightOf[at] = s.weight();
       }
     }
@@ -84,14 +90,17 @@ public final class Splitters implements Serializable {
     return new Splitters(partitions, keyLength, splitters);
   }
 
-  /** Splitters given directly (ascending, each {@code keyLength} bytes); for tests and tools. */
+  /**
+   * Splitters given directly (ascending, each {@code keyLength} bytes, or of any length with {@link
+   * #ANY_LENGTH}); for tests and tools.
+   */
   public static Splitters of(int partitions, int keyLength, byte[][] keys) {
     if (keys.length != 0 && keys.length != partitions - 1) {
       throw new IllegalArgumentException(
           keys.length + " splitters for " + partitions + " partitions");
     }
     for (int i = 0; i < keys.length; i++) {
-      if (keys[i].length != keyLength) {
+      if (keyLength != ANY_LENGTH && keys[i].length != keyLength) {
         throw new IllegalArgumentException("splitter " + i + " is not " + keyLength + " bytes");
       }
       if (i > 0 && Arrays.compareUnsigned(keys[i - 1], keys[i]) > 0) {
@@ -105,6 +114,7 @@ public final class Splitters implements Serializable {
     return partitions;
   }
 
+  /** Bytes per key, or {@link #ANY_LENGTH}. */
   public int keyLength() {
     return keyLength;
   }
@@ -118,14 +128,22 @@ public final class Splitters implements Serializable {
     return c;
   }
 
-  /** The partition of the sort key at {@code buf[off, off + keyLength)}. */
+  /** The partition of the sort key at {@code buf[off, off + keyLength)}: fixed-length keys. */
   public int partitionOf(byte[] buf, int off) {
+    if (keyLength == ANY_LENGTH) {
+      throw new IllegalStateException("splitters of keys of any length need the key's length");
+    }
+    return partitionOf(buf, off, keyLength);
+  }
+
+  /** The partition of the sort key at {@code buf[off, off + len)}. */
+  public int partitionOf(byte[] buf, int off, int len) {
     int lo = 0;
     int hi = keys.length;
-    int end = off + keyLength;
+    int end = off + len;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (Arrays.compareUnsigned(keys[mid], 0, keyLength, buf, off, end) <= 0) {
+      if (Arrays.compareUnsigned(keys[mid], 0, keys[mid].length, buf, off, end) <= 0) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -136,6 +154,10 @@ public final class Splitters implements Serializable {
 
   @Override
   public String toString() {
-    return partitions + " partitions, " + keys.length + " splitters of " + keyLength + " bytes";
+    return partitions
+        + " partitions, "
+        + keys.length
+        + " splitters of "
+        + (keyLength == ANY_LENGTH ? "any length" : keyLength + " bytes");
   }
 }

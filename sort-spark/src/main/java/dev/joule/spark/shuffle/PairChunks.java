@@ -1,44 +1,45 @@
 package dev.joule.spark.shuffle;
 
+import dev.joule.core.key.KeyEncoder;
 import dev.joule.spark.partition.Splitters;
-import dev.joule.spark.record.PairRecordLayout;
+import dev.joule.spark.record.PairEntries;
+import dev.joule.spark.record.PairKey;
+import java.util.Arrays;
 import java.util.Iterator;
 import scala.Tuple2;
 
 /**
- * Map side of the pair sort: wraps each pair with its global ordinal into a fixed-size record
- * ({@link PairRecordLayout}) and routes it by the splitters into its partition's chunk. Checks at
- * the end that the partition produced as many pairs as the sampling pass counted: a different
- * number means the input is not deterministic, and the sort would be wrong. Not thread-safe.
+ * Map side of the pair sort: gives each pair its engine key (key and global ordinal, {@link
+ * PairKey}), looks up its partition in the splitters and appends it to that partition's chunk
+ * ({@link PairEntries}). Checks at the end that the partition produced as many pairs as the
+ * sampling pass counted: a different number means the input is not deterministic, and the sort
+ * would be wrong. Not thread-safe.
  */
 public final class PairChunks extends ChunkIterator {
-  /** Pairs wrapped per {@link #advance}. */
+  /** Pairs routed per {@link #advance}. */
   private static final int BATCH = 4096;
 
   private final Iterator<Tuple2<byte[], byte[]>> pairs;
-  private final PairRecordLayout layout;
   private final Splitters splitters;
   private final int partition;
   private final long firstOrdinal;
   private final long expected;
-  private final byte[] wrapped;
+  private final KeyEncoder.Writer keys = PairKey.newWriter();
+  private byte[] entry = new byte[256];
   private long n;
 
   public PairChunks(
       Iterator<Tuple2<byte[], byte[]>> pairs,
-      PairRecordLayout layout,
       Splitters splitters,
       int partition,
       long firstOrdinal,
       long expected) {
-    super(new PartitionChunks(splitters.partitions(), layout.wrappedSize()));
+    super(new PartitionChunks(splitters.partitions(), 1));
     this.pairs = pairs;
-    this.layout = layout;
     this.splitters = splitters;
     this.partition = partition;
     this.firstOrdinal = firstOrdinal;
     this.expected = expected;
-    this.wrapped = new byte[layout.wrappedSize()];
   }
 
   @Override
@@ -46,12 +47,27 @@ public final class PairChunks extends ChunkIterator {
     int done = 0;
     while (done < BATCH && pairs.hasNext()) {
       Tuple2<byte[], byte[]> p = pairs.next();
-      if (p._1() == null || p._2() == null) {
+      byte[] key = p._1();
+      byte[] value = p._2();
+      if (key == null || value == null) {
         throw new NullPointerException(
             "pair " + n + " of partition " + partition + " has a null key or value");
       }
-      layout.wrap(p._1(), p._2(), firstOrdinal + n, wrapped, 0);
-      chunks.add(splitters.partitionOf(wrapped, layout.sortKeyOffset()), wrapped, 0);
+      PairKey.encode(keys, key, firstOrdinal + n);
+      int keyLen = keys.length();
+      long length = PairEntries.entryLength(keyLen, value.length);
+      if (length > Integer.MAX_VALUE - 8) {
+        throw new IllegalArgumentException(
+            "pair " + n + " of partition " + partition + " takes " + length + " bytes, over 2 GiB");
+      }
+      if (length > entry.length) {
+        entry = Arrays.copyOf(entry, (int) Math.max(length, Math.min(2L * entry.length, 1 << 30)));
+      }
+      keys.copyTo(entry, 4);
+      int valueOff = PairEntries.valueOffset(keyLen);
+      System.arraycopy(value, 0, entry, valueOff, value.length);
+      PairEntries.writeLengths(entry, keyLen, value.length);
+      chunks.add(splitters.partitionOf(entry, 4, keyLen), entry, 0, (int) length);
       n++;
       done++;
     }

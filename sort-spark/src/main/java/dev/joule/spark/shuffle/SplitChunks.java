@@ -64,9 +64,10 @@ public final class SplitChunks extends ChunkIterator {
   private void route(byte[] block, int n, long firstOrdinal) {
     int rs = layout.recordSize();
     int sko = layout.sortKeyOffset();
+    int ws = wrapped.length;
     for (int r = 0; r < n; r++) {
       layout.wrap(block, r * rs, firstOrdinal + r, wrapped, 0);
-      chunks.add(splitters.partitionOf(wrapped, sko), wrapped, 0);
+      chunks.add(splitters.partitionOf(wrapped, sko), wrapped, 0, ws);
     }
   }
 

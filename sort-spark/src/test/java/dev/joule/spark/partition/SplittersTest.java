@@ -95,6 +95,37 @@ class SplittersTest {
   }
 
   @Test
+  void keysOfAnyLengthSplitAsUnsignedBytesWithPrefixesFirst() {
+    SplittableRandom r = new SplittableRandom(SEED + 1);
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      byte[] k = new byte[r.nextInt(6)]; // prefixes of each other, and the empty key
+      for (int b = 0; b < k.length; b++) {
+        k[b] = (byte) (r.nextBoolean() ? 0 : 0xFF);
+      }
+      keys.add(k);
+    }
+    Splitters s =
+        Splitters.fromSample(
+            List.of(KeySample.ofKeys(keys.subList(0, 300), 2.0)), 9, Splitters.ANY_LENGTH);
+    byte[][] splitters = s.keys();
+    assertEquals(8, splitters.length);
+    for (int i = 1; i < splitters.length; i++) {
+      assertTrue(Arrays.compareUnsigned(splitters[i - 1], splitters[i]) <= 0, "ascending");
+    }
+    byte[] buffer = new byte[16];
+    for (byte[] k : keys) {
+      System.arraycopy(k, 0, buffer, 5, k.length);
+      assertEquals(
+          bruteForce(splitters, k), s.partitionOf(buffer, 5, k.length), "seed " + (SEED + 1));
+    }
+    assertThrows(IllegalStateException.class, () -> s.partitionOf(buffer, 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Splitters.fromSample(List.of(KeySample.ofKeys(keys, 1.0)), 4, 3));
+  }
+
+  @Test
   void weightsMoveTheQuantiles() {
     // keys 0..3 with weight 1, then 4..7 with weight 3: the middle of the weight lies in the second
     List<byte[]> light = List.of(key(0), key(1), key(2), key(3));

@@ -40,24 +40,22 @@ class RecordLayoutTest {
     assertThrows(IllegalArgumentException.class, () -> new OrdinalRecordLayout(10, 5, 6));
     assertThrows(IllegalArgumentException.class, () -> new OrdinalRecordLayout(65_528, 0, 10));
     assertThrows(IllegalArgumentException.class, () -> new OrdinalRecordLayout(10, 0, 0));
-    assertThrows(IllegalArgumentException.class, () -> new PairRecordLayout(40_000, 30_000));
   }
 
   @Test
-  void pairSortKeysOrderAsUnsignedKeysThenOrdinal() {
+  void pairEngineKeysOrderAsUnsignedKeysThenOrdinal() {
     SplittableRandom r = new SplittableRandom(SEED);
     byte[] alphabet = {0, 1, (byte) 0x7F, (byte) 0x80, (byte) 0xFF};
-    PairRecordLayout l = new PairRecordLayout(6, 3);
     for (int t = 0; t < 20_000; t++) {
       byte[] a = randomKey(r, alphabet);
       byte[] b = randomKey(r, alphabet);
-      long oa = r.nextInt(4);
-      long ob = r.nextInt(4);
+      long oa = r.nextBoolean() ? r.nextInt(4) : r.nextLong(Long.MAX_VALUE);
+      long ob = r.nextBoolean() ? r.nextInt(4) : r.nextLong(Long.MAX_VALUE);
       int expected = Arrays.compareUnsigned(a, b);
       if (expected == 0) {
         expected = Long.compare(oa, ob);
       }
-      int actual = Arrays.compareUnsigned(l.sortKey(a, oa), l.sortKey(b, ob));
+      int actual = Arrays.compareUnsigned(PairKey.encode(a, oa), PairKey.encode(b, ob));
       assertEquals(
           Integer.signum(expected),
           Integer.signum(actual),
@@ -74,18 +72,63 @@ class RecordLayoutTest {
   }
 
   @Test
-  void pairsComeBackWhole() {
-    PairRecordLayout l = new PairRecordLayout(5, 7);
-    byte[] dst = new byte[l.wrappedSize()];
-    java.util.Arrays.fill(dst, (byte) 0x55); // padding must be zeroed by wrap
-    byte[] key = {1, 2};
-    byte[] value = {9, 8, 7};
-    l.wrap(key, value, 42, dst, 0);
-    ByteBuffer w = ByteBuffer.wrap(dst);
-    assertArrayEquals(key, l.key(w));
-    assertArrayEquals(value, l.value(w));
-    assertArrayEquals(l.sortKey(key, 42), Arrays.copyOf(dst, l.sortKeyLength()));
-    assertEquals(0, dst[l.wrappedSize() - 1], "value padding");
-    assertThrows(IllegalArgumentException.class, () -> l.wrap(new byte[6], value, 1, dst, 0));
+  void pairKeysAndOrdinalsComeBackFromTheEngineKey() {
+    SplittableRandom r = new SplittableRandom(SEED + 1);
+    byte[] alphabet = {0, 0, (byte) 0xFF, 1, 2};
+    for (int t = 0; t < 2_000; t++) {
+      byte[] key = randomKey(r, alphabet);
+      long ordinal = r.nextLong(Long.MAX_VALUE);
+      byte[] engineKey = PairKey.encode(key, ordinal);
+      assertEquals(PairKey.encodedLength(key), engineKey.length, "seed " + (SEED + 1));
+      byte[] framed = new byte[engineKey.length + 6]; // the key anywhere inside a larger buffer
+      System.arraycopy(engineKey, 0, framed, 3, engineKey.length);
+      ByteBuffer view = ByteBuffer.wrap(framed, 3, engineKey.length);
+      assertArrayEquals(key, PairKey.key(view), "seed " + (SEED + 1));
+      assertEquals(ordinal, PairKey.ordinal(view));
+      assertEquals(3, view.position(), "position unchanged");
+    }
+    for (byte[] bad :
+        new byte[][] {
+          {}, {1, 2, 3}, {0, 1, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}
+        }) {
+      assertThrows(IllegalArgumentException.class, () -> PairKey.key(ByteBuffer.wrap(bad)));
+    }
+  }
+
+  @Test
+  void pairEntriesOfAnyLengthComeBackInOrder() throws Exception {
+    SplittableRandom r = new SplittableRandom(SEED + 2);
+    java.io.ByteArrayOutputStream chunk = new java.io.ByteArrayOutputStream();
+    java.util.List<byte[][]> written = new java.util.ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      byte[] k = new byte[r.nextInt(40)];
+      byte[] v = new byte[r.nextInt(3) == 0 ? 0 : r.nextInt(300)];
+      r.nextBytes(k);
+      r.nextBytes(v);
+      byte[] entry = new byte[(int) PairEntries.entryLength(k.length, v.length)];
+      System.arraycopy(k, 0, entry, 4, k.length);
+      System.arraycopy(v, 0, entry, PairEntries.valueOffset(k.length), v.length);
+      PairEntries.writeLengths(entry, k.length, v.length);
+      chunk.write(entry);
+      written.add(new byte[][] {k, v});
+    }
+    byte[] bytes = chunk.toByteArray();
+    java.util.List<byte[][]> read = new java.util.ArrayList<>();
+    PairEntries.forEach(
+        bytes,
+        (c, ko, kl, vo, vl) ->
+            read.add(
+                new byte[][] {
+                  Arrays.copyOfRange(c, ko, ko + kl), Arrays.copyOfRange(c, vo, vo + vl)
+                }));
+    assertEquals(written.size(), read.size(), "seed " + (SEED + 2));
+    for (int i = 0; i < written.size(); i++) {
+      assertArrayEquals(
+          written.get(i)[0], read.get(i)[0], "key " + i + " (seed " + (SEED + 2) + ")");
+      assertArrayEquals(written.get(i)[1], read.get(i)[1], "value " + i);
+    }
+    byte[] cut = Arrays.copyOf(bytes, bytes.length - 1);
+    assertThrows(
+        IllegalArgumentException.class, () -> PairEntries.forEach(cut, (c, a, b, d, e) -> {}));
   }
 }
