@@ -29,9 +29,9 @@ import org.apache.spark.sql.types.StructType;
 import scala.Tuple2;
 
 /**
- * joule's sort for Spark programs: a global sort of key/value pairs or rows by a binary key
- * (unsigned byte order, shorter prefix first, as {@link java.util.Arrays#compareUnsigned(byte[],
- * byte[])}), with joule's off-heap engine sorting inside every partition.
+ * joule's sort for Spark programs: a global sort of key/value pairs by a binary key (unsigned byte
+ * order, shorter prefix first, as {@link java.util.Arrays#compareUnsigned(byte[], byte[])}), or of
+ * a Dataset's rows by columns, with joule's off-heap engine sorting inside every partition.
  *
  * <p>How: one pass over the input counts the pairs per partition, measures them and samples keys
  * ({@link PairSampling}); the driver picks range splitters over engine keys ({@link PairKey}: the
@@ -39,8 +39,8 @@ import scala.Tuple2;
  * every pair its engine key and routes it in chunks by partition id; each reduce task sorts its
  * chunks in one of joule's key/value sessions and returns the pairs lazily. Partition i of the
  * result holds the i-th key range, in order; equal keys keep their input order (partition by
- * partition, then position), so the result is deterministic. A Dataset's rows become pairs of their
- * key and the row in Spark's compact binary form.
+ * partition, then position), so the result is deterministic. A Dataset's rows become pairs of a key
+ * encoded from the sort columns ({@link RowKeys}) and the row in Spark's compact binary form.
  *
  * <p>The input is evaluated twice, as by Spark's own {@code sortByKey}: persist it when computing
  * it is expensive, and it must be deterministic (a different count in the second pass fails the
@@ -62,34 +62,21 @@ public final class JouleSpark {
   }
 
   /**
-   * Sorts {@code input} by its binary column {@code keyColumn} into {@code partitions} range
-   * partitions; null keys come first, as in Spark's ascending sort. Rows travel as Spark's compact
-   * binary rows (UnsafeRow) through the engine.
+   * Sorts {@code input} by {@code columns} into {@code partitions} range partitions: the order of
+   * Spark SQL's {@code orderBy} with the same columns ({@link SortColumn}), and rows whose sort
+   * columns are all equal keep their input order. The types a column may have are those of {@link
+   * RowKeys}.
    *
-   * @throws IllegalArgumentException when the column is missing or not binary
+   * @throws IllegalArgumentException when a column is missing or of a type without a binary order
    */
-  public static Dataset<Row> sortByBinaryKey(Dataset<Row> input, String keyColumn, int partitions) {
+  public static Dataset<Row> sortBy(Dataset<Row> input, int partitions, SortColumn... columns) {
     StructType schema = input.schema();
-    DataType type;
-    try {
-      type = schema.apply(keyColumn).dataType();
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "no column " + keyColumn + " in " + schema.simpleString(), e);
-    }
-    if (!type.equals(DataTypes.BinaryType)) {
-      throw new IllegalArgumentException(
-          "key column "
-              + keyColumn
-              + " is "
-              + type.simpleString()
-              + ", not binary: encode the key into bytes whose unsigned order is the wanted order");
-    }
-    int k = schema.fieldIndex(keyColumn);
+    RowKeys keys = RowKeys.of(schema, List.of(columns));
     FlatMapFunction<Iterator<Row>, Tuple2<byte[], byte[]>> toPairs =
         rows -> {
           ExpressionEncoder.Serializer<Row> ser =
               ExpressionEncoder.apply(schema).createSerializer();
+          RowKeys.Writer w = keys.newWriter();
           return new Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -98,8 +85,8 @@ public final class JouleSpark {
 
             @Override
             public Tuple2<byte[], byte[]> next() {
-              Row r = rows.next();
-              return new Tuple2<>(nullFirstKey(r, k), unsafeBytes(ser.apply(r)));
+              InternalRow r = ser.apply(rows.next()); // reused by the serializer: copied below
+              return new Tuple2<>(w.key(r), unsafeBytes(r));
             }
           };
         };
@@ -132,16 +119,31 @@ public final class JouleSpark {
     return spark.createDataFrame(sorted.mapPartitions(toRows), schema);
   }
 
-  /** The key of row {@code r}: a 0 byte for null (first), else a 1 byte and the key's bytes. */
-  private static byte[] nullFirstKey(Row r, int k) {
-    if (r.isNullAt(k)) {
-      return new byte[] {0};
+  /**
+   * Sorts {@code input} by its binary column {@code keyColumn} (a key the program encoded itself)
+   * into {@code partitions} range partitions; null keys come first, as in Spark's ascending sort.
+   *
+   * @throws IllegalArgumentException when the column is missing or not binary
+   */
+  public static Dataset<Row> sortByBinaryKey(Dataset<Row> input, String keyColumn, int partitions) {
+    StructType schema = input.schema();
+    DataType type;
+    try {
+      type = schema.apply(keyColumn).dataType();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "no column " + keyColumn + " in " + schema.simpleString(), e);
     }
-    byte[] key = (byte[]) r.get(k);
-    byte[] out = new byte[key.length + 1];
-    out[0] = 1;
-    System.arraycopy(key, 0, out, 1, key.length);
-    return out;
+    if (!type.equals(DataTypes.BinaryType)) {
+      throw new IllegalArgumentException(
+          "key column "
+              + keyColumn
+              + " is "
+              + type.simpleString()
+              + ", not binary: encode the key into bytes whose unsigned order is the wanted order,"
+              + " or sort by typed columns with sortBy");
+    }
+    return sortBy(input, partitions, SortColumn.asc(keyColumn));
   }
 
   /** The pair sort behind every method: each sorted pair becomes what {@code view} makes of it. */
