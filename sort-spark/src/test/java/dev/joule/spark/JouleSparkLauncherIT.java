@@ -72,6 +72,8 @@ class JouleSparkLauncherIT {
           r.err().contains("joule-spark: sorted 200000 records from 1 input file(s) into 3 parts"),
           r.err());
       assertTrue(r.err().contains("with the " + engine + " engine"), r.err());
+      // the launcher's log4j2 configuration: Spark reports warnings and errors only
+      assertFalse(r.err().lines().anyMatch(l -> l.contains(" INFO ")), r.err());
       assertArrayEquals(Files.readAllBytes(ref), TestData.concatenatedParts(out), engine);
       ValsortSummary s = TestData.valsortS(out);
       assertTrue(s.isOrdered());
