@@ -1,0 +1,164 @@
+package dev.joule.spark.executor;
+
+import dev.joule.core.record.KeySpec;
+import dev.joule.core.record.RecordFormat;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.CorruptRunException;
+import dev.joule.io.error.SortValidationException;
+import dev.joule.io.pipeline.ExternalSorter;
+import dev.joule.io.pipeline.RecordCursor;
+import dev.joule.io.pipeline.SortSession;
+import dev.joule.spark.record.PairEntries;
+import dev.joule.spark.record.SortKeyLayout;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The one place where sort-spark touches joule's session API ({@code ExternalSorter.open} or {@code
+ * openPairs} → {@code SortSession.add} → {@code finish} → {@code RecordCursor}), so that a move of
+ * those classes changes imports here only.
+ *
+ * <p>A {@link PartitionSort} sorts one partition's shuffled chunks: the file sort's wrapped records
+ * (fixed-size records whose sort key is the layout's user key, then ordinal) in a session of
+ * records, or the pair sort's entries ({@link PairEntries}: engine key and value) in a key/value
+ * session. Either way every key is unique, so the engine's order is total and deterministic. The
+ * session keeps the entries off-heap within the memory budget and spills sorted runs to the temp
+ * directories (one stripe each) when they do not fit. Not thread-safe: one per task.
+ */
+public final class JouleEngine {
+  private JouleEngine() {}
+
+  /** The smallest memory budget the engine accepts. */
+  public static long minMemory() {
+    return SortConfig.MIN_MEMORY.bytes();
+  }
+
+  /** Parses a size such as {@code 512m} (powers of 1024), as {@code joule sort --memory} does. */
+  public static long parseSize(String text) {
+    return DataSize.parse(text).bytes();
+  }
+
+  /** A size in its largest exact binary unit, such as {@code 512 MiB}. */
+  public static String formatSize(long bytes) {
+    return DataSize.ofBytes(bytes).toString();
+  }
+
+  /**
+   * True when {@code t} or one of its causes is the engine's report of damaged data: a temp run
+   * that failed its checksum, or a sort whose output disagreed with its input.
+   */
+  public static boolean isCorruption(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof SortValidationException || c instanceof CorruptRunException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Opens a sort of {@code layout}'s wrapped records. */
+  public static PartitionSort open(
+      SortKeyLayout layout, long memoryBytes, int threads, List<Path> tempDirs) throws IOException {
+    SortConfig config =
+        config(memoryBytes, threads, tempDirs)
+            .format(
+                RecordFormat.fixed(
+                    layout.wrappedSize(),
+                    KeySpec.bytes(layout.sortKeyOffset(), layout.sortKeyLength())))
+            .build();
+    return new PartitionSort(ExternalSorter.open(config), false);
+  }
+
+  /** Opens a sort of the pair sort's entries ({@link PairEntries}). */
+  public static PartitionSort openPairs(long memoryBytes, int threads, List<Path> tempDirs)
+      throws IOException {
+    return new PartitionSort(
+        ExternalSorter.openPairs(config(memoryBytes, threads, tempDirs).build()), true);
+  }
+
+  private static SortConfig.Builder config(long memoryBytes, int threads, List<Path> tempDirs) {
+    return SortConfig.builder()
+        .memoryBudget(DataSize.ofBytes(memoryBytes))
+        .threads(threads)
+        .tempDirs(tempDirs);
+  }
+
+  /**
+   * One partition's sort: add chunks, then {@link #finish()} and pull entries in order. The views
+   * it hands out are read-only and valid until the next {@link #next()}.
+   */
+  public static final class PartitionSort implements AutoCloseable {
+    private final SortSession session;
+    private final boolean pairs;
+    private RecordCursor cursor;
+
+    private PartitionSort(SortSession session, boolean pairs) {
+      this.session = session;
+      this.pairs = pairs;
+    }
+
+    /**
+     * Adds a chunk: whole wrapped records, or whole pair entries (copied, not retained).
+     *
+     * @throws IllegalArgumentException when the chunk is not whole records or entries
+     */
+    public void add(byte[] chunk) throws IOException {
+      if (!pairs) {
+        session.add(ByteBuffer.wrap(chunk));
+        return;
+      }
+      ByteBuffer k = ByteBuffer.wrap(chunk);
+      ByteBuffer v = ByteBuffer.wrap(chunk);
+      PairEntries.forEach(
+          chunk,
+          (c, keyOff, keyLen, valueOff, valueLen) -> {
+            k.limit(keyOff + keyLen).position(keyOff);
+            v.limit(valueOff + valueLen).position(valueOff);
+            session.add(k, v);
+          });
+    }
+
+    /** Ends the input; the entries then come out of {@link #next()} in sort order. */
+    public void finish() throws IOException {
+      cursor = session.finish();
+    }
+
+    /**
+     * Moves to the next entry; false after the last, when the engine has also checked count,
+     * checksum and order of everything it returned against what was added.
+     */
+    public boolean next() throws IOException {
+      return cursor.next();
+    }
+
+    /** The current wrapped record, or a pair's value: read-only, position 0. */
+    public ByteBuffer record() {
+      return cursor.record();
+    }
+
+    /** The current pair's engine key ({@link dev.joule.spark.record.PairKey}): read-only. */
+    public ByteBuffer key() {
+      return cursor.key();
+    }
+
+    /** Sorted runs the session has written to the temp directories so far. */
+    public int spilledRuns() {
+      return session.spilledRuns();
+    }
+
+    /** Releases the off-heap memory, threads and temp files; idempotent. */
+    @Override
+    public void close() {
+      try {
+        if (cursor != null) {
+          cursor.close();
+        }
+      } finally {
+        session.close();
+      }
+    }
+  }
+}
