@@ -67,7 +67,7 @@ public final class EntrySpec {
     boolean unique = config.unique();
     if (f instanceof FixedLengthFormat fixed) {
       if (key == null) {
-        return new EntrySpec(f, EntryLayout.of(fixed), null, null, null, unique);
+        return new EntrySpec(f, EntryLayout.of(fixed), null, lastResort(null, last), null, unique);
       }
       EntryLayout range = byteRange(key, fixed.recordSize());
       if (range != null) {

@@ -339,6 +339,9 @@ class ParsedSortTest {
       for (Shape shape : Shape.values()) {
         SortConfig c = config(shape, 2).format(format).key(key).lastResort(last).build();
         sort(concat(recs), c, expected);
+        // The same byte range as the format's own key (no SortKey) must honour it too.
+        var own = RecordFormat.fixed(20, dev.joule.core.record.KeySpec.bytes(4, 4));
+        sort(concat(recs), config(shape, 2).format(own).lastResort(last).build(), expected);
       }
     }
     byte[] unique = concat(reference(recs, byKey, true));
