@@ -1,6 +1,7 @@
 package dev.joule.io.prefetch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +16,7 @@ import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.run.RunReader;
 import dev.joule.io.run.RunWriter;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +27,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -90,6 +93,35 @@ class InconsistentRunTest {
     rewrite(run, d, k, -1, 12);
     readAll(run, ROWS); // every block on its own is consistent
     assertCorruptThroughAMerge(run, ROWS);
+  }
+
+  /**
+   * The final merge's splitter reads entries through {@link RunFileView} from unverified pages. An
+   * entry length there that points outside the run failed with an ArrayIndexOutOfBoundsException
+   * (or asked for an array of up to 2 GiB), not as a corrupt run.
+   */
+  @Test
+  void splitterViewOfAnImpossibleEntryLength() throws Exception {
+    for (int value : new int[] {-40, 1 << 28, 300_000}) {
+      Path run = write(ROWS, rows());
+      RunDescriptor d = descriptor(run, ROWS);
+      int k = firstBlockWithEntries(d, 3);
+      ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(run));
+      int second = (int) d.blockOffset(k) + 4 + b.getInt((int) d.blockOffset(k));
+      rewriteAt(run, d, k, second, value);
+      try (BlockFile f = BlockFile.openRead(run, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
+        RunFileView view =
+            new RunFileView(f, d, ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK), null);
+        long third = d.firstEntryOf(k) + 2;
+        for (Executable probe :
+            new Executable[] {() -> view.probe(third), () -> view.recordBytesBefore(third)}) {
+          UncheckedIOException e = assertThrows(UncheckedIOException.class, probe);
+          CorruptRunException c = assertInstanceOf(CorruptRunException.class, e.getCause());
+          assertEquals(run, c.file(), c.getMessage());
+        }
+      }
+      Files.delete(run);
+    }
   }
 
   /** Rows of 0..60 bytes and every 25th of 5000..9000 bytes, in order. */
