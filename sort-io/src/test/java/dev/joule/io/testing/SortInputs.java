@@ -62,6 +62,24 @@ public final class SortInputs {
       this.family = family;
     }
 
+    /**
+     * Sets the format, key and last resort of this kind on {@code b} (lines end with {@code
+     * delimiter}); returns {@code b}. A child JVM configures its sort from the kind's name this
+     * way.
+     */
+    public SortConfig.Builder configure(SortConfig.Builder b, byte delimiter) {
+      switch (this) {
+        case LINES -> b.format(RecordFormat.lines(delimiter)).lastResort(LastResort.NONE);
+        case LINES_K2N ->
+            b.format(RecordFormat.lines(delimiter)).key(K2N).lastResort(LastResort.ASCENDING);
+        case ROWS -> b.format(RecordFormat.lengthPrefixed()).lastResort(LastResort.NONE);
+        case ROWS_INT_DESC ->
+            b.format(RecordFormat.lengthPrefixed()).key(INT_DESC).lastResort(LastResort.NONE);
+        default -> b.format(fixedFormat()).lastResort(LastResort.NONE);
+      }
+      return b;
+    }
+
     /** The fixed format of a {@link Family#FIXED} kind. */
     public FixedLengthFormat fixedFormat() {
       return switch (this) {
@@ -72,6 +90,17 @@ public final class SortInputs {
       };
     }
   }
+
+  /** GNU's {@code -k2,2n}. */
+  static final SortKey K2N =
+      GnuSortKeys.parse(
+          "", TextPosition.BLANK_SEPARATED, KeyType.GnuRelease.CURRENT, List.of("2,2n"));
+
+  /** A signed big-endian int32 at 0, descending, then the whole record's bytes. */
+  static final SortKey INT_DESC =
+      SortKey.of(
+          KeyField.binary(0, KeyType.integer(4, true, ByteOrder.BIG_ENDIAN)).reversed(),
+          KeyField.of(KeyLocation.wholeRecord(), KeyType.bytes()));
 
   /** The record formats the kinds belong to. */
   public enum Family {
@@ -84,8 +113,7 @@ public final class SortInputs {
   public static final class Input {
     private final Kind kind;
     private final RecordFormat format;
-    private final SortKey key;
-    private final LastResort lastResort;
+    private final byte delimiter;
     private final byte[] data;
     private final byte[] expected;
     private final long records;
@@ -94,16 +122,13 @@ public final class SortInputs {
     Input(
         Kind kind,
         RecordFormat format,
-        SortKey key,
-        LastResort lastResort,
         byte[] data,
         byte[] expected,
         long records,
         String description) {
       this.kind = kind;
       this.format = format;
-      this.key = key;
-      this.lastResort = lastResort;
+      this.delimiter = format instanceof LineFormat f ? f.delimiter() : (byte) '\n';
       this.data = data;
       this.expected = expected;
       this.records = records;
@@ -135,11 +160,7 @@ public final class SortInputs {
 
     /** Sets the format, key and last resort of this input on {@code b}; returns {@code b}. */
     public SortConfig.Builder configure(SortConfig.Builder b) {
-      b.format(format).lastResort(lastResort);
-      if (key != null) {
-        b.key(key);
-      }
-      return b;
+      return kind.configure(b, delimiter);
     }
 
     @Override
@@ -148,10 +169,27 @@ public final class SortInputs {
     }
   }
 
-  /** Shapes of the data beside the kind. */
-  public record Options(boolean longRecords, boolean misleadSample) {
+  /**
+   * Shapes of the data beside the kind.
+   *
+   * @param hugeEvery every this many records one of 80 to 200 KB, longer than a 64 KiB temp block
+   *     (0: none)
+   */
+  public record Options(boolean longRecords, boolean misleadSample, int hugeEvery) {
     /** Long records (some span temp blocks), a representative sample. */
-    public static final Options DEFAULT = new Options(true, false);
+    public static final Options DEFAULT = new Options(true, false, 0);
+
+    public Options(boolean longRecords, boolean misleadSample) {
+      this(longRecords, misleadSample, 0);
+    }
+
+    boolean huge(int i) {
+      return hugeEvery > 0 && i % hugeEvery == hugeEvery / 3;
+    }
+  }
+
+  private static int hugeLength(Random r) {
+    return 80_000 + r.nextInt(120_000);
   }
 
   /**
@@ -174,8 +212,6 @@ public final class SortInputs {
     return new Input(
         kind,
         f,
-        null,
-        LastResort.NONE,
         data,
         PipelineTestSupport.reference(data, f),
         n,
@@ -203,20 +239,14 @@ public final class SortInputs {
     List<byte[]> recs =
         o.misleadSample()
             ? misleadingLines(r, n, text, delimiter)
-            : lineRecords(r, n, text, delimiter, o.longRecords());
+            : lineRecords(r, n, text, delimiter, o);
     if (!lastDelimited && !recs.isEmpty() && recs.get(recs.size() - 1).length == 0) {
       // An empty last line without its delimiter is no line at all: the file ends with the one
       // before it.
       recs.set(recs.size() - 1, line(r, text, delimiter, 1 + r.nextInt(20)));
     }
-    SortKey key = null;
-    LastResort last = LastResort.NONE;
     Comparator<byte[]> order = Arrays::compareUnsigned;
     if (text) {
-      key =
-          GnuSortKeys.parse(
-              "", TextPosition.BLANK_SEPARATED, KeyType.GnuRelease.CURRENT, List.of("2,2n"));
-      last = LastResort.ASCENDING;
       IdentityHashMap<byte[], BigDecimal> numbers = new IdentityHashMap<>();
       recs.forEach(b -> numbers.put(b, secondFieldNumber(b)));
       order =
@@ -229,8 +259,6 @@ public final class SortInputs {
     return new Input(
         kind,
         f,
-        key,
-        last,
         data,
         join(sorted, delimiter, true),
         recs.size(),
@@ -247,12 +275,14 @@ public final class SortInputs {
   }
 
   private static List<byte[]> lineRecords(
-      Random r, int n, boolean text, byte delimiter, boolean longRecords) {
+      Random r, int n, boolean text, byte delimiter, Options o) {
     List<byte[]> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       int kind = r.nextInt(100);
       byte[] rec;
-      if (longRecords && i % LONG_EVERY == LONG_EVERY / 2) {
+      if (o.huge(i)) {
+        rec = line(r, text, delimiter, hugeLength(r));
+      } else if (o.longRecords() && i % LONG_EVERY == LONG_EVERY / 2) {
         rec = line(r, text, delimiter, longLength(r));
       } else if (kind < 6) {
         rec = new byte[0];
@@ -409,7 +439,9 @@ public final class SortInputs {
       for (int i = 0; i < n; i++) {
         int k = r.nextInt(100);
         byte[] rec;
-        if (o.longRecords() && i % LONG_EVERY == LONG_EVERY / 2) {
+        if (o.huge(i)) {
+          rec = bytes(r, min + hugeLength(r));
+        } else if (o.longRecords() && i % LONG_EVERY == LONG_EVERY / 2) {
           rec = bytes(r, longLength(r));
         } else if (k < 6) {
           rec = bytes(r, min);
@@ -421,7 +453,6 @@ public final class SortInputs {
         recs.add(rec);
       }
     }
-    SortKey key = null;
     Comparator<byte[]> order = Arrays::compareUnsigned;
     if (keyed) {
       for (byte[] b : recs) {
@@ -430,10 +461,6 @@ public final class SortInputs {
           ByteBuffer.wrap(b).putInt(0, special[r.nextInt(special.length)]);
         }
       }
-      key =
-          SortKey.of(
-              KeyField.binary(0, KeyType.integer(4, true, ByteOrder.BIG_ENDIAN)).reversed(),
-              KeyField.of(KeyLocation.wholeRecord(), KeyType.bytes()));
       order =
           ((Comparator<byte[]>)
                   (a, b) ->
@@ -446,8 +473,6 @@ public final class SortInputs {
     return new Input(
         kind,
         RecordFormat.lengthPrefixed(),
-        key,
-        LastResort.NONE,
         data,
         frame(sorted),
         recs.size(),
