@@ -12,14 +12,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Real OS faults on one stripe through {@code ./joule sort} (docs/reliability.md F11, F8), checked
@@ -27,6 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * loop-mounted ext4 stripe whose "disk dies" mid-run ({@code EXT4_IOC_SHUTDOWN}: every later
  * syscall on it returns EIO). Root only (skipped with a reason otherwise); every mount and loop
  * device is released in a finally, and {@code findmnt}/{@code losetup -a} are checked at the end.
+ * Over gensort records through the launcher and over lines or length-prefixed rows through the API
+ * in a child JVM ({@link Workload}).
  */
 class StripeFaultIT {
   static final String RECORDS = "300000"; // 30 MB: 9 runs at --memory 8m
@@ -34,12 +38,17 @@ class StripeFaultIT {
   static final List<Path> IMAGES = new ArrayList<>();
 
   @TempDir static Path shared;
-  static Path input;
+  static final Map<Workload, Path> INPUTS = new EnumMap<>(Workload.class);
   @TempDir Path lab;
 
-  @BeforeAll
-  static void input() throws Exception {
-    input = CliContract.gensortInput(shared, RECORDS);
+  /** The workload's input (30 MB), written once per class. */
+  static synchronized Path input(Workload w) throws Exception {
+    Path p = INPUTS.get(w);
+    if (p == null) {
+      p = w.input(Files.createDirectories(shared.resolve(w.name())), RECORDS, OsFaultIT.MEGABYTES);
+      INPUTS.put(w, p);
+    }
+    return p;
   }
 
   @AfterAll
@@ -58,8 +67,10 @@ class StripeFaultIT {
   }
 
   /** F11: run file creation on a stripe out of inodes is ENOSPC naming that stripe, exit 2, CFC. */
-  @Test
-  void inodeExhaustionOnOneStripeNamesThatStripe() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Workload.class)
+  void inodeExhaustionOnOneStripeNamesThatStripe(Workload w) throws Exception {
+    Path input = input(w);
     Path s1 = dir("s1");
     Path out = lab.resolve("out.dat");
     // Tmpfs appends ",mode=0755" to "size=<size>"; a large size so the up-front space check passes
@@ -69,7 +80,7 @@ class StripeFaultIT {
     try (s2) {
       Snapshot before = CliContract.before(out, s1, s2.dir);
       Run r =
-          CliContract.joule(
+          w.run(
               lab,
               "sort",
               "-q",
@@ -91,7 +102,7 @@ class StripeFaultIT {
               Pattern.quote(s2.dir.toString()) + "(/\\S*)?",
               "No space left on device.*"),
           15_000,
-          "tmpfs stripe with nr_inodes=8");
+          w + ": tmpfs stripe with nr_inodes=8");
     }
   }
 
@@ -102,8 +113,10 @@ class StripeFaultIT {
    * dir hold no temps. The dead stripe is excluded from the temp check: nothing can delete files on
    * a shut down file system (every syscall is EIO), so its private dir stays until the next mount.
    */
-  @Test
-  void stripeDiskDiesMidRunFailsNamingThatStripe() throws Exception {
+  @ParameterizedTest
+  @EnumSource(names = {"GENSORT", "ROWS"})
+  void stripeDiskDiesMidRunFailsNamingThatStripe(Workload w) throws Exception {
+    Path input = input(w);
     assumeTrue(CliContract.isRoot(), "not root: cannot loop-mount ext4 (skipped)");
     assumeTrue(
         CliContract.sh("python3", "-c", "import fcntl") == 0, "python3 is not installed: skipped");
@@ -129,7 +142,7 @@ class StripeFaultIT {
       p =
           CliContract.start(
               lab,
-              CliContract.command(
+              w.command(
                   List.of(),
                   "sort",
                   "-q",
@@ -190,9 +203,9 @@ class StripeFaultIT {
           () ->
               "stderr's last line does not name a path on the dead stripe " + s2 + ":\n" + r.err());
       System.out.println(
-          "F8: exit " + r.exit() + " " + ms + " ms after EXT4_IOC_SHUTDOWN: " + line);
-      before.assertOutputUnchanged("ext4 stripe shut down");
-      before.assertNoTemps("ext4 stripe shut down (other stripe and output dir)");
+          "F8 " + w + ": exit " + r.exit() + " " + ms + " ms after EXT4_IOC_SHUTDOWN: " + line);
+      before.assertOutputUnchanged(w + ": ext4 stripe shut down");
+      before.assertNoTemps(w + ": ext4 stripe shut down (other stripe and output dir)");
     } finally {
       if (p != null && p.isAlive()) {
         p.destroyForcibly();
@@ -216,14 +229,19 @@ class StripeFaultIT {
    * no temp is left in the output dir or the stripe (both checked while the sick fs is still
    * mounted).
    */
-  @Test
-  void deferredWritebackErrorOnTheOutputIsCaughtAtFsync() throws Exception {
+  @ParameterizedTest
+  @EnumSource(names = {"GENSORT", "LINES"})
+  void deferredWritebackErrorOnTheOutputIsCaughtAtFsync(Workload w) throws Exception {
     assumeTrue(CliContract.isRoot(), "not root: cannot mount (skipped)");
     Path s1 = dir("s1");
     Path o = dir("outfs");
     Path gen = lab.resolve("in25.dat");
-    Run g = CliContract.joule(lab, "gensort", "-t2", "250000", gen.toString()); // 25 MB
-    assertEquals(0, g.exit(), g::toString);
+    if (w == Workload.GENSORT) {
+      Run g = CliContract.joule(lab, "gensort", "-t2", "250000", gen.toString()); // 25 MB
+      assertEquals(0, g.exit(), g::toString);
+    } else {
+      gen = input(w);
+    }
     Tmpfs thin = new Tmpfs(lab.resolve("thin"), "4m");
     MOUNTS.add(thin.dir);
     try (thin) {
@@ -246,7 +264,7 @@ class StripeFaultIT {
             0, CliContract.sh("sync", "-f", out.toString()), "sync of the previous output");
         Snapshot before = CliContract.before(out, s1);
         Run r =
-            CliContract.joule(
+            w.run(
                 lab,
                 "sort",
                 "-q",
@@ -260,9 +278,9 @@ class StripeFaultIT {
                 out.toString());
         assertTrue(
             r.exit() != 0,
-            "exit 0 although the output's blocks could not be written (thin loop device)");
+            w + ": exit 0 although the output's blocks could not be written (thin loop device)");
         System.out.println(
-            "F7: exit " + r.exit() + " in " + r.millis() + " ms: " + r.lastErrLine());
+            "F7 " + w + ": exit " + r.exit() + " in " + r.millis() + " ms: " + r.lastErrLine());
         before.assertCleanFailure(
             r,
             2,
@@ -271,7 +289,7 @@ class StripeFaultIT {
                 Pattern.quote(o.toString()) + "/\\S*",
                 "(No space left on device|Input/output error).*"),
             15_000,
-            "thin-provisioned output fs");
+            w + ": thin-provisioned output fs");
       } finally {
         if (CliContract.sh("umount", o.toString()) != 0) {
           CliContract.sh("umount", "-l", o.toString());

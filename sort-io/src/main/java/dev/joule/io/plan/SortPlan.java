@@ -117,13 +117,17 @@ public final class SortPlan {
             (budget - (long) OUTPUT_BUFFERS * outTransfer - ARENA_SLACK - readBuffers)
                 / (rs + indexBytesPerEntry()));
     // The runRecordsLimit test hook also applies here, so tests reach run formation and merges with
-    // a few KiB of input instead of more than the budget's one-pass capacity.
+    // a few KiB of input instead of more than the budget's one-pass capacity. Parsed runs need no
+    // page quantum (their runs start wherever a record does): the quantum of their average entry
+    // size, up to 4096 records, would keep small parsed inputs in one pass whatever the limit.
     this.onePass =
         onePassAllowed
             && (inPlace ? records : (long) Math.ceil(records * ESTIMATE_MARGIN)) <= onePassCapacity
             && (hooks.runRecordsLimit() == 0
                 || records
-                    <= Math.max(Alignment.recordQuantum(recordSize), hooks.runRecordsLimit()));
+                    <= Math.max(
+                        inPlace ? Alignment.recordQuantum(recordSize) : 1,
+                        hooks.runRecordsLimit()));
     int limit =
         MergePlanLimits.maxFanIn(
             budget, tempTransfer, openFileLimit, MergePlanLimits.reserve(openFileLimit));

@@ -36,6 +36,7 @@ public final class BlockPrefetcher implements AutoCloseable {
 
   private final RunReader[] readers;
   private final int[] fromBlock;
+  private final int[] toBlock;
   private final int[] base;
   private final PrefetchSchedule schedule;
   private final BlockPool pool;
@@ -80,6 +81,7 @@ public final class BlockPrefetcher implements AutoCloseable {
     }
     this.readers = readers.clone();
     this.fromBlock = fromBlock.clone();
+    this.toBlock = toBlock.clone();
     this.base = new int[k];
     int total = 0;
     for (int r = 0; r < k; r++) {
@@ -157,6 +159,19 @@ public final class BlockPrefetcher implements AutoCloseable {
    * the block on the caller's thread if the prefetcher has not reached it.
    */
   public ByteBuffer take(int r, int b) throws IOException {
+    if (b < fromBlock[r] || b >= toBlock[r]) {
+      // Its slot would be another run's (or none): waiting there could never end.
+      throw new IndexOutOfBoundsException(
+          "block "
+              + b
+              + " of run "
+              + r
+              + " is outside the merge's blocks ["
+              + fromBlock[r]
+              + ", "
+              + toBlock[r]
+              + ")");
+    }
     int slot = base[r] + b - fromBlock[r];
     synchronized (this) {
       while (true) {

@@ -2,6 +2,7 @@ package dev.joule.io.prefetch;
 
 import dev.joule.core.merge.AbstractRunCursor;
 import dev.joule.core.merge.RunCursor;
+import dev.joule.io.error.CorruptRunException;
 import dev.joule.io.run.RunDescriptor;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -28,8 +29,10 @@ import java.nio.ByteBuffer;
  * current. Single-threaded (the merge thread).
  */
 public final class FileRunCursor extends AbstractRunCursor implements AutoCloseable {
+  private final RunDescriptor descriptor;
   private final BlockPrefetcher prefetcher;
   private final int run;
+  private final int endBlock; // after the range's last block (its last entry's last piece)
   private final int firstBlock;
   private final int firstOffset; // byte offset of the range's first known entry in firstBlock
   private int skip; // entries to pass over from there before the range starts
@@ -51,8 +54,10 @@ public final class FileRunCursor extends AbstractRunCursor implements AutoClosea
       throw new IndexOutOfBoundsException(
           "entries [" + fromEntry + ", " + toEntry + ") outside a run of " + d.recordCount());
     }
+    this.descriptor = d;
     this.prefetcher = prefetcher;
     this.run = run;
+    this.endBlock = blockRange(d, fromEntry, toEntry)[1];
     this.left = toEntry - fromEntry;
     if (left == 0) {
       this.firstBlock = 0;
@@ -96,12 +101,12 @@ public final class FileRunCursor extends AbstractRunCursor implements AutoClosea
       }
     } else if (joined) {
       joined = false;
-      load(block + 1); // a large entry ends its last piece's block
+      loadStarting(block + 1); // a large entry ends its last piece's block
       position = view.position();
     } else {
       position += layout.entryLength(buffer, position);
       if (position >= blockEnd) {
-        load(block + 1);
+        loadStarting(block + 1);
         position = view.position();
       }
     }
@@ -114,14 +119,25 @@ public final class FileRunCursor extends AbstractRunCursor implements AutoClosea
     return true;
   }
 
-  /** Joins the pieces of a large entry that starts at {@code position} of the current block. */
+  /**
+   * Joins the pieces of a large entry that starts at {@code position} of the current block. Each
+   * piece must be in a block that starts no entry, and the last one must end where its block's used
+   * bytes do; {@code RunReader} checks each block alone and cannot see that a length disagrees with
+   * the pieces that follow it.
+   */
   private void join(int length) {
     ByteBuffer whole = ByteBuffer.allocate(length);
     whole.put(0, view, position, blockEnd - position);
     int done = blockEnd - position;
     while (done < length) {
+      if (block + 1 < endBlock && descriptor.entriesStarting(block + 1) != 0) {
+        throw corrupt(block + 1, "an entry of " + length + " bytes lacks its continuation");
+      }
       load(block + 1);
       int n = Math.min(length - done, blockEnd - view.position());
+      if (done + n == length && view.position() + n != blockEnd) {
+        throw corrupt(block, "an entry of " + length + " bytes ends before its last piece");
+      }
       whole.put(done, view, view.position(), n);
       done += n;
     }
@@ -130,8 +146,16 @@ public final class FileRunCursor extends AbstractRunCursor implements AutoClosea
     joined = true;
   }
 
+  /**
+   * Loads block {@code k}, which must be in this cursor's range: entries that claim more blocks
+   * than the run has are corruption, and asking the prefetcher for a block outside its schedule
+   * would wait for a read that never comes.
+   */
   private void load(int k) {
     release();
+    if (k >= endBlock) {
+      throw corrupt(k - 1, "entries run past the run's last block");
+    }
     if (Thread.interrupted()) {
       Thread.currentThread().interrupt();
       throw new UncheckedIOException(new InterruptedIOException("merge cancelled"));
@@ -148,6 +172,20 @@ public final class FileRunCursor extends AbstractRunCursor implements AutoClosea
     // -XX:+LogCompilation). One view per block, nothing per entry.
     view = owned.asReadOnlyBuffer().order(owned.order());
     blockEnd = view.limit();
+  }
+
+  /** Loads block {@code k}, where the next entry must start. */
+  private void loadStarting(int k) {
+    load(k);
+    if (descriptor.entriesStarting(k) == 0) {
+      throw corrupt(k, "a piece of an entry where the next entry should start");
+    }
+  }
+
+  private UncheckedIOException corrupt(int k, String what) {
+    return new UncheckedIOException(
+        new CorruptRunException(
+            descriptor.path(), descriptor.blockOffset(k), "block " + k + ": " + what));
   }
 
   private void release() {

@@ -23,7 +23,9 @@ import java.util.Map;
  *
  * <p>Pages are read without block verification (the merge verifies every block it reads); a corrupt
  * page could only misplace a cut, and a misplaced cut shows up in the final merge's self-validation
- * (order, count and checksum), so it cannot publish a wrong output.
+ * (order, count and checksum), so it cannot publish a wrong output. Entry lengths are the
+ * exception: one that points outside the run's blocks is a {@link CorruptRunException} here, since
+ * reading by it would fail with an index error or allocate up to 2 GiB for one entry.
  *
  * <p>Memory: at most {@link #MAX_PAGES} heap pages of 4096 bytes plus one borrowed aligned buffer,
  * and one copy of the entry being compared. Not thread-safe (one splitter thread). The file is
@@ -86,11 +88,19 @@ public final class RunFileView implements SortedRunView {
     int block = (int) at[0];
     int offset = (int) at[1];
     for (long i = at[2]; i < index; i++) {
-      ByteBuffer head = header(block, offset);
-      sum += layout.recordLength(head, 0);
-      offset += layout.entryLength(head, 0);
+      sum += layout.recordLength(header(block, offset), 0);
+      offset = next(block, offset);
     }
     return sum;
+  }
+
+  /** Offset of the entry after the one at {@code offset} of {@code block}, in the same block. */
+  private int next(int block, int offset) {
+    long n = (long) offset + entryLength(block, offset);
+    if (n >= d.payload()) {
+      throw corrupt(block, offset, "an entry runs past its block, where more entries should start");
+    }
+    return (int) n;
   }
 
   /** A heap copy of entry {@code index}, from index 0. */
@@ -99,7 +109,7 @@ public final class RunFileView implements SortedRunView {
     int block = (int) at[0];
     int offset = (int) at[1];
     for (long i = at[2]; i < index; i++) {
-      offset += entryLength(block, offset);
+      offset = next(block, offset);
     }
     int len = entryLength(block, offset);
     byte[] bytes = new byte[len];
@@ -107,12 +117,35 @@ public final class RunFileView implements SortedRunView {
     return ByteBuffer.wrap(bytes);
   }
 
-  /** The length of the entry at {@code offset} of {@code block}, from its header. */
+  /**
+   * The length of the entry at {@code offset} of {@code block}, from its header; one that would end
+   * past the run's last block is corrupt.
+   */
   private int entryLength(int block, int offset) {
     if (layout.fixedSize()) {
       return layout.fixedEntrySize();
     }
-    return layout.entryLength(header(block, offset), 0);
+    ByteBuffer head = header(block, offset);
+    int record = layout.recordLength(head, 0);
+    int key = layout.place() == EntryLayout.KeyPlace.DERIVED ? layout.keyLength(head, 0) : 0;
+    long room = (long) (d.blockCount() - block) * d.payload() - offset;
+    if (record < 0
+        || key < 0
+        || record > EntryLayout.MAX_RECORD_LENGTH
+        || key > EntryLayout.MAX_RECORD_LENGTH
+        || layout.entryLength(record, key) > room) {
+      throw corrupt(
+          block,
+          offset,
+          "an entry of record length " + record + " and key length " + key + " does not fit");
+    }
+    return layout.entryLength(record, key);
+  }
+
+  private UncheckedIOException corrupt(int block, int offset, String what) {
+    return new UncheckedIOException(
+        new CorruptRunException(
+            file.path(), d.blockOffset(block) + offset, "block " + block + ": " + what));
   }
 
   /**

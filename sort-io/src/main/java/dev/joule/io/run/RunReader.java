@@ -284,8 +284,98 @@ public final class RunReader {
             file.path(), offset, "block " + k + " first key differs from the footer's");
       }
     }
+    checkEntries(k, b, start, offset, count, used);
     dst.position(start).limit(start + used);
     return dst;
+  }
+
+  /**
+   * The entries starting in block {@code k} must fill its used bytes exactly, except the first
+   * piece of an entry larger than a block's payload, which fills the whole payload alone. Without
+   * this, a block whose count, used bytes and entry lengths disagree (a writer's bug, or damage
+   * written with a matching CRC) passes its CRC and sends the merge's cursor past the block's
+   * entries: into garbage read as entries, or past the run's last block, where the cursor waited
+   * forever for a block nobody reads.
+   */
+  private void checkEntries(int k, ByteBuffer b, int start, long offset, int count, int used)
+      throws CorruptRunException {
+    RunDescriptor d = descriptor;
+    EntryLayout layout = d.layout();
+    if (layout.fixedSize()) {
+      if ((long) count * layout.fixedEntrySize() != used) {
+        throw new CorruptRunException(
+            file.path(),
+            offset + d.blockLength(k) - 12,
+            "block "
+                + k
+                + " used bytes "
+                + used
+                + " do not hold its "
+                + count
+                + " entries of "
+                + layout.fixedEntrySize()
+                + " bytes");
+      }
+      return;
+    }
+    if (count == 0) {
+      return; // a continuation piece: FileRunCursor checks it against the entry's length
+    }
+    int end = start + used;
+    int at = start;
+    for (int e = 0; e < count; e++) {
+      long length = entryLength(layout, b, at, end);
+      if (length < 0 || at + length > end) {
+        if (e == 0 && count == 1 && length > d.payload() && used == d.payload()) {
+          return; // the first piece of an entry larger than a block
+        }
+        throw new CorruptRunException(
+            file.path(),
+            offset + (at - start),
+            "block "
+                + k
+                + " entry "
+                + e
+                + " of "
+                + count
+                + (length < 0 ? " has an impossible length" : " of " + length + " bytes")
+                + " runs past the block's "
+                + used
+                + " used bytes");
+      }
+      at += (int) length;
+    }
+    if (at != end) {
+      throw new CorruptRunException(
+          file.path(),
+          offset + (at - start),
+          "block "
+              + k
+              + " entries end at byte "
+              + (at - start)
+              + " of its "
+              + used
+              + " used bytes");
+    }
+  }
+
+  /**
+   * The length of the variable entry at {@code at}, or -1 if its header does not fit before {@code
+   * end} or states a record or key longer than any entry holds.
+   */
+  private static long entryLength(EntryLayout layout, ByteBuffer b, int at, int end) {
+    if (at + layout.keyDistance() > end) {
+      return -1;
+    }
+    int record = layout.recordLength(b, at);
+    int key = layout.place() == EntryLayout.KeyPlace.DERIVED ? layout.keyLength(b, at) : 0;
+    if (record < 0
+        || key < 0
+        || record > EntryLayout.MAX_RECORD_LENGTH
+        || key > EntryLayout.MAX_RECORD_LENGTH) {
+      return -1;
+    }
+    return layout.entryLength(record, key);
   }
 
   /**

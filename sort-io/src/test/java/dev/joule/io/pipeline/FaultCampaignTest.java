@@ -4,18 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.memory.Alignment;
-import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeySpec;
-import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.FaultFileSystemProvider;
 import dev.joule.io.testing.FaultOp;
-import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.io.testing.SortInputs;
+import dev.joule.io.testing.SortInputs.Family;
+import dev.joule.io.testing.SortInputs.Input;
+import dev.joule.io.testing.SortInputs.Kind;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.io.testing.Watchdog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +30,8 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Seeded fault campaign (docs/reliability.md F2, F6, F16, F17) over {@link ExternalSorter#sort}:
@@ -39,23 +43,24 @@ import org.junit.jupiter.api.io.TempDir;
  * the same configuration, so every phase is hit. Each case must end as a clean failure ({@link
  * CleanFailureContract}) or as output byte-identical to an in-memory reference sort.
  *
- * <p>{@code -Djoule.campaign.cases=N} (default 2000) sets the number of cases, {@code
+ * <p>The formats ({@link SortInputs}): half of the configurations sort fixed records (three
+ * layouts), a quarter lines ({@code \n} or {@code \0}, with or without a last delimiter, whole-line
+ * keys or GNU's {@code -k2,2n} with its last resort), a quarter length-prefixed rows (whole-row
+ * keys, or a typed int32 descending). Their long records span temp blocks (run format v2), and one
+ * in six of their configurations plans one pass from a sample that misleads it, so the arena
+ * overflows into a first run and the rest forms runs under a second plan.
+ *
+ * <p>{@code -Djoule.campaign.cases=N} (default 2500) sets the number of cases, {@code
  * -Djoule.campaign.base=S} the first case's seed; {@code -Djoule.campaign.seed=S} runs the single
  * case S (the seed every failure message prints). Per-category counts go to stdout.
  */
 class FaultCampaignTest {
-  static final int CASES = Integer.getInteger("joule.campaign.cases", 2000);
+  static final int CASES = Integer.getInteger("joule.campaign.cases", 2500);
   static final long BASE = Long.getLong("joule.campaign.base", 0xC0FFEEL);
   static final Long ONE = Long.getLong("joule.campaign.seed");
 
   /** Configuration shapes the cases are spread over; each has one fault-free dry run. */
   static final int CONFIGS = Integer.getInteger("joule.campaign.configs", 64);
-
-  static final FixedLengthFormat[] FORMATS = {
-    RecordFormat.fixed(16, KeySpec.bytes(0, 10)),
-    RecordFormat.fixed(32, KeySpec.bytes(4, 12)),
-    RecordFormat.gensort(),
-  };
 
   @TempDir Path dir;
 
@@ -71,7 +76,8 @@ class FaultCampaignTest {
   record Case(
       long seed,
       int config,
-      FixedLengthFormat format,
+      Kind kind,
+      boolean misleadSample,
       long records,
       long runLimit,
       int fanIn,
@@ -87,24 +93,49 @@ class FaultCampaignTest {
 
     static Case of(long seed) {
       // The configuration comes from one of CONFIGS shapes (so their dry runs are shared), the
-      // data,
-      // fault and fault position from the seed itself.
+      // data, fault and fault position from the seed itself.
       int config = (int) Math.floorMod(seed ^ (seed >>> 32), (long) CONFIGS);
-      Random r = new Random(0x5EED_C0F1L + config);
-      FixedLengthFormat f = FORMATS[r.nextInt(10) < 7 ? r.nextInt(2) : 2];
-      long q = Alignment.recordQuantum(f.recordSize());
+      // Mixed: java.util.Random's first draws for neighbouring seeds agree in their high bits, and
+      // nextInt(4) takes only those, so every configuration would get the same record format.
+      Random r = new Random(new SplittableRandom(0x5EED_C0F1L + config).nextLong());
+      Kind kind = kind(r);
       int shape = r.nextInt(10); // 0-1 one pass, 2-4 one merge, 5-9 several passes
-      long runLimit = q * (1 + r.nextInt(2));
       long records;
+      long runLimit;
       int fanIn;
-      if (shape < 2) {
-        records = r.nextInt(4) == 0 ? r.nextInt(2) : 1 + r.nextInt((int) q * 2);
-        runLimit = 0;
-        fanIn = 0;
-      } else {
-        int runs = shape < 5 ? 2 + r.nextInt(2) : 5 + r.nextInt(12);
-        records = (runs - 1) * runLimit + 1 + r.nextInt((int) runLimit);
+      boolean mislead = false;
+      if (kind.family == Family.FIXED) {
+        long q = Alignment.recordQuantum(kind.fixedFormat().recordSize());
+        runLimit = q * (1 + r.nextInt(2));
+        if (shape < 2) {
+          records = r.nextInt(4) == 0 ? r.nextInt(2) : 1 + r.nextInt((int) q * 2);
+          runLimit = 0;
+          fanIn = 0;
+        } else {
+          int runs = shape < 5 ? 2 + r.nextInt(2) : 5 + r.nextInt(12);
+          records = (runs - 1) * runLimit + 1 + r.nextInt((int) runLimit);
+          fanIn = shape < 5 ? 0 : 2 + r.nextInt(3);
+        }
+      } else if (r.nextInt(6) == 0) {
+        // One pass planned from a sample that misleads: the arena overflows into a first run,
+        // and the rest forms runs as large as the budget allows, or capped for several passes.
+        mislead = true;
+        records = 150L + r.nextInt(300);
+        runLimit = shape < 5 ? 0 : 300L + r.nextInt(200);
         fanIn = shape < 5 ? 0 : 2 + r.nextInt(3);
+      } else {
+        // Runs end when the arena is full, whose size the plan takes from the run limit and the
+        // sampled record size: the run count is about records / runLimit.
+        runLimit = 70L + r.nextInt(100);
+        if (shape < 2) {
+          records = r.nextInt(4) == 0 ? r.nextInt(2) : 1 + r.nextInt(400);
+          runLimit = 0;
+          fanIn = 0;
+        } else {
+          int runs = shape < 5 ? 2 + r.nextInt(2) : 5 + r.nextInt(6);
+          records = (runs - 1) * runLimit + 1 + r.nextInt((int) runLimit);
+          fanIn = shape < 5 ? 0 : 2 + r.nextInt(3);
+        }
       }
       int ioKiB = 4 << r.nextInt(5);
       int tempKiB = 4 << r.nextInt(3);
@@ -117,7 +148,8 @@ class FaultCampaignTest {
       return new Case(
           seed,
           config,
-          f,
+          kind,
+          mislead,
           records,
           runLimit,
           fanIn,
@@ -132,8 +164,30 @@ class FaultCampaignTest {
           fr.nextDouble());
     }
 
+    /**
+     * Half of the configurations sort fixed records, a quarter lines, a quarter length-prefixed
+     * rows.
+     */
+    private static Kind kind(Random r) {
+      return switch (r.nextInt(4)) {
+        case 0, 1 ->
+            r.nextInt(10) < 7 ? (r.nextBoolean() ? Kind.FIXED_16 : Kind.FIXED_32) : Kind.GENSORT;
+        case 2 -> r.nextBoolean() ? Kind.LINES : Kind.LINES_K2N;
+        default -> r.nextBoolean() ? Kind.ROWS : Kind.ROWS_INT_DESC;
+      };
+    }
+
+    /** This case's input (the dry run of its configuration uses another seed). */
+    Input input(long dataSeed) {
+      int distinct = kind.family == Family.FIXED && (dataSeed & 3) == 0 ? 5 : 0;
+      return SortInputs.of(
+          kind, dataSeed, records, distinct, new SortInputs.Options(true, misleadSample));
+    }
+
     String shape() {
-      return runLimit == 0 ? "one-pass" : fanIn == 0 ? "one-merge" : "multi-pass";
+      return misleadSample
+          ? "overflow"
+          : runLimit == 0 ? "one-pass" : fanIn == 0 ? "one-merge" : "multi-pass";
     }
 
     @Override
@@ -143,12 +197,12 @@ class FaultCampaignTest {
           + " [config "
           + config
           + ", "
+          + kind
+          + ", "
           + shape()
           + ", "
           + records
-          + " x "
-          + format.recordSize()
-          + " B, runs of "
+          + " records, runs of "
           + runLimit
           + ", fan-in "
           + fanIn
@@ -187,8 +241,15 @@ class FaultCampaignTest {
     }
   }
 
-  /** Per category: cases, clean failures, validated successes. */
+  /** Per category (family, fault, phase): cases, clean failures, validated successes. */
   final Map<String, long[]> tally = new TreeMap<>();
+
+  /**
+   * The phases every record format must have failed in cleanly at least once over a full campaign:
+   * otherwise a change of the case distribution has silently stopped covering one.
+   */
+  static final List<String> PHASES =
+      List.of("one-pass sort", "run formation", "intermediate merge", "final merge", "publish");
 
   @Test
   void everyCaseFailsCleanlyOrSortsCorrectly() throws Exception {
@@ -203,19 +264,30 @@ class FaultCampaignTest {
     }
     StringBuilder sb = new StringBuilder("fault campaign (base seed " + BASE + "): ");
     long[] all = new long[3];
+    Map<Family, long[]> families = new EnumMap<>(Family.class);
     tally.forEach(
         (k, v) -> {
           sb.append(
               String.format(
-                  "%n  %-40s cases %5d  clean failures %5d  validated outputs %5d",
+                  "%n  %-52s cases %5d  clean failures %5d  validated outputs %5d",
                   k, v[0], v[1], v[2]));
+          long[] f =
+              families.computeIfAbsent(
+                  Family.valueOf(k.substring(0, k.indexOf(' '))), x -> new long[3]);
           for (int i = 0; i < 3; i++) {
             all[i] += v[i];
+            f[i] += v[i];
           }
         });
+    families.forEach(
+        (k, v) ->
+            sb.append(
+                String.format(
+                    "%n  %-52s cases %5d  clean failures %5d  validated outputs %5d  (%d ms)",
+                    "all " + k, v[0], v[1], v[2], nanos.getOrDefault(k, 0L) / 1_000_000)));
     sb.append(
         String.format(
-            "%n  %-40s cases %5d  clean failures %5d  validated outputs %5d  (%d ms)",
+            "%n  %-52s cases %5d  clean failures %5d  validated outputs %5d  (%d ms)",
             "TOTAL", all[0], all[1], all[2], (System.nanoTime() - t0) / 1_000_000));
     System.out.println(sb);
     if (base != null && !base.equals(dir)) {
@@ -224,6 +296,22 @@ class FaultCampaignTest {
     if (ONE == null) {
       assertTrue(all[1] > CASES / 3, "faults were injected: " + sb);
       assertTrue(all[2] > CASES / 20, "some cases succeed: " + sb);
+    }
+    if (ONE == null && CASES >= 1000) {
+      for (Family f : Family.values()) {
+        long[] v = families.getOrDefault(f, new long[3]);
+        assertTrue(v[1] > 0 && v[2] > 0, f + ": failures and successes: " + sb);
+        for (String phase : PHASES) {
+          assertTrue(
+              tally.entrySet().stream()
+                  .anyMatch(
+                      e ->
+                          e.getKey().startsWith(f + " ")
+                              && e.getKey().contains(" " + phase + " (")
+                              && e.getValue()[1] > 0),
+              f + ": no clean failure in the " + phase + ": " + sb);
+        }
+      }
     }
   }
 
@@ -249,11 +337,14 @@ class FaultCampaignTest {
    * threw with the new output already in place, and a failed owner.lock deletion left the private
    * directory behind.
    */
-  @Test
-  void everyDeleteForceAndMoveFailureAtTheEndKeepsThePreviousOutput() throws Exception {
+  @ParameterizedTest
+  @EnumSource(names = {"FIXED_16", "LINES_K2N", "ROWS"})
+  void everyDeleteForceAndMoveFailureAtTheEndKeepsThePreviousOutput(Kind kind) throws Exception {
     base = base();
-    FixedLengthFormat f = FORMATS[0];
-    long q = Alignment.recordQuantum(f.recordSize());
+    long runLimit =
+        kind.family == Family.FIXED
+            ? Alignment.recordQuantum(kind.fixedFormat().recordSize())
+            : 150;
     int failures = 0;
     for (FaultOp op : new FaultOp[] {FaultOp.DELETE, FaultOp.FORCE, FaultOp.MOVE}) {
       for (long k = 1; ; k++) {
@@ -261,9 +352,10 @@ class FaultCampaignTest {
             new Case(
                 k,
                 0,
-                f,
-                6 * q + 7,
-                q,
+                kind,
+                false,
+                6 * runLimit + 7,
+                runLimit,
                 3,
                 2,
                 1,
@@ -274,11 +366,12 @@ class FaultCampaignTest {
                 Fault.FAIL_AT,
                 op,
                 0);
+        String ctx = kind + " " + op + " k=" + k;
         Path caseDir = Files.createDirectory(base.resolve("r" + op + k));
         try {
-          byte[] data = PipelineTestSupport.records(k, c.records(), f, 0);
+          Input input = c.input(k);
           Path in = caseDir.resolve("in");
-          Files.write(in, data);
+          Files.write(in, input.data());
           List<Path> stripes =
               List.of(
                   Files.createDirectory(caseDir.resolve("s0")),
@@ -288,16 +381,18 @@ class FaultCampaignTest {
           FaultFileSystemProvider faults = FaultFileSystemProvider.create(k).failAt(op, k);
           CleanFailureContract.Snapshot before = CleanFailureContract.before(out, stripes);
           try {
-            ExternalSorter.sort(
-                faults.wrap(in), faults.wrap(out), config(c, faults, stripes, new int[1]));
-            assertArrayEquals(
-                PipelineTestSupport.reference(data, f), Files.readAllBytes(out), op + " k=" + k);
-            before.assertNoTempsOrLeaks(op + " k=" + k, null);
-            assertTrue(
-                faults.faultIndex() < 0, op + " k=" + k + ": a fault fired and the sort succeeded");
+            SortReport rep =
+                ExternalSorter.sort(
+                    faults.wrap(in),
+                    faults.wrap(out),
+                    config(c, input, faults, stripes, new int[1]));
+            assertArrayEquals(input.expected(), Files.readAllBytes(out), ctx);
+            assertTrue(rep.mergePasses() > 1, ctx + ": merge passes " + rep.mergePasses());
+            before.assertNoTempsOrLeaks(ctx, null);
+            assertTrue(faults.faultIndex() < 0, ctx + ": a fault fired and the sort succeeded");
             break; // k is past the last such operation
           } catch (IOException e) {
-            before.assertCleanFailure(e, "Input/output error", false, op + " k=" + k);
+            before.assertCleanFailure(e, "Input/output error", false, ctx);
             failures++;
           }
           faults.assertNoOpenHandles();
@@ -307,7 +402,7 @@ class FaultCampaignTest {
       }
     }
     deleteTree(base);
-    assertTrue(failures > 10, "failures injected: " + failures);
+    assertTrue(failures > 10, kind + ": failures injected: " + failures);
   }
 
   void runCase(Case c, int index) throws Exception {
@@ -315,26 +410,28 @@ class FaultCampaignTest {
       base = base();
     }
     Path caseDir = Files.createDirectory(base.resolve("c" + index));
+    long t0 = System.nanoTime();
     try {
       runCaseIn(c, caseDir);
     } catch (AssertionError | Exception e) {
       throw new AssertionError(c + ": " + e.getMessage(), e);
     } finally {
       deleteTree(caseDir);
+      nanos.merge(c.kind().family, System.nanoTime() - t0, Long::sum);
     }
   }
 
+  /** Time spent per record format, dry runs included. */
+  final Map<Family, Long> nanos = new EnumMap<>(Family.class);
+
   private void runCaseIn(Case c, Path caseDir) throws Exception {
-    byte[] data =
-        PipelineTestSupport.records(
-            c.seed(), c.records(), c.format(), (int) (c.seed() & 3) == 0 ? 5 : 0);
+    Input input = c.input(c.seed());
     Path in = caseDir.resolve("in");
-    Files.write(in, data);
+    Files.write(in, input.data());
     List<Path> stripes = new ArrayList<>();
     for (int i = 0; i < c.stripes(); i++) {
       stripes.add(Files.createDirectory(caseDir.resolve("s" + i)));
     }
-    byte[] expected = PipelineTestSupport.reference(data, c.format());
     DryRun dr = dryRuns.get(c.config());
     if (dr == null) {
       dr = dryRun(c, caseDir, stripes);
@@ -364,16 +461,28 @@ class FaultCampaignTest {
     }
     CleanFailureContract.Snapshot before = CleanFailureContract.before(out, stripes);
     int[] hook = {-1};
-    SortConfig config = config(c, faults, stripes, hook);
+    SortConfig config = config(c, input, faults, stripes, hook);
+    Throwable failure = null;
+    try (Watchdog dog = Watchdog.start(RunCorruptionTest.HANG)) {
+      try {
+        ExternalSorter.sort(faults.wrap(in), faults.wrap(out), config);
+      } catch (IOException | RuntimeException e) {
+        failure = e;
+      }
+      if (dog.fired()) {
+        throw new AssertionError(
+            input + ": the sort hung: interrupted after " + RunCorruptionTest.HANG, failure);
+      }
+    }
     String category;
-    try {
-      ExternalSorter.sort(faults.wrap(in), faults.wrap(out), config);
-      assertArrayEquals(expected, Files.readAllBytes(out), "output differs from the reference");
+    if (failure == null) {
+      assertArrayEquals(
+          input.expected(), Files.readAllBytes(out), input + ": output differs from the reference");
       before.assertNoTempsOrLeaks("success", null);
       category = faults.faultIndex() < 0 ? "no fault fired" : "fault absorbed";
       count(c, category, false);
-    } catch (IOException | RuntimeException e) {
-      String what = before.assertCleanFailure(e, reason, false, "failure");
+    } else {
+      String what = before.assertCleanFailure(failure, reason, false, input + ": failure");
       category = phase(c, faults, hook[0], out);
       count(c, category + " (" + what + ")", true);
     }
@@ -385,18 +494,29 @@ class FaultCampaignTest {
   final Map<Integer, DryRun> dryRuns = new java.util.HashMap<>();
 
   /**
-   * A fault-free sort of the configuration's own data (same size as every case of it): the
-   * operations per kind and the bytes written, over which k and N are drawn. Its output is checked.
+   * A fault-free sort of the configuration's own data (as large as every case of it): the
+   * operations per kind and the bytes written, over which k and N are drawn. Its output is checked,
+   * and so is its shape: a configuration meant to merge must have formed runs, one meant for
+   * several merge passes must have made them, so that the faults drawn over it reach those phases.
    */
   DryRun dryRun(Case c, Path caseDir, List<Path> stripes) throws Exception {
-    byte[] data = PipelineTestSupport.records(c.config(), c.records(), c.format(), 0);
+    Input input = c.input(c.config());
     Path in = caseDir.resolve("dry.in");
-    Files.write(in, data);
+    Files.write(in, input.data());
     FaultFileSystemProvider dry = FaultFileSystemProvider.create(c.config());
     Path dryOut = caseDir.resolve("dry.out");
-    ExternalSorter.sort(dry.wrap(in), dry.wrap(dryOut), config(c, dry, stripes, new int[1]));
-    assertArrayEquals(
-        PipelineTestSupport.reference(data, c.format()), Files.readAllBytes(dryOut), "dry run");
+    SortReport rep =
+        ExternalSorter.sort(
+            dry.wrap(in), dry.wrap(dryOut), config(c, input, dry, stripes, new int[1]));
+    assertArrayEquals(input.expected(), Files.readAllBytes(dryOut), input + ": dry run");
+    String shape = "dry run of " + input + ": " + rep.runs() + " runs, " + rep.mergePasses();
+    switch (c.shape()) {
+      case "one-pass" -> assertTrue(rep.runs() == 0, shape);
+      case "one-merge" ->
+          assertTrue(input.records() < 2 || (rep.runs() >= 2 && rep.mergePasses() == 1), shape);
+      case "multi-pass" -> assertTrue(rep.mergePasses() >= 2, shape);
+      default -> assertTrue(rep.runs() >= 2, shape);
+    }
     Files.delete(dryOut);
     Files.delete(in);
     Map<FaultOp, Long> counts = new EnumMap<>(FaultOp.class);
@@ -416,7 +536,9 @@ class FaultCampaignTest {
           case SHORT_IO -> "short io";
           case NONE -> "none";
         };
-    long[] v = tally.computeIfAbsent(String.format("%-12s %s", fault, phase), k -> new long[3]);
+    long[] v =
+        tally.computeIfAbsent(
+            String.format("%-5s %-12s %s", c.kind().family, fault, phase), k -> new long[3]);
     v[0]++;
     v[failed ? 1 : 2]++;
   }
@@ -445,7 +567,7 @@ class FaultCampaignTest {
     if (entry.startsWith("MOVE ") || (entry.startsWith("FORCE ") && onOutput)) {
       return "publish";
     }
-    if (c.runLimit() == 0) {
+    if (c.shape().equals("one-pass")) {
       return "one-pass sort";
     }
     if (outputOpened >= 0 && at >= outputOpened) {
@@ -457,10 +579,11 @@ class FaultCampaignTest {
     return "run formation";
   }
 
-  static SortConfig config(Case c, FaultFileSystemProvider fs, List<Path> stripes, int[] hook) {
+  static SortConfig config(
+      Case c, Input input, FaultFileSystemProvider fs, List<Path> stripes, int[] hook) {
     SortConfig.Builder b =
-        SortConfig.builder()
-            .format(c.format())
+        input
+            .configure(SortConfig.builder())
             .memoryBudget(DataSize.ofMiB(8))
             .threads(c.threads())
             .tempDirs(stripes.stream().map(fs::wrap).toList())

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.memory.Alignment;
-import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeySpec;
-import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
@@ -15,8 +12,12 @@ import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.CorruptRunException;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.testing.CleanFailureContract;
-import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.io.testing.SortInputs;
+import dev.joule.io.testing.SortInputs.Family;
+import dev.joule.io.testing.SortInputs.Input;
+import dev.joule.io.testing.SortInputs.Kind;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.io.testing.Watchdog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -24,33 +25,43 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.SplittableRandom;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * docs/reliability.md F5: between run formation and the merge ({@link
  * TestHooks#afterRunFormation}), one run file is damaged in one of Lucene's {@code crash()} ways,
- * and the sort must detect it every time: {@link CorruptRunException} (exit 3), or for a deleted
- * run a {@link SortIOException} naming that file; never a success. The damage modes: a single-bit
- * flip anywhere (at random), in the header, in a data block, in the last data byte, in the footer;
- * truncation to 0, to half, by one byte; zero fill; deletion; garbage appended; and the footer's
- * record count, the footer's block count and a block's record count rewritten to a huge value with
- * the region's CRC recomputed (so only the structural checks can catch them). "Undamaged" must sort
- * correctly. {@code -Djoule.corruption.flips=N} (default 1000) sets the number of random single-bit
- * flips; every case is reproducible from the seed in its message.
+ * and the sort must detect it every time: {@link CorruptRunException} (exit 3) naming that file, or
+ * for a deleted run a {@link SortIOException} naming it; never a success. The damage modes: a
+ * single-bit flip anywhere (at random), in the header, in a data block, in the last data byte, in
+ * the footer, in a record that spans blocks; truncation to 0, to half, by one byte; zero fill;
+ * deletion; garbage appended; and fields rewritten with the region's CRC recomputed, so that only
+ * the structural checks can catch them: the footer's entry count and block count, a block's entry
+ * count and used bytes, the length of an entry inside a block. "Undamaged" must sort correctly.
+ *
+ * <p>Run over fixed records, text lines with GNU's {@code -k2,2n} (entries with a stored key) and
+ * length-prefixed rows (entries that are the record), both with records longer than a temp block:
+ * run format v2, where an entry spans blocks. {@code -Djoule.corruption.flips=N} (default 1000)
+ * sets the number of random single-bit flips over fixed records (a quarter of that over each
+ * variable format); every case is reproducible from the seed in its message.
  */
 class RunCorruptionTest {
   static final int FLIPS = Integer.getInteger("joule.corruption.flips", 1000);
   static final long BASE = Long.getLong("joule.corruption.base", 0xBADB17L);
-  static final FixedLengthFormat FORMAT = RecordFormat.fixed(16, KeySpec.bytes(0, 10));
   static final byte[] FOOTER_MAGIC = "JRUNFOOT".getBytes(StandardCharsets.US_ASCII);
+
+  /** A case still running after this has hung (each takes well under a second). */
+  static final Duration HANG = Duration.ofSeconds(20);
 
   enum Damage {
     UNDAMAGED,
@@ -59,6 +70,7 @@ class RunCorruptionTest {
     FLIP_DATA,
     FLIP_LAST_DATA_BYTE,
     FLIP_FOOTER,
+    FLIP_SPANNING_RECORD,
     TRUNCATE_0,
     TRUNCATE_HALF,
     TRUNCATE_MINUS_1,
@@ -67,7 +79,30 @@ class RunCorruptionTest {
     APPEND_GARBAGE,
     HUGE_RECORD_COUNT,
     HUGE_BLOCK_COUNT,
-    HUGE_BLOCK_RECORDS
+    HUGE_BLOCK_RECORDS,
+    BLOCK_USED_BYTES,
+    ENTRY_LENGTH;
+
+    /** Whether the damage exists for runs of {@code kind}: fixed-size entries never span. */
+    boolean appliesTo(Kind kind) {
+      return kind.family != Family.FIXED || (this != FLIP_SPANNING_RECORD && this != ENTRY_LENGTH);
+    }
+
+    /**
+     * What the message must say for a rewritten field (its CRC recomputed): the structural check
+     * meant for it caught it, not another check by accident.
+     */
+    String expectedCheck() {
+      return switch (this) {
+        case HUGE_RECORD_COUNT -> "inconsistent footer|footer geometry";
+        case HUGE_BLOCK_COUNT -> "inconsistent footer";
+        case HUGE_BLOCK_RECORDS -> "block \\d+ entry count mismatch";
+        // in a continuation piece only the cursor that joins the pieces can tell
+        case BLOCK_USED_BYTES -> "block \\d+.*(used bytes|continuation|last piece)";
+        case ENTRY_LENGTH -> "block \\d+\\b.*entr";
+        default -> null;
+      };
+    }
   }
 
   @TempDir Path dir;
@@ -75,33 +110,40 @@ class RunCorruptionTest {
   final Map<Damage, int[]> tally =
       new EnumMap<>(Damage.class); // cases, ok, CorruptRunException, SortIOException
 
-  @Test
-  void everyDamageModeIsDetectedAndUndamagedPasses() throws Exception {
+  @ParameterizedTest
+  @EnumSource(names = {"FIXED_16", "LINES_K2N", "ROWS"})
+  void everyDamageModeIsDetectedAndUndamagedPasses(Kind kind) throws Exception {
     Path base =
         Files.isWritable(Path.of("/dev/shm"))
             ? Files.createTempDirectory(Path.of("/dev/shm"), "corruption-test-")
             : dir;
+    boolean fixed = kind.family == Family.FIXED;
     try {
-      SplittableRandom seeds = new SplittableRandom(BASE);
+      SplittableRandom seeds = new SplittableRandom(BASE ^ kind.ordinal());
       int i = 0;
       for (Damage d : Damage.values()) {
-        for (int rep = 0; rep < 8; rep++) {
-          runCase(base, i++, seeds.nextLong(), d);
+        for (int rep = 0; rep < (fixed ? 8 : 4) && d.appliesTo(kind); rep++) {
+          runCase(base, kind, i++, seeds.nextLong(), d);
         }
       }
       Damage[] flips = {
-        Damage.FLIP_ANY, Damage.FLIP_HEADER, Damage.FLIP_DATA, Damage.FLIP_FOOTER, Damage.FLIP_ANY
+        Damage.FLIP_ANY,
+        Damage.FLIP_HEADER,
+        Damage.FLIP_DATA,
+        Damage.FLIP_FOOTER,
+        Damage.FLIP_ANY,
+        fixed ? Damage.FLIP_DATA : Damage.FLIP_SPANNING_RECORD
       };
-      for (int f = 0; f < FLIPS; f++) {
+      for (int f = 0; f < (fixed ? FLIPS : FLIPS / 4); f++) {
         long seed = seeds.nextLong();
-        runCase(base, i++, seed, flips[(int) Math.floorMod(seed, (long) flips.length)]);
+        runCase(base, kind, i++, seed, flips[(int) Math.floorMod(seed, (long) flips.length)]);
       }
     } finally {
       if (!base.equals(dir)) {
         FaultCampaignTest.deleteTree(base);
       }
     }
-    StringBuilder sb = new StringBuilder("run corruption (base seed " + BASE + "):");
+    StringBuilder sb = new StringBuilder("run corruption, " + kind + " (base seed " + BASE + "):");
     int cases = 0;
     int detected = 0;
     for (Map.Entry<Damage, int[]> e : tally.entrySet()) {
@@ -123,17 +165,27 @@ class RunCorruptionTest {
     assertEquals(cases, detected, sb.toString());
   }
 
-  void runCase(Path base, int index, long seed, Damage damage) throws Exception {
-    String ctx = "-Djoule.corruption.base=... case seed " + seed + " damage " + damage;
+  /** Records per run of {@code kind} (with the tests' run limit hook). */
+  static long runRecords(Kind kind) {
+    return kind.family == Family.FIXED
+        ? Alignment.recordQuantum(kind.fixedFormat().recordSize())
+        : 150;
+  }
+
+  void runCase(Path base, Kind kind, int index, long seed, Damage damage) throws Exception {
+    String ctx =
+        kind + ", -Djoule.corruption.base=... case seed " + seed + " damage " + damage + ": ";
     Path caseDir = Files.createDirectory(base.resolve("c" + index));
     try {
       Random r = new Random(seed);
-      long q = Alignment.recordQuantum(FORMAT.recordSize());
+      long q = runRecords(kind);
       int runs = 3 + r.nextInt(4);
-      byte[] data =
-          PipelineTestSupport.records(seed, (runs - 1) * q + 1 + r.nextInt((int) q), FORMAT, 0);
+      Input input =
+          SortInputs.of(
+              kind, seed, (runs - 1) * q + 1 + r.nextInt((int) q), 0, SortInputs.Options.DEFAULT);
+      ctx += input + ": ";
       Path in = caseDir.resolve("in");
-      Files.write(in, data);
+      Files.write(in, input.data());
       List<Path> stripes = new ArrayList<>();
       for (int s = 0; s < 1 + r.nextInt(2); s++) {
         stripes.add(Files.createDirectory(caseDir.resolve("s" + s)));
@@ -144,18 +196,20 @@ class RunCorruptionTest {
         Files.write(out, new byte[] {'o', 'l', 'd'});
       }
       Path[] victim = new Path[1];
-      SortConfig c =
+      SortConfig.Builder b =
           TestHooks.afterRunFormation(
-                  TestHooks.runRecordsLimit(SortConfig.builder(), q),
-                  files -> {
-                    victim[0] = files.get(r.nextInt(files.size()));
-                    try {
-                      damage(victim[0], damage, r);
-                    } catch (IOException e) {
-                      throw new UncheckedIOException(e);
-                    }
-                  })
-              .format(FORMAT)
+              TestHooks.runRecordsLimit(SortConfig.builder(), q),
+              files -> {
+                try {
+                  victim[0] = victim(files, damage, r);
+                  damage(victim[0], damage, r);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+      SortConfig c =
+          input
+              .configure(b)
               .memoryBudget(DataSize.ofMiB(8))
               .threads(1 + r.nextInt(2))
               .tempDirs(stripes)
@@ -163,49 +217,78 @@ class RunCorruptionTest {
               .transferSize(FileKind.INPUT, DataSize.ofKiB(16))
               .transferSize(FileKind.OUTPUT, DataSize.ofKiB(16))
               .directIo(DirectIoPolicy.OFF)
-              .fanIn(
-                  r.nextBoolean()
-                      ? 2
-                      : 0) // intermediate merges read the damaged run, or the final merge does
+              // intermediate merges read the damaged run, or the final merge does
+              .fanIn(r.nextBoolean() ? 2 : 0)
               .build();
       CleanFailureContract.Snapshot before = CleanFailureContract.before(out, stripes);
       int[] t = tally.computeIfAbsent(damage, k -> new int[4]);
       t[0]++;
-      try {
-        ExternalSorter.sort(in, out, c);
+      Throwable failure = null;
+      try (Watchdog dog = Watchdog.start(HANG)) {
+        try {
+          ExternalSorter.sort(in, out, c);
+        } catch (IOException | RuntimeException e) {
+          failure = e;
+        }
+        if (dog.fired()) {
+          throw new AssertionError(ctx + "the sort hung: interrupted after " + HANG, failure);
+        }
+      }
+      if (failure == null) {
         assertTrue(
             damage == Damage.UNDAMAGED,
-            () -> ctx + ": damage not detected, sort succeeded (victim " + victim[0] + ")");
-        assertArrayEquals(
-            PipelineTestSupport.reference(data, FORMAT), Files.readAllBytes(out), ctx);
+            ctx + "damage not detected, sort succeeded (victim " + victim[0] + ")");
+        assertArrayEquals(input.expected(), Files.readAllBytes(out), ctx);
         before.assertNoTempsOrLeaks(ctx, null);
         t[1]++;
-      } catch (CorruptRunException e) {
+      } else if (failure instanceof CorruptRunException e) {
         before.assertCleanFailure(e, null, false, ctx);
-        assertEquals(victim[0], e.file(), ctx + ": names another file: " + e.getMessage());
+        assertEquals(victim[0], e.file(), ctx + "names another file: " + e.getMessage());
+        String check = damage.expectedCheck();
+        assertTrue(
+            check == null || Pattern.compile(check).matcher(e.getMessage()).find(),
+            ctx + "not caught by the check for it (" + check + "): " + e.getMessage());
         t[1]++;
         t[2]++;
-      } catch (SortIOException e) {
+      } else if (failure instanceof SortIOException e) {
         assertTrue(
             damage == Damage.DELETE || damage == Damage.TRUNCATE_0,
-            ctx + ": damage reported as an I/O error, not as corruption: " + e.getMessage());
-        assertEquals(victim[0].toString(), String.valueOf(e.path()), ctx + ": " + e.getMessage());
+            ctx + "damage reported as an I/O error, not as corruption: " + e.getMessage());
+        assertEquals(victim[0].toString(), String.valueOf(e.path()), ctx + e.getMessage());
         before.assertCleanFailure(e, "No such file or directory|.+", false, ctx);
         t[1]++;
         t[3]++;
-      } catch (IOException | RuntimeException e) {
-        throw new AssertionError(ctx + ": untyped failure " + e, e);
+      } else {
+        throw new AssertionError(ctx + "untyped failure " + failure, failure);
       }
     } finally {
       FaultCampaignTest.deleteTree(caseDir);
     }
   }
 
+  /**
+   * The run to damage: any, or for {@link Damage#FLIP_SPANNING_RECORD} one holding an entry that
+   * spans blocks (every input has such entries in some run).
+   */
+  static Path victim(List<Path> files, Damage d, Random r) throws IOException {
+    List<Path> candidates = new ArrayList<>();
+    for (Path f : files) {
+      if (d != Damage.FLIP_SPANNING_RECORD
+          || !RunFileLayout.of(Files.readAllBytes(f)).continuationBlocks().isEmpty()) {
+        candidates.add(f);
+      }
+    }
+    assertTrue(!candidates.isEmpty(), "no run for " + d + " among " + files);
+    return candidates.get(r.nextInt(candidates.size()));
+  }
+
   /** Applies {@code d} to run file {@code f} in place. */
   static void damage(Path f, Damage d, Random r) throws IOException {
     byte[] b = Files.readAllBytes(f);
-    int footer = lastIndexOf(b, FOOTER_MAGIC);
-    assertTrue(footer > 4096, "footer not found in " + f);
+    RunFileLayout run = RunFileLayout.of(b);
+    int footer = run.footerOffset();
+    assertEquals(footer, lastIndexOf(b, FOOTER_MAGIC), "footer of " + f);
+    ByteBuffer bb = ByteBuffer.wrap(b);
     switch (d) {
       case UNDAMAGED -> {}
       case FLIP_ANY -> flip(b, r.nextInt(b.length), r);
@@ -213,6 +296,12 @@ class RunCorruptionTest {
       case FLIP_DATA -> flip(b, 4096 + r.nextInt(footer - 4096), r);
       case FLIP_LAST_DATA_BYTE -> flip(b, footer - 1, r);
       case FLIP_FOOTER -> flip(b, footer + r.nextInt(b.length - footer), r);
+      case FLIP_SPANNING_RECORD -> {
+        // a byte of an entry's continuation in a block that starts no entry
+        List<Integer> blocks = run.continuationBlocks();
+        int k = blocks.get(r.nextInt(blocks.size()));
+        flip(b, run.blockOffset(k) + r.nextInt(run.usedBytes(bb, k)), r);
+      }
       case TRUNCATE_0 -> b = new byte[0];
       case TRUNCATE_HALF -> b = java.util.Arrays.copyOf(b, b.length / 2);
       case TRUNCATE_MINUS_1 -> b = java.util.Arrays.copyOf(b, b.length - 1);
@@ -228,24 +317,144 @@ class RunCorruptionTest {
         return;
       }
       case HUGE_RECORD_COUNT -> {
-        ByteBuffer.wrap(b).putLong(footer + 8, Long.MAX_VALUE / 3);
+        bb.putLong(footer + 8, Long.MAX_VALUE / 3);
         recrcFooter(b, footer);
       }
       case HUGE_BLOCK_COUNT -> {
-        ByteBuffer.wrap(b).putInt(footer + 32, Integer.MAX_VALUE - 7);
+        bb.putInt(footer + 32, Integer.MAX_VALUE - 7);
         recrcFooter(b, footer);
       }
       case HUGE_BLOCK_RECORDS -> {
-        // the first data block: its length is the header's block size B (or the whole data if one
-        // block)
-        int blockSize = ByteBuffer.wrap(b).getInt(28);
-        int len = Math.min(blockSize, footer - 4096);
-        ByteBuffer bb = ByteBuffer.wrap(b);
-        bb.putInt(4096 + len - 8, Integer.MAX_VALUE - 3);
-        bb.putInt(4096 + len - 4, crc(b, 4096, 4096 + len - 4));
+        int k = r.nextInt(run.blockCount());
+        bb.putInt(run.blockEnd(k) - 8, Integer.MAX_VALUE - 3);
+        run.recrcBlock(b, k);
+      }
+      case BLOCK_USED_BYTES -> {
+        int k = r.nextInt(run.blockCount());
+        int used = run.usedBytes(bb, k);
+        int len = run.blockLength(k);
+        // past the block's payload, or short of what its entries fill
+        bb.putInt(run.blockEnd(k) - 12, r.nextBoolean() ? len - 11 + r.nextInt(1 << 20) : used - 1);
+        run.recrcBlock(b, k);
+      }
+      case ENTRY_LENGTH -> {
+        // the record length of an entry that is not its block's first (the footer keeps the
+        // first one's key), made a little shorter or longer, or huge
+        int[] at = run.nonFirstEntry(bb, r);
+        assertTrue(at != null, "no block of " + f + " starts two entries");
+        int len = bb.getInt(at[1]);
+        int delta = 1 + r.nextInt(8);
+        bb.putInt(
+            at[1],
+            switch (r.nextInt(3)) {
+              case 0 -> Math.max(0, len - delta);
+              case 1 -> len + delta;
+              default -> 0x1000_0000 + r.nextInt(1 << 20);
+            });
+        if (bb.getInt(at[1]) == len) {
+          bb.putInt(at[1], len + 1);
+        }
+        run.recrcBlock(b, at[0]);
       }
     }
     Files.write(f, b);
+  }
+
+  /**
+   * A run file's geometry read from its bytes by the documented format v2 (independently of {@code
+   * RunReader}): header fields at 16 (key place) and 32 (block size B); blocks of B bytes from
+   * 4096, the last one L bytes, each ending with used bytes, entries starting there and the CRC32C;
+   * the footer found through its trailer, with the block count at 32, L at 36 and per block 72
+   * bytes from 56, the first int the entries starting in the block.
+   */
+  static final class RunFileLayout {
+    final int keyPlace;
+    final int blockSize;
+    final int footerOffset;
+    final int blockCount;
+    final int lastLength;
+    final int[] starting;
+
+    private RunFileLayout(byte[] file) {
+      ByteBuffer b = ByteBuffer.wrap(file);
+      keyPlace = b.getInt(16);
+      blockSize = b.getInt(32);
+      footerOffset = (int) b.getLong(file.length - 16);
+      blockCount = b.getInt(footerOffset + 32);
+      lastLength = b.getInt(footerOffset + 36);
+      starting = new int[blockCount];
+      for (int k = 0; k < blockCount; k++) {
+        starting[k] = b.getInt(footerOffset + 56 + 72 * k);
+      }
+    }
+
+    static RunFileLayout of(byte[] file) {
+      return new RunFileLayout(file);
+    }
+
+    int footerOffset() {
+      return footerOffset;
+    }
+
+    int blockCount() {
+      return blockCount;
+    }
+
+    int blockOffset(int k) {
+      return 4096 + k * blockSize;
+    }
+
+    int blockLength(int k) {
+      return k == blockCount - 1 ? lastLength : blockSize;
+    }
+
+    int blockEnd(int k) {
+      return blockOffset(k) + blockLength(k);
+    }
+
+    int usedBytes(ByteBuffer b, int k) {
+      return b.getInt(blockEnd(k) - 12);
+    }
+
+    /** Blocks that start no entry: they continue one that spans blocks. */
+    List<Integer> continuationBlocks() {
+      List<Integer> out = new ArrayList<>();
+      for (int k = 0; k < blockCount; k++) {
+        if (starting[k] == 0) {
+          out.add(k);
+        }
+      }
+      return out;
+    }
+
+    /**
+     * {block, offset} of an entry's record length field, the entry not its block's first; null if
+     * no block starts two entries. Variable entries: a u32 record length, then for a stored key of
+     * variable length its u32 length and the key, then the record.
+     */
+    int[] nonFirstEntry(ByteBuffer b, Random r) {
+      List<int[]> found = new ArrayList<>();
+      for (int k = 0; k < blockCount; k++) {
+        int at = blockOffset(k);
+        for (int e = 0; e < starting[k]; e++) {
+          if (e > 0) {
+            found.add(new int[] {k, at});
+          }
+          int len = 4 + b.getInt(at);
+          if (keyPlace == 2) {
+            len += 4 + b.getInt(at + 4);
+          }
+          at += len;
+        }
+      }
+      return found.isEmpty() ? null : found.get(r.nextInt(found.size()));
+    }
+
+    /** Recomputes block {@code k}'s CRC32C after a field was rewritten. */
+    void recrcBlock(byte[] file, int k) {
+      int end = blockEnd(k);
+      ByteBuffer.wrap(file).putInt(end - 4, crc(file, blockOffset(k), end - 4));
+    }
   }
 
   private static void recrcFooter(byte[] b, int footer) {
