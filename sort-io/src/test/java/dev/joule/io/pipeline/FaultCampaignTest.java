@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -328,6 +329,14 @@ class FaultCampaignTest {
   }
 
   Path base;
+
+  /** Also after a failure: a failed case would otherwise leave its base directory in /dev/shm. */
+  @AfterEach
+  void deleteBase() throws IOException {
+    if (base != null && !base.equals(dir)) {
+      deleteTree(base);
+    }
+  }
 
   /**
    * Regression sweep (fixed config, every k): a failure of any delete, force or rename at the end
