@@ -5,10 +5,11 @@ import dev.joule.core.index.RecordIndex;
 /**
  * The radix sorter's fallback for small ranges: a stable insertion sort of (key word, ref word)
  * pairs by full key: key word unsigned, then the ref word's tie bits, then the key bytes in the
- * arena from the first byte neither the words hold nor all entries of the range share (with
- * lengths, for variable keys), then the tie breaker. Also used for a whole range whose buckets are
- * all small and already in bucket order, where each entry moves only within its bucket, so the pass
- * is linear. No memory; stateless per call; safe to use from several threads on disjoint ranges.
+ * arena from where the words end (with lengths, for variable keys), then the tie breaker. The words
+ * may hold key bytes from past the start of the key ({@link RecordIndex#loadKeyWords}) when all
+ * entries of the range agree on the bytes before. Also used for a whole range whose buckets are all
+ * small and already in bucket order, where each entry moves only within its bucket, so the pass is
+ * linear. No memory; stateless per call; safe to use from several threads on disjoint ranges.
  */
 final class SmallRangeSorter {
   private final RecordIndex index;
@@ -25,8 +26,8 @@ final class SmallRangeSorter {
   }
 
   /**
-   * Sorts {@code [from, to)} of bank (k, r); key bytes before {@code tailFrom} are in the words or
-   * the same in all entries of the range, so comparisons go on in the arena from there.
+   * Sorts {@code [from, to)} of bank (k, r), whose entries agree on the key bytes before those the
+   * words hold; the words end at key byte {@code tailFrom}, where comparisons go on in the arena.
    */
   void sort(long[] k, long[] r, int from, int to, int tailFrom) {
     for (int i = from + 1; i < to; i++) {
