@@ -125,6 +125,11 @@ final class KeyDigits {
     return base + b < index.keyLength(ref) ? digit(key, ref, b) + 1 : 0;
   }
 
+  /** {@link #digit12} plus one, or 0 when the key has no byte {@code base + b}. */
+  int digit12OrEnd(long key, long ref, int b, int base) {
+    return base + b < index.keyLength(ref) ? digit12(key, ref, b) + 1 : 0;
+  }
+
   /** {@link #count} with the end bucket: {@code h[0]} ended keys, {@code h[1 + d]} digit d. */
   void countOrEnd(long[] k, long[] r, int from, int to, int b, int base, int[] h) {
     for (int i = from; i < to; i++) {
