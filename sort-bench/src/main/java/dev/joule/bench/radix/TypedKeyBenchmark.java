@@ -42,12 +42,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * marker, 8 inverted int64 bytes, marker, UTF-8 bytes as the open last field), stored as a DERIVED
  * entry {@code | u32 value length | u32 key length | key | value |} ({@code EntryLayout.derived(0,
  * 0)}), indexed in input order and sorted by {@link RadixRunSorter} with {@code threads} workers.
- * The index words hold key bytes 0..9, i.e. both markers and the int64, so every text byte is read
- * from the arena. <b>Baseline</b> ({@code comparator}): {@link Row} objects allocated in input
- * order, sorted by {@link Arrays#sort(Object[], Comparator)} (TimSort, stable) with a comparator
- * written from the definition: {@code text=string} compares the {@code String}s by code point
- * ({@link #compareCodePoints}; {@code String.compareTo} compares UTF-16 units, a different order
- * above U+FFFF), {@code text=utf8} compares UTF-8 bytes each row holds, with {@link
+ * The index words hold key bytes 0..9, i.e. both markers and the int64, so the text bytes are read
+ * from the arena: once per entry, when the sorter reloads a bucket's words with the next key bytes.
+ * <b>Baseline</b> ({@code comparator}): {@link Row} objects allocated in input order, sorted by
+ * {@link Arrays#sort(Object[], Comparator)} (TimSort, stable) with a comparator written from the
+ * definition: {@code text=string} compares the {@code String}s by code point ({@link
+ * #compareCodePoints}; {@code String.compareTo} compares UTF-16 units, a different order above
+ * U+FFFF), {@code text=utf8} compares UTF-8 bytes each row holds, with {@link
  * Arrays#compareUnsigned} (the row form of engines that keep strings as UTF-8). {@code
  * VariableAndTypedKeyOrderTest} checks that all three give the order of a reference written from
  * the definition.

@@ -401,6 +401,84 @@ public final class RecordIndex {
   }
 
   /**
+   * Rewrites the words of entries {@code [from, to)} of bank (k, r) to hold key bytes {@code [at,
+   * at + 10)} instead: bytes at..at + 7 in the key word, the next two in the ref word's tie bits,
+   * zero-padded where a key ends (the length bits and the address stay). For sorters whose entries
+   * agree on the bytes before {@code at}: one arena read per entry, after which the next ten bytes
+   * are compared in the words.
+   */
+  public void loadKeyWords(long[] k, long[] r, int from, int to, int at) {
+    final ByteBuffer[] slabs = this.slabs;
+    final int kd = keyDistance + at;
+    for (int i = from; i < to; i++) {
+      long ref = r[i];
+      int rest = keyLength(ref) - at;
+      ByteBuffer b = slabs[slabOf(ref)];
+      int p = offsetOf(ref) + kd;
+      long word;
+      long tie;
+      if (rest >= 8 + EXTRA_KEY_BYTES || (rest > 0 && p + 8 + EXTRA_KEY_BYTES <= b.limit())) {
+        // the bytes after a key's end belong to its record or the next entry: masked below
+        word = b.getLong(p);
+        tie = (b.getShort(p + 8) & 0xFFFFL) << 48;
+      } else {
+        word = 0;
+        tie = 0;
+        for (int j = 0; j < rest && j < 8 + EXTRA_KEY_BYTES; j++) {
+          long v = b.get(p + j) & 0xFFL;
+          if (j < 8) {
+            word |= v << (56 - 8 * j);
+          } else {
+            tie |= v << (56 - 8 * (j - 8));
+          }
+        }
+      }
+      if (rest < 8 + EXTRA_KEY_BYTES) {
+        word &= rest >= 8 ? -1L : rest <= 0 ? 0 : -1L << (64 - 8 * rest);
+        tie &= rest <= 8 ? 0 : rest == 9 ? 0xFFL << 56 : TIE_MASK;
+      }
+      k[i] = word;
+      r[i] = (ref & ~TIE_MASK) | tie;
+    }
+  }
+
+  /**
+   * The length of the longest prefix shared by the keys of the entries at {@code r[from, to)},
+   * which agree on their bytes before {@code start} and are all at least that long. Reads each key
+   * from {@code start} to where it differs from the first entry's key (8 bytes at a time).
+   */
+  public int sharedKeyPrefix(long[] r, int from, int to, int start) {
+    long r0 = r[from];
+    ByteBuffer a = slabs[slabOf(r0)];
+    int ia = offsetOf(r0) + keyDistance;
+    int shared = keyLength(r0);
+    for (int i = from + 1; i < to && shared > start; i++) {
+      long ref = r[i];
+      int n = Math.max(0, Math.min(shared, keyLength(ref)) - start);
+      ByteBuffer b = slabs[slabOf(ref)];
+      shared = start + mismatch(a, ia + start, b, offsetOf(ref) + keyDistance + start, n);
+    }
+    return shared;
+  }
+
+  /** The first of {@code n} bytes where the two buffers differ, or {@code n}. */
+  private static int mismatch(ByteBuffer a, int ia, ByteBuffer b, int ib, int n) {
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+      long x = a.getLong(ia + i) ^ b.getLong(ib + i);
+      if (x != 0) {
+        return i + (Long.numberOfLeadingZeros(x) >>> 3);
+      }
+    }
+    for (; i < n; i++) {
+      if (a.get(ia + i) != b.get(ib + i)) {
+        return i;
+      }
+    }
+    return n;
+  }
+
+  /**
    * Compares key bytes {@code [from, length)} of the entries at two ref words as unsigned bytes,
    * then their lengths (a key that ends first sorts first), reading the arena 8 bytes at a time.
    * Does not allocate.
@@ -460,6 +538,15 @@ public final class RecordIndex {
    * zeros, below the other key's non-zero byte, and it is a prefix of that key.
    */
   public int compareKeys(long keyA, long refA, long keyB, long refB) {
+    return compareKeysFrom(keyA, refA, keyB, refB, 8 + EXTRA_KEY_BYTES);
+  }
+
+  /**
+   * {@link #compareKeys} for words that hold the key bytes {@code [tailFrom - 10, tailFrom)} of two
+   * keys that agree on the bytes before ({@link #loadKeyWords}); the arena decides from {@code
+   * tailFrom} on.
+   */
+  public int compareKeysFrom(long keyA, long refA, long keyB, long refB, int tailFrom) {
     if (keyA != keyB) {
       return Long.compareUnsigned(keyA, keyB);
     }
@@ -468,16 +555,8 @@ public final class RecordIndex {
     if (ta != tb) {
       return Long.compareUnsigned(ta, tb);
     }
-    int indexed = 8 + EXTRA_KEY_BYTES;
-    if (variable) {
-      int la = keyLength(refA);
-      int lb = keyLength(refB);
-      return Math.min(la, lb) <= indexed
-          ? Integer.compare(la, lb)
-          : compareKeyBytes(refA, refB, indexed);
-    }
-    indexed = indexedKeyBytes();
-    return indexed >= keyLength ? 0 : compareKeyBytes(refA, refB, indexed);
+    // variable: where equal words end in a key's padding, the lengths decide (compareKeyBytes)
+    return variable || tailFrom < keyLength ? compareKeyBytes(refA, refB, tailFrom) : 0;
   }
 
   /**

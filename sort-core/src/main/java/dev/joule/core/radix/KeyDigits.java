@@ -3,11 +3,13 @@ package dev.joule.core.radix;
 import dev.joule.core.index.RecordIndex;
 
 /**
- * Key digits of {@link RadixRunSorter}'s entries, read from the index words: the 8-bit digit of key
- * byte b (bytes 0..7 from the key word, 8..9 from the ref word's tie bits, later bytes from the
- * arena), the 12-bit digit, the histogram and stable scatter loops on the 8-bit digit, and the
- * OR-of-XOR common-prefix scan. Stateless apart from the index's layout; no memory; safe to use
- * from several threads on disjoint ranges. Split out of {@code RadixJob} (which holds the levels).
+ * Key digits of {@link RadixRunSorter}'s entries, read from the index words only: the 8-bit digit
+ * of word byte b (bytes 0..7 from the key word, 8..9 from the ref word's tie bits), the 12-bit
+ * digit, the histogram and stable scatter loops on the 8-bit digit, and the OR-of-XOR common-prefix
+ * scan. Word byte b is key byte {@code base + b} where the words were reloaded from key byte {@code
+ * base} ({@link RecordIndex#loadKeyWords}), which is why variable-key lengths are compared with
+ * {@code base} added. Stateless apart from the index's layout; no memory; safe to use from several
+ * threads on disjoint ranges. Split out of {@code RadixJob} (which holds the levels).
  */
 final class KeyDigits {
   private final RecordIndex index;
@@ -60,36 +62,33 @@ final class KeyDigits {
     return (int) (ref >>> 52) & 0xFFF;
   }
 
+  /** The 8-bit digit of word byte {@code b}; needs {@code b < indexBytes}. */
   int digit(long key, long ref, int b) {
+    assert b < indexBytes : b;
     if (b < 8) {
       return (int) (key >>> ((7 - b) << 3)) & 0xFF;
     }
-    if (b < indexBytes) {
-      return (int) (ref >>> (56 - ((b - 8) << 3))) & 0xFF;
-    }
-    return index.keyByte(ref, b);
+    return (int) (ref >>> (56 - ((b - 8) << 3))) & 0xFF;
   }
 
   void count(long[] k, long[] r, int from, int to, int b, int[] h) {
+    assert b < indexBytes : b;
     if (b < 8) {
       int sh = (7 - b) << 3;
       for (int i = from; i < to; i++) {
         h[(int) (k[i] >>> sh) & 0xFF]++;
       }
-    } else if (b < indexBytes) {
+    } else {
       int sh = 56 - ((b - 8) << 3);
       for (int i = from; i < to; i++) {
         h[(int) (r[i] >>> sh) & 0xFF]++;
-      }
-    } else {
-      for (int i = from; i < to; i++) {
-        h[index.keyByte(r[i], b)]++;
       }
     }
   }
 
   /** Stable scatter of {@code [from, to)} by byte {@code b}; {@code pos[d]} = next slot of d. */
   void scatter(long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b, int[] pos) {
+    assert b < indexBytes : b;
     if (b < 8) {
       int sh = (7 - b) << 3;
       for (int i = from; i < to; i++) {
@@ -98,18 +97,11 @@ final class KeyDigits {
         dk[p] = key;
         dr[p] = sr[i];
       }
-    } else if (b < indexBytes) {
+    } else {
       int sh = 56 - ((b - 8) << 3);
       for (int i = from; i < to; i++) {
         long ref = sr[i];
         int p = pos[(int) (ref >>> sh) & 0xFF]++;
-        dk[p] = sk[i];
-        dr[p] = ref;
-      }
-    } else {
-      for (int i = from; i < to; i++) {
-        long ref = sr[i];
-        int p = pos[index.keyByte(ref, b)]++;
         dk[p] = sk[i];
         dr[p] = ref;
       }
@@ -126,27 +118,32 @@ final class KeyDigits {
   }
 
   /**
-   * The digit of byte {@code b} plus one, or 0 when the key has no byte {@code b}: the buckets of a
-   * variable-length key's byte, the keys that end there first.
+   * The digit of word byte {@code b} (key byte {@code base + b}) plus one, or 0 when the key has no
+   * such byte: the buckets of a variable-length key's byte, the keys that end there first.
    */
-  int digitOrEnd(long key, long ref, int b) {
-    return b < index.keyLength(ref) ? digit(key, ref, b) + 1 : 0;
+  int digitOrEnd(long key, long ref, int b, int base) {
+    return base + b < index.keyLength(ref) ? digit(key, ref, b) + 1 : 0;
+  }
+
+  /** {@link #digit12} plus one, or 0 when the key has no byte {@code base + b}. */
+  int digit12OrEnd(long key, long ref, int b, int base) {
+    return base + b < index.keyLength(ref) ? digit12(key, ref, b) + 1 : 0;
   }
 
   /** {@link #count} with the end bucket: {@code h[0]} ended keys, {@code h[1 + d]} digit d. */
-  void countOrEnd(long[] k, long[] r, int from, int to, int b, int[] h) {
+  void countOrEnd(long[] k, long[] r, int from, int to, int b, int base, int[] h) {
     for (int i = from; i < to; i++) {
-      h[digitOrEnd(k[i], r[i], b)]++;
+      h[digitOrEnd(k[i], r[i], b, base)]++;
     }
   }
 
   /** {@link #scatter} with the end bucket first; {@code pos[d]} = next slot of bucket d. */
   void scatterOrEnd(
-      long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b, int[] pos) {
+      long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int b, int base, int[] pos) {
     for (int i = from; i < to; i++) {
       long key = sk[i];
       long ref = sr[i];
-      int p = pos[digitOrEnd(key, ref, b)]++;
+      int p = pos[digitOrEnd(key, ref, b, base)]++;
       dk[p] = key;
       dr[p] = ref;
     }

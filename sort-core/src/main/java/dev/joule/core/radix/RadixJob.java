@@ -5,8 +5,13 @@ import java.util.Arrays;
 
 /**
  * One sort call of {@link RadixRunSorter}: the MSD levels, histogram, scatter and insertion sort
- * over one index, on the key digits of {@link KeyDigits}. Holds no per-bucket state; tasks call in
- * with their borrowed scratch.
+ * over one index, on the key digits of {@link KeyDigits}, and the reloading of a bucket's words
+ * once its entries agree on all the key bytes the words hold. Holds no per-bucket state; tasks call
+ * in with their borrowed scratch.
+ *
+ * <p>Byte positions: {@code b} is a byte of the words and {@code base} the key byte the words start
+ * at (0 until a reload), so {@code b} is key byte {@code base + b}; {@code b} never goes past the
+ * words ({@code indexBytes}): the words are reloaded instead.
  */
 final class RadixJob {
   /** Bits of a wide digit: key byte b plus the high nibble of byte b + 1. */
@@ -46,6 +51,7 @@ final class RadixJob {
   final long[] altRefs;
   private final int keyLength;
   private final int indexBytes;
+  private final long tieMask;
   private final int threshold;
   private final SmallRangeSorter small;
   private final StableMergeSort fullOrder;
@@ -62,6 +68,7 @@ final class RadixJob {
     this.altRefs = index.altRefs();
     this.keyLength = index.keyLength();
     this.indexBytes = index.indexedKeyBytes();
+    this.tieMask = index.tieMask();
     this.threshold = threshold;
     this.small = new SmallRangeSorter(index);
     this.fullOrder = new StableMergeSort(index, StableMergeSort.Order.FULL);
@@ -74,14 +81,19 @@ final class RadixJob {
     return keyLength;
   }
 
+  int indexBytes() {
+    return indexBytes;
+  }
+
   void sortSequential(RadixScratch s, int from, int to) {
-    process(s, null, keys, refs, altKeys, altRefs, from, to, 0, 0);
+    process(s, null, keys, refs, altKeys, altRefs, from, to, 0, 0, 0);
   }
 
   /**
-   * Sorts {@code [from, to)}, whose entries sit in bank (sk, sr) and agree on key bytes before
-   * {@code b}; leaves the result in the primary bank. Forks buckets into {@code owner}'s pending
-   * list when {@code owner} is not null (the top level of a task), else works inline.
+   * Sorts {@code [from, to)}, whose entries sit in bank (sk, sr) with words that start at key byte
+   * {@code base}, and agree on key bytes before {@code base + b}; leaves the result in the primary
+   * bank. Forks buckets into {@code owner}'s pending list when {@code owner} is not null (the top
+   * level of a task), else works inline.
    */
   void process(
       RadixScratch s,
@@ -93,32 +105,37 @@ final class RadixJob {
       int from,
       int to,
       int b,
+      int base,
       int level) {
     int n = to - from;
     if (level >= RadixRunSorter.MAX_LEVELS) {
       // Long keys that split off one entry per level: merge sort, not an O(n²) insertion sort.
-      fullOrder.sort(sk, sr, dk, dr, from, to);
+      fullOrder.sort(sk, sr, dk, dr, from, to, base + indexBytes);
       copyBack(sk, sr, from, to);
       return;
     }
     if (n <= threshold) {
-      finishSmall(sk, sr, from, to, b);
+      finishSmall(sk, sr, from, to, b, base);
       return;
     }
     if (variable) {
-      processVariable(s, owner, sk, sr, dk, dr, from, to, b, level);
+      processVariable(s, owner, sk, sr, dk, dr, from, to, b, base, level);
       return;
     }
     b = digits.commonPrefix(sk, sr, from, to, b);
     int[] h = s.hist[level];
     boolean mayWide = n >= WIDE_MIN && n <= WIDE_MAX && s.wideLevel < 0;
     while (true) {
-      if (b >= keyLength) {
+      if (b >= keyLength - base) {
         finishEqual(sk, sr, from, to); // all keys equal
         return;
       }
+      if (b >= indexBytes) {
+        reload(s, owner, sk, sr, dk, dr, from, to, base, level);
+        return;
+      }
       if (mayWide && b + 1 < indexBytes) {
-        int outcome = wide(s, sk, sr, dk, dr, from, to, b, level);
+        int outcome = wide(s, sk, sr, dk, dr, from, to, b, base, level);
         if (outcome == WIDE_DONE) {
           return;
         }
@@ -145,9 +162,71 @@ final class RadixJob {
     }
     digits.scatter(sk, sr, dk, dr, from, to, b, h); // h[d] is now the end of bucket d
     if (max <= threshold) {
-      finishSmall(dk, dr, from, to, b); // buckets in order, all small: one linear pass
+      finishSmall(dk, dr, from, to, b, base); // buckets in order, all small: one linear pass
     } else {
-      children(s, owner, dk, dr, sk, sr, from, h, 0, b, level);
+      children(s, owner, dk, dr, sk, sr, from, h, 0, b, base, level);
+    }
+  }
+
+  /**
+   * Sorts {@code [from, to)} of bank (sk, sr), whose entries agree on all the key bytes their words
+   * hold ({@code base} to {@code base + indexBytes}) and go on past them: the words are reloaded
+   * from the arena with the next bytes (one random read per entry, where byte levels and insertion
+   * sorts would read the arena once per byte and per comparison), the range sorted on them, and the
+   * words of the key's first bytes put back, which the entries share (everything after the sort
+   * reads them). With an owner this is a task of its own: the words can only be put back once the
+   * tasks it forks are done.
+   */
+  private void reload(
+      RadixScratch s,
+      RadixTasks.Task owner,
+      long[] sk,
+      long[] sr,
+      long[] dk,
+      long[] dr,
+      int from,
+      int to,
+      int base,
+      int level) {
+    if (owner != null) {
+      owner.spawn(new RadixTasks.Reload(this, sk, sr, dk, dr, from, to, base));
+      return;
+    }
+    long key0 = sk[from];
+    long tie0 = sr[from] & tieMask;
+    int at = loadWords(sk, sr, from, to, base + indexBytes);
+    process(s, null, sk, sr, dk, dr, from, to, 0, at, level);
+    if (base == 0) {
+      restoreWords(from, to, key0, tie0);
+    }
+  }
+
+  /**
+   * Loads the words of {@code [from, to)} of bank (k, r) from key byte {@code at} on, where the
+   * entries agree on the bytes before; returns the key byte the words start at. If the entries
+   * agree on all the bytes loaded too, they are loaded again from the first byte where a key
+   * differs or ends, found in one pass over the arena: a long shared prefix costs two reads per
+   * entry rather than one per ten bytes.
+   */
+  int loadWords(long[] k, long[] r, int from, int to, int at) {
+    index.loadKeyWords(k, r, from, to, at);
+    int shortest = variable ? digits.minKeyLength(r, from, to) : keyLength;
+    if (shortest - at <= indexBytes || digits.commonPrefix(k, r, from, to, 0) < indexBytes) {
+      return at;
+    }
+    int shared = index.sharedKeyPrefix(r, from, to, at + indexBytes);
+    index.loadKeyWords(k, r, from, to, shared);
+    return shared;
+  }
+
+  /**
+   * Puts back the words of the key's first bytes into the primary bank's {@code [from, to)}, whose
+   * entries all had {@code key0} and tie bits {@code tie0} before their words were reloaded.
+   */
+  void restoreWords(int from, int to, long key0, long tie0) {
+    for (int i = from; i < to; i++) {
+      keys[i] = key0;
+      refs[i] = (refs[i] & ~tieMask) | tie0;
     }
   }
 
@@ -169,6 +248,7 @@ final class RadixJob {
       int from,
       int to,
       int b,
+      int base,
       int level) {
     int[] h = s.wide;
     Arrays.fill(h, 0, 1 << WIDE_BITS, 0);
@@ -191,7 +271,7 @@ final class RadixJob {
     if (to - from > 8 * distinct * threshold) {
       // 12 bits would leave buckets of over threshold / 2 on average
       if (distinct <= COMBINED_MAX_DISTINCT && b + 2 < indexBytes) {
-        combined(s, sk, sr, dk, dr, from, to, b, level, h8);
+        combined(s, sk, sr, dk, dr, from, to, b, base, level, h8);
         return WIDE_DONE;
       }
       return WIDE_USE_BYTE;
@@ -212,10 +292,10 @@ final class RadixJob {
       dr[p] = ref;
     }
     if (max <= threshold) {
-      finishSmall(dk, dr, from, to, b); // entries differ from byte b on
+      finishSmall(dk, dr, from, to, b, base); // entries differ from byte b on
       return WIDE_DONE;
     }
-    wideChildren(s, dk, dr, sk, sr, from, 1 << WIDE_BITS, b + 1, level);
+    wideChildren(s, dk, dr, sk, sr, from, 0, 1 << WIDE_BITS, b + 1, base, level);
     return WIDE_DONE;
   }
 
@@ -226,16 +306,18 @@ final class RadixJob {
       long[] ok,
       long[] or,
       int from,
+      int first,
       int buckets,
       int b,
+      int base,
       int level) {
     int[] ends = s.wide;
     s.wideLevel = level;
     int start = from;
-    for (int d = 0; d < buckets; d++) {
+    for (int d = first; d < buckets; d++) {
       int end = ends[d];
       if (end - start > 0) {
-        child(s, k, r, ok, or, start, end, b, level + 1);
+        child(s, k, r, ok, or, start, end, b, base, level + 1);
       }
       start = end;
     }
@@ -257,6 +339,7 @@ final class RadixJob {
       int from,
       int to,
       int b,
+      int base,
       int level,
       int[] h8) {
     int[] rank = s.rank;
@@ -289,9 +372,9 @@ final class RadixJob {
       dr[p] = ref;
     }
     if (max <= threshold) {
-      finishSmall(dk, dr, from, to, b);
+      finishSmall(dk, dr, from, to, b, base);
     } else {
-      wideChildren(s, dk, dr, sk, sr, from, buckets, b + 2, level);
+      wideChildren(s, dk, dr, sk, sr, from, 0, buckets, b + 2, base, level);
     }
   }
 
@@ -310,13 +393,14 @@ final class RadixJob {
       int[] ends,
       int first,
       int b,
+      int base,
       int level) {
     int start = from;
     if (owner == null) {
       for (int d = 0; d < 256; d++) {
         int end = ends[first + d];
         if (end - start > 0) {
-          child(s, k, r, ok, or, start, end, b + 1, level + 1);
+          child(s, k, r, ok, or, start, end, b + 1, base, level + 1);
         }
         start = end;
       }
@@ -328,23 +412,23 @@ final class RadixJob {
       int size = end - start;
       if (size >= RadixRunSorter.FORK_THRESHOLD) {
         if (group >= 0) {
-          owner.spawn(new RadixTasks.Group(this, k, r, ok, or, group, start, b));
+          owner.spawn(new RadixTasks.Group(this, k, r, ok, or, group, start, b, base));
           group = -1;
         }
-        owner.spawn(new RadixTasks.Bucket(this, k, r, ok, or, start, end, b + 1));
+        owner.spawn(new RadixTasks.Bucket(this, k, r, ok, or, start, end, b + 1, base));
       } else if (size > 0) {
         if (group < 0) {
           group = start;
         }
         if (end - group >= RadixRunSorter.FORK_THRESHOLD) {
-          owner.spawn(new RadixTasks.Group(this, k, r, ok, or, group, end, b));
+          owner.spawn(new RadixTasks.Group(this, k, r, ok, or, group, end, b, base));
           group = -1;
         }
       }
       start = end;
     }
     if (group >= 0) {
-      processPartitioned(s, k, r, ok, or, group, start, b, level + 1);
+      processPartitioned(s, k, r, ok, or, group, start, b, base, level + 1);
     }
   }
 
@@ -358,6 +442,7 @@ final class RadixJob {
       int from,
       int to,
       int b,
+      int base,
       int level) {
     int[] h = s.hist[level];
     Arrays.fill(h, 0);
@@ -367,7 +452,7 @@ final class RadixJob {
       sum += h[d];
       h[d] = sum;
     }
-    children(s, null, k, r, ok, or, from, h, 0, b, level);
+    children(s, null, k, r, ok, or, from, h, 0, b, base, level);
   }
 
   private void child(
@@ -379,6 +464,7 @@ final class RadixJob {
       int from,
       int to,
       int b,
+      int base,
       int level) {
     if (to - from == 1) {
       if (k != keys) {
@@ -386,7 +472,7 @@ final class RadixJob {
         refs[from] = r[from];
       }
     } else {
-      process(s, null, k, r, ok, or, from, to, b, level);
+      process(s, null, k, r, ok, or, from, to, b, base, level);
     }
   }
 
@@ -397,15 +483,15 @@ final class RadixJob {
   void finishEqual(long[] k, long[] r, int from, int to) {
     copyBack(k, r, from, to);
     if (index.tieBreaker() != null && to - from > 1) {
-      tieOrder.sort(keys, refs, altKeys, altRefs, from, to);
+      tieOrder.sort(keys, refs, altKeys, altRefs, from, to, 0);
     }
   }
 
   /**
    * {@link #process} for variable-length keys: each byte's digit has one more bucket, in front, for
    * the keys that end there (a key that ends sorts before every key that goes on, and all keys that
-   * end at the same byte of one bucket are equal). No wide digits: they would need every key to go
-   * on for two more bytes.
+   * end at the same byte of one bucket are equal). Mid-sized buckets try a 12-bit digit first
+   * ({@link #wideVariable}).
    */
   private void processVariable(
       RadixScratch s,
@@ -417,18 +503,32 @@ final class RadixJob {
       int from,
       int to,
       int b,
+      int base,
       int level) {
     int n = to - from;
-    b = Math.min(digits.commonPrefix(sk, sr, from, to, b), digits.minKeyLength(sr, from, to));
+    b =
+        Math.min(
+            digits.commonPrefix(sk, sr, from, to, b), digits.minKeyLength(sr, from, to) - base);
+    if (n >= WIDE_MIN
+        && n <= WIDE_MAX
+        && s.wideLevel < 0
+        && b + 1 < indexBytes
+        && wideVariable(s, sk, sr, dk, dr, from, to, b, base, level)) {
+      return;
+    }
     int[] h = s.hist[level];
     while (true) {
+      if (b >= indexBytes) {
+        reload(s, owner, sk, sr, dk, dr, from, to, base, level);
+        return;
+      }
       Arrays.fill(h, 0);
-      digits.countOrEnd(sk, sr, from, to, b, h);
+      digits.countOrEnd(sk, sr, from, to, b, base, h);
       if (h[0] == n) {
         finishEqual(sk, sr, from, to); // every key ends here: all equal
         return;
       }
-      if (h[digits.digitOrEnd(sk[from], sr[from], b)] != n) {
+      if (h[digits.digitOrEnd(sk[from], sr[from], b, base)] != n) {
         break;
       }
       b++; // one non-empty bucket: skip the byte without moving data
@@ -443,20 +543,87 @@ final class RadixJob {
         max = Math.max(max, c);
       }
     }
-    digits.scatterOrEnd(sk, sr, dk, dr, from, to, b, h); // h[d] is now the end of bucket d
+    digits.scatterOrEnd(sk, sr, dk, dr, from, to, b, base, h); // h[d] is now the end of bucket d
     int ended = h[0];
     if (ended > from) {
       finishEqual(dk, dr, from, ended);
     }
     if (max <= threshold) {
-      finishSmall(dk, dr, ended, to, b); // the other buckets in order, all small: one pass
+      finishSmall(dk, dr, ended, to, b, base); // the other buckets in order, all small: one pass
     } else {
-      children(s, owner, dk, dr, sk, sr, ended, h, 1, b, level);
+      children(s, owner, dk, dr, sk, sr, ended, h, 1, b, base, level);
     }
   }
 
-  private void finishSmall(long[] k, long[] r, int from, int to, int b) {
-    small.sort(k, r, from, to, Math.max(b, indexBytes));
+  /**
+   * {@link #wide} for variable-length keys: one pass on the end bucket (keys that end at byte b)
+   * plus the 12 bits from byte b on. A key that ends at byte b + 1 reads the next nibble as zero
+   * and shares its bucket with the keys whose nibble is zero, which the child pass on byte b + 1
+   * (with its own end bucket) tells apart. Returns false, having moved nothing, where 12 bits would
+   * not leave small buckets (byte b takes few values; the byte pass then skips or splits it). Same
+   * bounds as the fixed-key digit. On the typed keys of TypedKeyBenchmark, whose text bytes split
+   * buckets of ~1,000 entries (one int64 value) by ~30 first letters, 12 bits leave insertion sorts
+   * where 8 bits left a second byte pass: 13–20 % less time (sort-bench/results/radix.md).
+   */
+  private boolean wideVariable(
+      RadixScratch s,
+      long[] sk,
+      long[] sr,
+      long[] dk,
+      long[] dr,
+      int from,
+      int to,
+      int b,
+      int base,
+      int level) {
+    int buckets = 1 + (1 << WIDE_BITS);
+    int[] h = s.wide;
+    Arrays.fill(h, 0, buckets, 0);
+    for (int i = from; i < to; i++) {
+      h[digits.digit12OrEnd(sk[i], sr[i], b, base)]++;
+    }
+    int distinct = h[0] == 0 ? 0 : 1; // values of byte b, and the end
+    for (int v = 0; v < 256; v++) {
+      int c = 0;
+      for (int d = 1 + (v << 4), e = d + 16; d < e; d++) {
+        c += h[d];
+      }
+      distinct += c == 0 ? 0 : 1;
+    }
+    if (to - from > 8 * distinct * threshold) {
+      return false; // as in wide(): buckets of over threshold / 2 on average
+    }
+    int sum = from;
+    int max = 0;
+    for (int d = 0; d < buckets; d++) {
+      int c = h[d];
+      h[d] = sum;
+      sum += c;
+      if (d > 0) {
+        max = Math.max(max, c);
+      }
+    }
+    for (int i = from; i < to; i++) {
+      long key = sk[i];
+      long ref = sr[i];
+      int p = h[digits.digit12OrEnd(key, ref, b, base)]++;
+      dk[p] = key;
+      dr[p] = ref;
+    }
+    int ended = h[0];
+    if (ended > from) {
+      finishEqual(dk, dr, from, ended);
+    }
+    if (max <= threshold) {
+      finishSmall(dk, dr, ended, to, b, base);
+    } else {
+      wideChildren(s, dk, dr, sk, sr, ended, 1, buckets, b + 1, base, level);
+    }
+    return true;
+  }
+
+  private void finishSmall(long[] k, long[] r, int from, int to, int b, int base) {
+    small.sort(k, r, from, to, base + Math.max(b, indexBytes));
     copyBack(k, r, from, to);
   }
 

@@ -14,17 +14,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>Algorithm</b>: most-significant-byte-first counting sort, one key byte per level, ping-pong
  * between the index's two banks (out of place, hence stable). Key bytes 0..7 come from the key
- * word, bytes 8..9 from the ref word's tie bits, later bytes from the arena. Bytes that never vary
- * are skipped without moving data: a branch-free OR-of-XOR pass finds the bytes all entries of a
- * bucket share, and a histogram with a single non-empty bucket skips its byte. Mid-sized buckets
- * ({@code RadixJob.WIDE_MIN..WIDE_MAX} entries) take one 12-bit digit instead of 8 bits, which
- * leaves about one entry per bucket; if their next byte takes only 2..4 values (a few skewed
- * prefixes), the digit is that byte's rank plus 12 bits of the following byte, in one pass. Buckets
- * of at most {@link #DEFAULT_INSERTION_THRESHOLD} entries are finished by a stable insertion sort
- * on the full key (prefix, tie bits, then the key bytes in the arena); when every bucket of a pass
- * is that small, one insertion pass over the whole range replaces the per-bucket loop. Parallelism:
- * a run of at least {@link #PARALLEL_SCATTER_THRESHOLD} entries gets its first level histogrammed
- * and scattered by all workers on disjoint chunks (per-chunk bucket offsets keep it stable); every
+ * word, bytes 8..9 from the ref word's tie bits. When the entries of a bucket agree on all ten, the
+ * bucket's words are reloaded from the arena with the next ten key bytes (from where the keys first
+ * differ, if they agree on those too), and the levels and insertion sorts go on on the words: one
+ * random arena read per entry and ten bytes instead of one per byte level and per comparison; the
+ * original words are put back when the bucket is sorted. Bytes that never vary are skipped without
+ * moving data: a branch-free OR-of-XOR pass finds the bytes all entries of a bucket share, and a
+ * histogram with a single non-empty bucket skips its byte. Mid-sized buckets ({@code
+ * RadixJob.WIDE_MIN..WIDE_MAX} entries) take one 12-bit digit instead of 8 bits, which leaves about
+ * one entry per bucket; if their next byte takes only 2..4 values (a few skewed prefixes), the
+ * digit is that byte's rank plus 12 bits of the following byte, in one pass. Buckets of at most
+ * {@link #DEFAULT_INSERTION_THRESHOLD} entries are finished by a stable insertion sort on the full
+ * key (words, then the key bytes in the arena after them); when every bucket of a pass is that
+ * small, one insertion pass over the whole range replaces the per-bucket loop. Parallelism: a run
+ * of at least {@link #PARALLEL_SCATTER_THRESHOLD} entries gets its first level histogrammed and
+ * scattered by all workers on disjoint chunks (per-chunk bucket offsets keep it stable); every
  * bucket of at least {@link #FORK_THRESHOLD} entries, at any depth, becomes its own ForkJoin task,
  * and small neighbouring buckets are grouped into tasks of about that size, so a bucket holding 25
  * % of a skewed input is split again at its next varying byte and stolen.
@@ -33,9 +37,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * count. <b>Memory</b>: the index's alternate bank plus, per worker, a {@code RadixScratch} of
  * {@link #MAX_LEVELS} 256-int histograms and one wide histogram (~130 KiB), allocated at
  * construction; the sort allocates only ForkJoin task objects (one per forked bucket or group, at
- * most n / {@link #FORK_THRESHOLD} + 256 per level) and one job object per call. Beyond {@code
- * MAX_LEVELS} scatter levels on one path (only possible with keys over 64 bytes that differ in one
- * record per level) a bucket falls back to insertion sort.
+ * most n / {@link #FORK_THRESHOLD} + 256 per level, and one per forked bucket that reloads its
+ * words) and one job object per call. Beyond {@code MAX_LEVELS} scatter levels on one path (only
+ * possible with keys over 64 bytes that differ in one record per level) a bucket falls back to a
+ * stable merge sort.
  *
  * <p><b>Threads and ownership</b>: either owns a {@link ForkJoinPool} of {@code threads} daemon
  * workers named {@code joule-radix-N}, which {@link #close()} shuts down, or borrows a caller's

@@ -30,8 +30,9 @@ final class RadixTasks {
   }
 
   /**
-   * A range {@code [from, to)} of bank (k, r), with (ok, or) the other bank, whose entries agree on
-   * the key bytes before {@code b}; the subclasses differ only in what they run on it.
+   * A range {@code [from, to)} of bank (k, r), with (ok, or) the other bank, whose words start at
+   * key byte {@code base} and whose entries agree on the key bytes before {@code base + b}; the
+   * subclasses differ only in what they run on it.
    */
   abstract static class Range extends Task {
     final RadixJob job;
@@ -42,8 +43,10 @@ final class RadixTasks {
     final int from;
     final int to;
     final int b;
+    final int base;
 
-    Range(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b) {
+    Range(
+        RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b, int base) {
       this.job = job;
       this.k = k;
       this.r = r;
@@ -52,6 +55,7 @@ final class RadixTasks {
       this.from = from;
       this.to = to;
       this.b = b;
+      this.base = base;
     }
 
     @Override
@@ -68,27 +72,76 @@ final class RadixTasks {
     abstract void run(RadixScratch s);
   }
 
-  /** One bucket whose entries agree on the key bytes before {@code b}: sorted from byte b on. */
+  /** One bucket whose entries agree on the bytes before word byte {@code b}: sorted from b on. */
   static final class Bucket extends Range {
-    Bucket(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b) {
-      super(job, k, r, ok, or, from, to, b);
+    Bucket(
+        RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b, int base) {
+      super(job, k, r, ok, or, from, to, b, base);
     }
 
     @Override
     void run(RadixScratch s) {
-      job.process(s, this, k, r, ok, or, from, to, b, 0);
+      job.process(s, this, k, r, ok, or, from, to, b, base, 0);
     }
   }
 
-  /** Neighbouring small buckets, already partitioned on byte {@code b}; inline, forks nothing. */
+  /**
+   * Neighbouring small buckets, already partitioned on word byte {@code b}; inline, forks nothing.
+   */
   static final class Group extends Range {
-    Group(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b) {
-      super(job, k, r, ok, or, from, to, b);
+    Group(
+        RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int b, int base) {
+      super(job, k, r, ok, or, from, to, b, base);
     }
 
     @Override
     void run(RadixScratch s) {
-      job.processPartitioned(s, k, r, ok, or, from, to, b, 0);
+      job.processPartitioned(s, k, r, ok, or, from, to, b, base, 0);
+    }
+  }
+
+  /**
+   * A range whose entries agree on all the key bytes their words hold (from key byte {@code base}):
+   * its words are reloaded with the next key bytes and it is sorted on them; once the tasks it
+   * forks are done, the words of the key's first bytes are put back if this is the first reload on
+   * the way down ({@code base == 0}; deeper ones are inside its range).
+   */
+  static final class Reload extends Task {
+    private final RadixJob job;
+    private final long[] k;
+    private final long[] r;
+    private final long[] ok;
+    private final long[] or;
+    private final int from;
+    private final int to;
+    private final int base;
+
+    Reload(RadixJob job, long[] k, long[] r, long[] ok, long[] or, int from, int to, int base) {
+      this.job = job;
+      this.k = k;
+      this.r = r;
+      this.ok = ok;
+      this.or = or;
+      this.from = from;
+      this.to = to;
+      this.base = base;
+    }
+
+    @Override
+    protected void compute() {
+      long key0 = k[from];
+      long tie0 = r[from] & job.index.tieMask();
+      RadixScratch s = job.sorter.acquire();
+      try {
+        int at = job.loadWords(k, r, from, to, base + job.indexBytes());
+        job.process(s, this, k, r, ok, or, from, to, 0, at, 0);
+      } finally {
+        job.sorter.release(s); // before joining: see the class comment
+      }
+      joinPending();
+      if (base == 0) {
+        job.restoreWords(from, to, key0, tie0);
+      }
     }
   }
 
@@ -123,6 +176,10 @@ final class RadixTasks {
         if (b >= job.keyLength()) {
           return; // all keys equal: already in input order, in the primary bank
         }
+        if (b >= job.indexBytes()) {
+          reloadAll();
+          return;
+        }
         runChunks(b, false);
         int total = 0;
         int d0 = job.digits.digit(job.keys[from], job.refs[from], b);
@@ -146,7 +203,7 @@ final class RadixTasks {
       runChunks(b, true);
       RadixScratch s = job.sorter.acquire();
       try {
-        job.children(s, this, job.altKeys, job.altRefs, job.keys, job.refs, from, ends, 0, b, 0);
+        job.children(s, this, job.altKeys, job.altRefs, job.keys, job.refs, from, ends, 0, b, 0, 0);
       } finally {
         job.sorter.release(s);
       }
@@ -163,10 +220,14 @@ final class RadixTasks {
       int n = to - from;
       int b = 0;
       while (true) {
+        if (b >= job.indexBytes()) {
+          reloadAll();
+          return;
+        }
         runChunks(b, false);
         int ended = 0;
         int total = 0;
-        int d0 = job.digits.digitOrEnd(job.keys[from], job.refs[from], b);
+        int d0 = job.digits.digitOrEnd(job.keys[from], job.refs[from], b, 0);
         for (int c = 0; c < chunks; c++) {
           ended += counts[c][0];
           total += counts[c][d0];
@@ -195,10 +256,17 @@ final class RadixTasks {
       }
       RadixScratch s = job.sorter.acquire();
       try {
-        job.children(s, this, job.altKeys, job.altRefs, job.keys, job.refs, ends[0], ends, 1, b, 0);
+        job.children(
+            s, this, job.altKeys, job.altRefs, job.keys, job.refs, ends[0], ends, 1, b, 0, 0);
       } finally {
         job.sorter.release(s);
       }
+      joinPending();
+    }
+
+    /** All entries agree on the key bytes the words hold: a reload of the whole range. */
+    private void reloadAll() {
+      spawn(new Reload(job, job.keys, job.refs, job.altKeys, job.altRefs, from, to, 0));
       joinPending();
     }
 
@@ -237,13 +305,13 @@ final class RadixTasks {
     protected void compute() {
       KeyDigits d = job.digits;
       if (scatter && job.variable) {
-        d.scatterOrEnd(job.keys, job.refs, job.altKeys, job.altRefs, from, to, b, h);
+        d.scatterOrEnd(job.keys, job.refs, job.altKeys, job.altRefs, from, to, b, 0, h);
       } else if (scatter) {
         d.scatter(job.keys, job.refs, job.altKeys, job.altRefs, from, to, b, h);
       } else {
         java.util.Arrays.fill(h, 0);
         if (job.variable) {
-          d.countOrEnd(job.keys, job.refs, from, to, b, h);
+          d.countOrEnd(job.keys, job.refs, from, to, b, 0, h);
         } else {
           d.count(job.keys, job.refs, from, to, b, h);
         }

@@ -34,30 +34,31 @@ final class StableMergeSort {
 
   /**
    * Sorts {@code [from, to)} of bank (k, r), using bank (bk, br) over the same range as scratch;
-   * the result is in (k, r).
+   * the result is in (k, r). The words end at key byte {@code tailFrom} ({@link
+   * RecordIndex#compareKeysFrom}); ignored for {@link Order#TIES}.
    */
-  void sort(long[] k, long[] r, long[] bk, long[] br, int from, int to) {
+  void sort(long[] k, long[] r, long[] bk, long[] br, int from, int to, int tailFrom) {
     if (to - from < 2) {
       return;
     }
     System.arraycopy(k, from, bk, from, to - from);
     System.arraycopy(r, from, br, from, to - from);
-    split(bk, br, k, r, from, to);
+    split(bk, br, k, r, from, to, tailFrom);
   }
 
   /** Sorts (sk, sr)[from, to) into (dk, dr)[from, to); both hold the same entries on entry. */
-  private void split(long[] sk, long[] sr, long[] dk, long[] dr, int from, int to) {
+  private void split(long[] sk, long[] sr, long[] dk, long[] dr, int from, int to, int tailFrom) {
     if (to - from <= INSERTION) {
-      insertion(dk, dr, from, to);
+      insertion(dk, dr, from, to, tailFrom);
       return;
     }
     int mid = (from + to) >>> 1;
-    split(dk, dr, sk, sr, from, mid);
-    split(dk, dr, sk, sr, mid, to);
+    split(dk, dr, sk, sr, from, mid, tailFrom);
+    split(dk, dr, sk, sr, mid, to, tailFrom);
     int i = from;
     int j = mid;
     for (int o = from; o < to; o++) {
-      if (j >= to || (i < mid && compare(sk[i], sr[i], sk[j], sr[j]) <= 0)) {
+      if (j >= to || (i < mid && compare(sk[i], sr[i], sk[j], sr[j], tailFrom) <= 0)) {
         dk[o] = sk[i];
         dr[o] = sr[i++];
       } else {
@@ -67,12 +68,12 @@ final class StableMergeSort {
     }
   }
 
-  private void insertion(long[] k, long[] r, int from, int to) {
+  private void insertion(long[] k, long[] r, int from, int to, int tailFrom) {
     for (int i = from + 1; i < to; i++) {
       long key = k[i];
       long ref = r[i];
       int j = i - 1;
-      while (j >= from && compare(key, ref, k[j], r[j]) < 0) {
+      while (j >= from && compare(key, ref, k[j], r[j], tailFrom) < 0) {
         k[j + 1] = k[j];
         r[j + 1] = r[j];
         j--;
@@ -82,11 +83,11 @@ final class StableMergeSort {
     }
   }
 
-  private int compare(long ka, long ra, long kb, long rb) {
+  private int compare(long ka, long ra, long kb, long rb, int tailFrom) {
     if (order == Order.TIES) {
       return index.compareTie(ra, rb);
     }
-    int c = index.compareKeys(ka, ra, kb, rb);
+    int c = index.compareKeysFrom(ka, ra, kb, rb, tailFrom);
     return c != 0 ? c : index.compareTie(ra, rb);
   }
 }
