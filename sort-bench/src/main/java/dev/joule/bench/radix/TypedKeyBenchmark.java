@@ -1,7 +1,6 @@
 package dev.joule.bench.radix;
 
 import dev.joule.core.index.EntryLayout;
-import dev.joule.core.index.RecordIndex;
 import dev.joule.core.key.KeyEncoder;
 import dev.joule.core.radix.RadixRunSorter;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +19,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -177,14 +175,10 @@ public class TypedKeyBenchmark {
 
   /** The engine: encoded keys and values as entries in an arena, the index radix-sorted. */
   @State(Scope.Benchmark)
-  public static class Engine {
+  public static class Engine extends EntrySortState {
     /** Radix sorter workers. */
     @Param({"1", "2"})
     public int threads;
-
-    EntryArena entries;
-    RecordIndex work;
-    RadixRunSorter sorter;
 
     /** Encodes the keys, writes the entries and the pristine index. */
     @Setup(Level.Trial)
@@ -200,26 +194,7 @@ public class TypedKeyBenchmark {
         keys[i] = key(w, input[i]);
         values[i] = input[i].value;
       }
-      entries = EntryArena.load(LAYOUT, keys, values);
-      work = RecordIndex.allocate(input.length);
-      sorter = new RadixRunSorter(threads);
-    }
-
-    /** Unsorted input for the next call, outside the timer. */
-    @Setup(Level.Invocation)
-    public void restore() {
-      work.copyFrom(entries.index);
-    }
-
-    void sort() {
-      sorter.sort(work);
-    }
-
-    /** Stops the workers, frees the arena. */
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      sorter.close();
-      entries.close();
+      load(LAYOUT, keys, values, threads);
     }
   }
 

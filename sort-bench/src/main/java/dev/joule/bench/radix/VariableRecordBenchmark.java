@@ -1,7 +1,6 @@
 package dev.joule.bench.radix;
 
 import dev.joule.core.index.EntryLayout;
-import dev.joule.core.index.RecordIndex;
 import dev.joule.core.radix.RadixRunSorter;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -18,7 +17,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -115,14 +113,10 @@ public class VariableRecordBenchmark {
 
   /** The engine: entries in an arena, the index radix-sorted. */
   @State(Scope.Benchmark)
-  public static class Engine {
+  public static class Engine extends EntrySortState {
     /** Radix sorter workers. */
     @Param({"1", "2"})
     public int threads;
-
-    EntryArena entries;
-    RecordIndex work;
-    RadixRunSorter sorter;
 
     /** Writes the entries and the pristine index. */
     @Setup(Level.Trial)
@@ -135,26 +129,7 @@ public class VariableRecordBenchmark {
       for (int i = 0; i < input.length; i++) {
         keys[i] = key(input[i]);
       }
-      entries = EntryArena.load(LAYOUT, keys, input);
-      work = RecordIndex.allocate(input.length);
-      sorter = new RadixRunSorter(threads);
-    }
-
-    /** Unsorted input for the next call, outside the timer. */
-    @Setup(Level.Invocation)
-    public void restore() {
-      work.copyFrom(entries.index);
-    }
-
-    void sort() {
-      sorter.sort(work);
-    }
-
-    /** Stops the workers, frees the arena. */
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      sorter.close();
-      entries.close();
+      load(LAYOUT, keys, input, threads);
     }
   }
 
