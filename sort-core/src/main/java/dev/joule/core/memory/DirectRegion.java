@@ -5,8 +5,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -19,12 +17,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * garbage collector finds them unreachable. A sort allocates hundreds of MiB of them and then drops
  * them; with a large heap and little garbage no collection may come for minutes, so an embedding
  * platform running sort after sort saw its resident memory grow by the budget of every finished
- * sort (measured in docs/design.md, "Freeing direct memory"). On JDK 22 and later a region is a
+ * sort (measured in docs/design.md, "Resident memory" and D18). On JDK 22 and later a region is a
  * shared FFM {@code java.lang.foreign.Arena}: {@code close()} frees the memory at once, and any
  * later access through a buffer of the region throws {@link IllegalStateException} instead of
  * touching freed memory. joule targets Java 17, so the FFM API is reached through method handles
  * looked up once; on JDK 17–21 (or with {@code -Djoule.directMemory=gc}) a region hands out
- * ordinary direct buffers and {@code close()} only drops its references, as before.
+ * ordinary direct buffers which the GC frees once their owners drop them, as before.
  *
  * <p><b>Failure to free.</b> A shared arena refuses to close while a thread holds it (a {@code
  * FileChannel} read or write in progress into one of its buffers). Owners close regions after
@@ -41,7 +39,6 @@ public final class DirectRegion implements AutoCloseable {
   private static final Queue<Object> UNRELEASED = new ConcurrentLinkedQueue<>();
 
   private final Object arena; // java.lang.foreign.Arena, or null in GC mode
-  private List<ByteBuffer> plain = new ArrayList<>(); // GC mode: keeps buffers until close
   private long reserved;
   private boolean closed;
 
@@ -77,7 +74,6 @@ public final class DirectRegion implements AutoCloseable {
       b = ByteBuffer.allocateDirect(size + Alignment.BYTES).alignedSlice(Alignment.BYTES);
       b.limit(size);
       b = b.slice();
-      plain.add(b);
     }
     reserved += size + Alignment.BYTES;
     return b.order(ByteOrder.BIG_ENDIAN);
@@ -98,7 +94,6 @@ public final class DirectRegion implements AutoCloseable {
       return;
     }
     closed = true;
-    plain = null;
     if (arena != null && !Ffm.HANDLES.tryClose(arena)) {
       UNRELEASED.add(arena);
     }
