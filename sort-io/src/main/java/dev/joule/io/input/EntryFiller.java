@@ -1,11 +1,13 @@
 package dev.joule.io.input;
 
 import dev.joule.core.index.RecordIndex;
+import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.IdentityHashMap;
 
 /**
  * Fills arenas with the entries of parsed records: for each record of a {@link RecordReader}, its
@@ -14,15 +16,26 @@ import java.nio.ByteBuffer;
  * the arena or the index is full, or the input ends; the record that did not fit starts the next
  * chunk.
  *
- * <p>Memory: none of its own but the appender's key scratch (the arena and index are the caller's).
- * Not thread-safe: one thread fills one chunk at a time (run formation's parse thread).
+ * <p>A record whose entry does not fit even an empty arena (a line of megabytes under a small
+ * budget; the formats allow up to {@link
+ * dev.joule.core.record.RecordFormat#MAX_RECORD_LENGTH_LIMIT} bytes) is a chunk of its own in an
+ * <em>overflow arena</em> of its entry's size, so that it becomes a run of one record between the
+ * runs before and after it (the merge keeps the sort stable). The overflow arena lives until the
+ * index that holds the chunk is filled again (the protocol of {@link ChunkSource}: an index is
+ * reused only once its chunk is written) or the filler is closed.
+ *
+ * <p>Memory: the appender's key scratch, and an overflow arena per chunk of one outsized record:
+ * above the budget by that record's entry, as the reader's carry buffer is by the record (the arena
+ * and index are the caller's). Not thread-safe: one thread fills one chunk at a time (run
+ * formation's parse thread); {@link #close()} after the last fill.
  */
-public final class EntryFiller {
+public final class EntryFiller implements AutoCloseable {
   private final RecordReader records;
   private final EntryAppender appender;
   private boolean pending; // the reader's current record is not in an arena yet
   private boolean exhausted;
   private SortIOException tooLarge;
+  private final IdentityHashMap<RecordIndex, RecordArena> overflows = new IdentityHashMap<>();
 
   /** Fills from {@code records}, entries as {@code spec} says. */
   public EntryFiller(RecordReader records, EntrySpec spec) {
@@ -31,8 +44,8 @@ public final class EntryFiller {
   }
 
   /**
-   * The error of a record that did not fit the empty arena of the last {@link #fill}, or null if
-   * none.
+   * The error of a record that did not fit the empty arena of the last {@link #fill} nor an
+   * overflow arena (the direct memory ran out), or null if none.
    */
   public SortIOException tooLarge() {
     return tooLarge;
@@ -44,12 +57,14 @@ public final class EntryFiller {
   }
 
   /**
-   * Clears {@code arena}, binds {@code index} to it and fills both with the next records. A chunk
-   * of no entries before the input is {@link #exhausted()} means that the next record does not fit
-   * even this empty arena ({@link #tooLarge()}).
+   * Clears {@code arena}, binds {@code index} to it and fills both with the next records; or, if
+   * the next record does not fit the empty arena, puts it alone in an overflow arena bound to
+   * {@code index}. A chunk of no entries before the input is {@link #exhausted()} means that no
+   * overflow arena could be allocated for the next record ({@link #tooLarge()}).
    */
   public ChunkSource.Chunk fill(RecordArena arena, RecordIndex index) throws IOException {
     tooLarge = null;
+    release(index); // its chunk is written: the caller fills an index again only then
     appender.reset(arena, index);
     RecordChecksum sum = new RecordChecksum();
     long bytes = 0;
@@ -66,18 +81,16 @@ public final class EntryFiller {
       int start = records.start();
       int length = records.length();
       if (!appender.append(src, start, length)) {
-        if (appender.size() == 0) {
-          tooLarge =
-              new SortIOException(
-                  "read",
-                  records.path(),
-                  "the record at offset "
-                      + records.offset()
-                      + " needs "
-                      + appender.entryLength(length)
-                      + " bytes in memory, more than the memory budget gives one arena ("
-                      + appender.largestEntry()
-                      + "): raise the memory budget");
+        if (appender.size() == 0 && appendOutsized(index, src, start, length)) {
+          sum.addRecord(src, start, length);
+          bytes += length;
+          pending = false;
+          if (records.next()) { // known now, so that no empty chunk follows the last record
+            pending = true;
+            encodeKey();
+          } else {
+            exhausted = true;
+          }
         }
         break; // the arena or index is full: this record starts the next chunk
       }
@@ -86,6 +99,56 @@ public final class EntryFiller {
       pending = false;
     }
     return new ChunkSource.Chunk(index.size(), bytes, sum);
+  }
+
+  /**
+   * Puts the record alone in an overflow arena of its entry's size bound to {@code index}; false
+   * with {@link #tooLarge()} set if that arena cannot be allocated.
+   */
+  private boolean appendOutsized(RecordIndex index, ByteBuffer src, int start, int length) {
+    long entry = appender.entryLength(length);
+    RecordArena big;
+    try {
+      big = RecordArena.allocate(Math.max(entry, Alignment.BYTES));
+    } catch (OutOfMemoryError e) {
+      tooLarge =
+          new SortIOException(
+              "read",
+              records.path(),
+              "the record at offset "
+                  + records.offset()
+                  + " needs "
+                  + entry
+                  + " bytes in memory beside the budget's arenas, and the JVM's direct memory is"
+                  + " exhausted ("
+                  + e.getMessage()
+                  + "): raise -XX:MaxDirectMemorySize",
+              e);
+      return false;
+    }
+    overflows.put(index, big);
+    appender.reset(big, index);
+    if (!appender.append(src, start, length)) {
+      throw new IllegalStateException("an empty overflow arena of " + entry + " bytes is full");
+    }
+    return true;
+  }
+
+  /** Frees the overflow arena {@code index} was bound to, if any. */
+  private void release(RecordIndex index) {
+    RecordArena big = overflows.remove(index);
+    if (big != null) {
+      big.close();
+    }
+  }
+
+  /** Frees every overflow arena; idempotent. The chunks they hold must be written. */
+  @Override
+  public void close() {
+    for (RecordArena big : overflows.values()) {
+      big.close();
+    }
+    overflows.clear();
   }
 
   /** Encodes the pending record's key (if the sort derives keys). */

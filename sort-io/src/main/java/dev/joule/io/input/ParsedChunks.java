@@ -16,8 +16,9 @@ import java.util.concurrent.Future;
  * caller's, from {@link SortThreads}) while the caller sorts the previous chunk. A chunk ends when
  * its arena or index is full.
  *
- * <p>Memory: none of its own (the reader's buffers are the caller's pool). Not thread-safe: one
- * driving thread; {@link #close()} waits for a fill in progress.
+ * <p>Memory: the filler's overflow arenas (see {@link EntryFiller}); the reader's buffers are the
+ * caller's pool. Not thread-safe: one driving thread; {@link #close()} waits for a fill in
+ * progress.
  */
 public final class ParsedChunks implements ChunkSource {
   private final RecordReader records;
@@ -94,10 +95,14 @@ public final class ParsedChunks implements ChunkSource {
     records.finish();
   }
 
-  /** Waits for a fill in progress (it writes an arena the caller will close), then stops. */
+  /**
+   * Waits for a fill in progress (it writes an arena the caller will close), then stops and frees
+   * the filler's overflow arenas: the caller has written or abandoned their chunks by now.
+   */
   @Override
   public void close() throws IOException {
     parser.close(); // waits through interrupts: the arena must not be closed under a running fill
+    filler.close();
     records.close();
   }
 }

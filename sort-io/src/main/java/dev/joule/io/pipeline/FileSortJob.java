@@ -205,7 +205,7 @@ final class FileSortJob {
     long bytes = Math.max(Alignment.BYTES, plan.arenaBytes());
     RecordArena arena = onePass.arena(bytes, InputStage.slabBytes(bytes, 1));
     RecordIndex index = onePass.index(plan.indexEntries());
-    EntryFiller filler = new EntryFiller(reader, spec);
+    EntryFiller filler = res.add(new EntryFiller(reader, spec)); // its overflow arenas
     ChunkSource.Chunk first = filler.fill(arena, index);
     if (filler.exhausted()) {
       reader.finish();

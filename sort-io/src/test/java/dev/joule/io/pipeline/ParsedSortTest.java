@@ -240,6 +240,41 @@ class ParsedSortTest {
     assertEquals(0, empty.records());
   }
 
+  /**
+   * Lines of 6 MB under a 16 MiB budget, larger than any arena of run formation, first, in the
+   * middle (two equal ones, for stability) and last without a delimiter: each becomes a run of its
+   * own and the output is the reference's, by the line's bytes and by a derived descending key
+   * (whose entries hold the line twice).
+   */
+  @Test
+  void linesLargerThanAnArenaBecomeRunsOfTheirOwn() throws IOException {
+    Random r = new Random(SEED + 7);
+    List<byte[]> recs = records(r, 3000, '\n');
+    byte[] big = bytes(r, 6 << 20, '\n');
+    recs.add(0, big);
+    recs.add(recs.size() / 2, big.clone());
+    recs.add(recs.size() / 2 + 1, big.clone());
+    recs.add(bytes(r, (6 << 20) + 1, '\n'));
+    byte[] input = lines(recs, (byte) '\n', false);
+    byte[] ascending = lines(reference(recs, Arrays::compareUnsigned, false), (byte) '\n', true);
+    Comparator<byte[]> desc = (a, b) -> Arrays.compareUnsigned(b, a);
+    byte[] descending = lines(reference(recs, desc, false), (byte) '\n', true);
+    SortKey reversed =
+        dev.joule.core.key.GnuSortKeys.parse(
+            "r", dev.joule.core.key.TextPosition.BLANK_SEPARATED, List.of());
+    for (int threads = 1; threads <= 3; threads += 2) {
+      SortReport rep =
+          sort(
+              input,
+              config(Shape.ONE_PASS, threads).format(RecordFormat.lines()).build(),
+              ascending);
+      assertTrue(rep.runs() >= 5, "runs " + rep.runs());
+      SortConfig c =
+          config(Shape.ONE_PASS, threads).format(RecordFormat.lines()).key(reversed).build();
+      sort(input, c, descending);
+    }
+  }
+
   @Test
   void lengthPrefixedRowsSortByTheirBytesInEveryShape() throws IOException {
     Random r = new Random(SEED + 2);
