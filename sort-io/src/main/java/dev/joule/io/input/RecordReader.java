@@ -134,6 +134,9 @@ public final class RecordReader implements AutoCloseable {
     }
     int d = find(cur, pos, lim);
     if (d >= 0) {
+      if (d - pos > maxLength) { // only with input transfers above the limit
+        throw tooLong("line", curOffset + pos, d - pos);
+      }
       emit(cur, pos, d - pos, curOffset + pos);
       pos = d + 1;
       return true;
