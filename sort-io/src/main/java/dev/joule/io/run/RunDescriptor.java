@@ -30,7 +30,7 @@ public final class RunDescriptor {
   private final int[] firstKeyLength;
   private final byte[][] firstKey; // at most FIRST_KEY_BYTES each
   private final long[] firstKeyPrefix;
-  private final int[] pageEntry; // variable-size entries only, else null
+  private final long[] pageEntry; // variable-size entries only, else null
   private final int[] pageOffset;
   private final long[] pageRecordBytes;
   private final long recordBytes;
@@ -46,7 +46,7 @@ public final class RunDescriptor {
       int[] entriesStarting,
       int[] firstKeyLength,
       byte[][] firstKey,
-      int[] pageEntry,
+      long[] pageEntry,
       int[] pageOffset,
       long[] pageRecordBytes,
       long recordBytes) {
@@ -223,7 +223,7 @@ public final class RunDescriptor {
     return pageRecordBytes;
   }
 
-  int[] pageEntries() {
+  long[] pageEntries() {
     return pageEntry;
   }
 

@@ -68,13 +68,23 @@ final class RunLayout {
     return (int) Math.min(blockSize, Alignment.roundUp((long) used + BLOCK_TRAILER));
   }
 
-  static int footerLength(int blockCount, int pageCount) {
-    return (int)
-        Alignment.roundUp(
-            FOOTER_FIXED
-                + (long) FOOTER_PER_BLOCK * blockCount
-                + (long) FOOTER_PER_PAGE * pageCount
-                + FOOTER_TRAILER);
+  /** Footer bytes for the given tables: a long, since a forged footer may claim any counts. */
+  static long footerLength(int blockCount, int pageCount) {
+    return Alignment.roundUp(
+        FOOTER_FIXED
+            + (long) FOOTER_PER_BLOCK * blockCount
+            + (long) FOOTER_PER_PAGE * pageCount
+            + FOOTER_TRAILER);
+  }
+
+  /**
+   * A page row's entry index from the low 32 bits the file keeps and the previous row's index: the
+   * indexes never decrease and grow by far less than 2^32 from one page to the next (a 4096-byte
+   * page starts at most 512 entries), so the unsigned difference of the low bits is the exact step.
+   * Runs of up to 2^31 − 1 entries have the same bytes as if the field were the whole index.
+   */
+  static long unwrapEntryIndex(long previous, int low) {
+    return previous + ((low - previous) & 0xFFFFFFFFL);
   }
 
   /** Whether entries of {@code layout} need the page table (they vary in size). */

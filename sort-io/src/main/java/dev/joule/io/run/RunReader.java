@@ -136,7 +136,7 @@ public final class RunReader {
         || pages < 0
         || entries < 0
         || len != RunLayout.footerLength(blocks, pages)
-        || (pages > 0) != RunLayout.pageTable(layout)) {
+        || (pages > 0) != (RunLayout.pageTable(layout) && blocks > 0)) {
       throw new CorruptRunException(
           path,
           footerOffset,
@@ -157,11 +157,12 @@ public final class RunReader {
       f.get(at + 8, firstKey[k]);
       sum += starting[k];
     }
-    int[] pageEntry = pages == 0 ? null : new int[pages];
+    long[] pageEntry = pages == 0 ? null : new long[pages];
     int[] pageOffset = pages == 0 ? null : new int[pages];
     long[] pageRecordBytes = pages == 0 ? null : new long[pages];
     for (int p = 0; p < pages; p++, at += RunLayout.FOOTER_PER_PAGE) {
-      pageEntry[p] = f.getInt(at);
+      int low = f.getInt(at);
+      pageEntry[p] = p == 0 ? low & 0xFFFFFFFFL : RunLayout.unwrapEntryIndex(pageEntry[p - 1], low);
       pageOffset[p] = f.getInt(at + 4);
       pageRecordBytes[p] = f.getLong(at + 8);
     }

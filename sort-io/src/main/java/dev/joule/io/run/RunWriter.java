@@ -44,7 +44,7 @@ public final class RunWriter implements AutoCloseable {
   private int[] entriesStarting = new int[16];
   private int[] firstKeyLength = new int[16];
   private byte[][] firstKey = new byte[16][];
-  private int[] pageEntry = new int[64];
+  private long[] pageEntry = new long[64];
   private int[] pageOffset = new int[64];
   private long[] pageRecordBytes = new long[64];
   private long recordBytes; // of the entries added so far
@@ -311,7 +311,7 @@ public final class RunWriter implements AutoCloseable {
     // Pages skipped since the last start carry the index of this, the next, entry.
     while (pageCount <= page) {
       growPages();
-      pageEntry[pageCount] = (int) entryCount;
+      pageEntry[pageCount] = entryCount;
       pageOffset[pageCount] = RunLayout.NO_ENTRY;
       pageRecordBytes[pageCount] = recordBytes;
       pageCount++;
@@ -382,7 +382,7 @@ public final class RunWriter implements AutoCloseable {
   private void notePageTail(int total) {
     while (pageCount < total) {
       growPages();
-      pageEntry[pageCount] = (int) entryCount;
+      pageEntry[pageCount] = entryCount;
       pageOffset[pageCount] = RunLayout.NO_ENTRY;
       pageRecordBytes[pageCount] = recordBytes;
       pageCount++;
@@ -400,7 +400,7 @@ public final class RunWriter implements AutoCloseable {
   private static ByteBuffer footer(RunDescriptor d) {
     int blocks = d.blockCount();
     int pages = d.pageCount();
-    int len = RunLayout.footerLength(blocks, pages);
+    int len = Math.toIntExact(RunLayout.footerLength(blocks, pages));
     ByteBuffer f = ByteBuffer.allocate(len).order(ByteOrder.BIG_ENDIAN);
     f.put(RunLayout.FOOTER_MAGIC)
         .putLong(RunLayout.F_ENTRY_COUNT, d.recordCount())
@@ -417,7 +417,7 @@ public final class RunWriter implements AutoCloseable {
       f.put(at + 8, d.firstKeyShared(k));
     }
     for (int p = 0; p < pages; p++, at += RunLayout.FOOTER_PER_PAGE) {
-      f.putInt(at, d.pageEntries()[p]);
+      f.putInt(at, (int) d.pageEntries()[p]); // the low 32 bits: the reader unwraps them
       f.putInt(at + 4, d.pageOffsets()[p]);
       f.putLong(at + 8, d.pageRecordBytes()[p]);
     }

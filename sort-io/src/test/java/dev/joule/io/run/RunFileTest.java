@@ -236,6 +236,33 @@ class RunFileTest {
     assertEquals(recordBytesBefore[n], d.recordBytes());
   }
 
+  /** A run of no entries of varying size (a spill of nothing) reads back as empty. */
+  @ParameterizedTest(name = "derived={0}")
+  @CsvSource({"false", "true"})
+  void anEmptyRunOfVariableEntriesReadsBack(boolean derived) throws IOException {
+    EntryLayout layout = derived ? EntryLayout.derived(0, 0) : EntryLayout.whole();
+    Path file = tmp.resolve("empty");
+    RunDescriptor d = write(file, layout, 4096, new byte[0], DirectIoPolicy.ON);
+    assertEquals(0, d.recordCount());
+    assertEquals(0, d.blockCount());
+    assertEquals(d.fileSize(), Files.size(file));
+    assertArrayEquals(new byte[0], readAll(file, layout, DirectIoPolicy.OFF));
+  }
+
+  /** Page rows keep an entry index's low 32 bits; the reader restores it across 2^31 and 2^32. */
+  @Test
+  void pageEntryIndexesPast32BitsAreRestored() {
+    long[] indexes = {
+      0, 5, 512, (1L << 31) - 1, 1L << 31, (1L << 32) - 3, 1L << 32, (3L << 31) + 7, 1L << 33
+    };
+    long previous = 0;
+    for (long i : indexes) {
+      long restored = RunLayout.unwrapEntryIndex(previous, (int) i);
+      assertEquals(i, restored, "after " + previous);
+      previous = restored;
+    }
+  }
+
   private byte[] goldenRecords() {
     return sortedRecords(20260101L, GOLDEN_RECORDS, GENSORT);
   }
