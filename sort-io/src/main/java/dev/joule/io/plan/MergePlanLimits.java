@@ -135,11 +135,13 @@ public final class MergePlanLimits {
                   + " bytes holds fewer than 2 inputs of two "
                   + transferSize
                   + "-byte buffers (plus the output's two)"
-              : "open-file limit "
+              : "the open-file limit of "
                   + openFileLimit
-                  + " minus a reserve of "
+                  + " (ulimit -n) minus "
                   + reserve
-                  + " leaves fewer than 2 inputs plus the output");
+                  + " descriptors open or reserved leaves fewer than 2 merge inputs plus the"
+                  + " output: raise the limit, or give a memory budget that holds the whole"
+                  + " input (one pass, no merge)");
     }
     return (int) fanIn;
   }

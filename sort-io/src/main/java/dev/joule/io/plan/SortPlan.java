@@ -128,9 +128,17 @@ public final class SortPlan {
                     <= Math.max(
                         inPlace ? Alignment.recordQuantum(recordSize) : 1,
                         hooks.runRecordsLimit()));
-    int limit =
-        MergePlanLimits.maxFanIn(
-            budget, tempTransfer, openFileLimit, MergePlanLimits.reserve(openFileLimit));
+    int limit;
+    try {
+      limit =
+          MergePlanLimits.maxFanIn(
+              budget, tempTransfer, openFileLimit, MergePlanLimits.reserve(openFileLimit));
+    } catch (IllegalArgumentException e) {
+      if (!onePass) {
+        throw e;
+      }
+      limit = 2; // a one-pass sort merges nothing: a tight open-file limit does not concern it
+    }
     int f = limit;
     if (c.fanIn() > 0) {
       f = Math.min(c.fanIn(), limit);
@@ -276,6 +284,12 @@ public final class SortPlan {
   /** The plan for {@code inputBytes} of input of records as {@code estimate} describes them. */
   public static SortPlan of(long inputBytes, SortConfig config, RecordEstimate estimate) {
     return new SortPlan(inputBytes, config, estimate, MergePlanLimits.openFileLimit(), true);
+  }
+
+  /** {@link #of(long, SortConfig, RecordEstimate)} under the given open-file limit. */
+  static SortPlan of(
+      long inputBytes, SortConfig config, RecordEstimate estimate, long openFileLimit) {
+    return new SortPlan(inputBytes, config, estimate, openFileLimit, true);
   }
 
   /**

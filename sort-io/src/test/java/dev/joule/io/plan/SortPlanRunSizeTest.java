@@ -49,4 +49,20 @@ class SortPlanRunSizeTest {
     assertEquals(budgetOnly.recordsPerRun(), p.recordsPerRun(), p.describe());
     assertEquals(15, p.runs(), p.describe());
   }
+
+  /**
+   * Under an open-file limit that leaves no room for a merge, a sort that fits one pass is planned
+   * (it merges nothing) and one that needs runs is refused with the limit named.
+   */
+  @Test
+  void aTightOpenFileLimitConcernsOnlySortsThatMerge() {
+    SortConfig c = SortConfig.builder().memoryBudget(DataSize.ofMiB(16)).threads(2).build();
+    RecordEstimate gensort = RecordEstimate.fixed(100);
+    SortPlan small = SortPlan.of(1000, c, gensort, 8);
+    assertTrue(small.onePass());
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> SortPlan.of(1L << 30, c, gensort, 8));
+    assertTrue(e.getMessage().contains("open-file limit of 8 (ulimit -n)"), e.getMessage());
+  }
 }
