@@ -320,12 +320,7 @@ public final class SortSession implements AutoCloseable {
         ensureMemory();
       }
       if (!append(src, start, length, key, keyStart, keyLength)) {
-        throw new IllegalArgumentException(
-            "an entry of "
-                + (key == null ? appender.entryLength(length) : length + keyLength + 8)
-                + " bytes does not fit the session's arena of "
-                + arenaBytes
-                + " bytes: raise the memory budget");
+        spillOutsized(src, start, length, key, keyStart, keyLength);
       }
     }
     inputChecksum.addRecord(src, start, length);
@@ -361,8 +356,38 @@ public final class SortSession implements AutoCloseable {
     return arena == null || arena.filledBytes() == 0;
   }
 
+  /**
+   * Writes one entry too large for the session's empty arena as a run of its own, from an overflow
+   * arena of its size freed at once: like the file sort's ({@code EntryFiller}), above the budget
+   * by that entry while it is written. The arena is empty (spilled) and stays bound to the
+   * appender.
+   */
+  private void spillOutsized(
+      ByteBuffer src, int start, int length, ByteBuffer key, int keyStart, int keyLength)
+      throws IOException {
+    if (spec.inPlace()) { // fixed records always fit: the arena holds at least one
+      throw new IllegalStateException("a fixed record does not fit the session's empty arena");
+    }
+    long entry = key == null ? appender.entryLength(length) : layout.entryLength(length, keyLength);
+    try (RecordArena big = RecordArena.allocate(Math.max(entry, Alignment.BYTES))) {
+      appender.reset(big, index);
+      if (!append(src, start, length, key, keyStart, keyLength)) {
+        throw new IllegalStateException("an empty overflow arena of " + entry + " bytes is full");
+      }
+      sorter.sort(index);
+      writeRun(big, 0, 1);
+    } finally {
+      appender.reset(arena, index);
+    }
+  }
+
   /** Writes the sorted entries {@code [from, n)} of the arena as a run. */
   private void writeRun(int from, int n) throws IOException {
+    writeRun(arena, from, n);
+  }
+
+  /** Writes the sorted entries {@code [from, n)} of {@code source}, the index's arena, as a run. */
+  private void writeRun(RecordArena source, int from, int n) throws IOException {
     if (temp == null) {
       temp = res.add(TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices));
     }
@@ -373,7 +398,7 @@ public final class SortSession implements AutoCloseable {
                   temp,
                   "run",
                   layout,
-                  arena.filledBytes(),
+                  source.filledBytes(),
                   plan.tempTransfer(),
                   local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer()),
                   config.directIo(),

@@ -124,6 +124,47 @@ class SortSessionTest {
     }
   }
 
+  /**
+   * Records and values larger than the whole budget (9 MB under 8 MiB): each is spilled as a run of
+   * its own between the runs before and after it, so the output is the reference's, stable.
+   */
+  @Test
+  void recordsLargerThanTheBudgetBecomeRunsOfTheirOwn() throws IOException {
+    Random r = new Random(SEED + 5);
+    List<byte[]> recs = lines(r, 30_000);
+    byte[] big = new byte[9 << 20];
+    Arrays.fill(big, (byte) 'b');
+    recs.add(0, big);
+    recs.add(recs.size() / 2, big.clone());
+    byte[] bigger = Arrays.copyOf(big, big.length + 1);
+    recs.add(bigger);
+    List<byte[]> expected = new ArrayList<>(recs);
+    expected.sort(Arrays::compareUnsigned);
+    SortConfig c = config(DataSize.ofMiB(8)).format(RecordFormat.lines()).build();
+    try (SortSession s = ExternalSorter.open(c)) {
+      for (byte[] b : recs) {
+        s.add(ByteBuffer.wrap(b));
+      }
+      assertTrue(s.spilledRuns() >= 4, "runs " + s.spilledRuns());
+      assertSameRecords(expected, drain(s.finish()), "lines with outsized ones");
+    }
+    // Key/value pairs: a 9 MB value with a small key, between small pairs of the same key.
+    byte[] key = {7};
+    try (SortSession s = ExternalSorter.openPairs(config(DataSize.ofMiB(8)).build())) {
+      s.add(ByteBuffer.wrap(key), ByteBuffer.wrap(new byte[] {1}));
+      s.add(ByteBuffer.wrap(key), ByteBuffer.wrap(big));
+      s.add(ByteBuffer.wrap(new byte[] {3}), ByteBuffer.wrap(new byte[] {2}));
+      s.add(ByteBuffer.wrap(key), ByteBuffer.wrap(new byte[] {3}));
+      RecordCursor cur = s.finish();
+      List<byte[]> values = new ArrayList<>();
+      while (cur.next()) {
+        values.add(copy(cur.value()));
+      }
+      assertSameRecords(
+          List.of(new byte[] {2}, new byte[] {1}, big, new byte[] {3}), values, "pairs");
+    }
+  }
+
   /** A row: (int64 or null, text) key and a value; the reference orders it from the definition. */
   @SuppressWarnings("ArrayRecordComponent") // a test row; compared by its fields, never equals()
   record Row(Long id, String name, byte[] value, int seq) {}
