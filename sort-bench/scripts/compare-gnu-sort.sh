@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# End-to-end race: joule sort against GNU sort on the same ASCII gensort file, in one run.
+# End-to-end race: joule sort against GNU sort (and DuckDB with --duckdb) on the same ASCII
+# gensort file, in one run.
 #
 #   sort-bench/scripts/compare-gnu-sort.sh [--records N] [--memory SIZE] [--threads T] [--skew]
-#                                          [--repeat R] [--dir DIR] [--no-drop-caches]
+#                                          [--repeat R] [--dir DIR] [--no-drop-caches] [--duckdb]
 #
 # DIR (default bench-out/ in the repository) receives a private work directory, removed at the end.
 #
@@ -12,9 +13,13 @@
 # --threads T --temp DIR` R times each (page cache dropped before every run when root); check that
 # the outputs are byte-identical; print medians of wall time and CPU time, CPU-seconds per GB, the
 # speed ratio and the ratio to the two-pass I/O lower bound 2 × (read + write time).
+# --duckdb adds DuckDB (duckdb-sort.py: one COPY ... ORDER BY query, memory_limit MEM, T threads,
+# temp_directory DIR) to every round; without the duckdb Python module, DuckDB $DUCKDB_VERSION is
+# installed into a virtualenv in bench-out/duckdb-venv first (from PyPI).
 set -euo pipefail
+DUCKDB_VERSION=2.0.0
 
-records=10000000 memory=256m threads=2 repeat=3 skew="" dir="" drop=1
+records=10000000 memory=256m threads=2 repeat=3 skew="" dir="" drop=1 duck=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --records) records=$2; shift 2 ;;
@@ -24,7 +29,8 @@ while [ $# -gt 0 ]; do
     --skew) skew="-s"; shift ;;
     --dir) dir=$2; shift 2 ;;
     --no-drop-caches) drop=0; shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --duckdb) duck=1; shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "compare-gnu-sort: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -39,6 +45,16 @@ mkdir -p "$parent"
 dir=$(mktemp -d "$parent/compare.XXXXXX")
 mkdir -p "$dir/tmp"
 trap 'rm -rf "$dir"' EXIT
+
+python=python3
+if [ "$duck" = 1 ] && ! python3 -c 'import duckdb' 2>/dev/null; then
+  venv="$root/bench-out/duckdb-venv"
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import duckdb' 2>/dev/null; then
+    echo "installing duckdb==$DUCKDB_VERSION into $venv"
+    python3 -m venv "$venv" && "$venv/bin/pip" install -q "duckdb==$DUCKDB_VERSION"
+  fi
+  python="$venv/bin/python"
+fi
 
 if [ "$drop" = 1 ] && [ "$(id -u)" != 0 ]; then
   echo "note: not root, so the page cache is not dropped between runs (results favour cached reads)"
@@ -77,6 +93,18 @@ for i in $(seq 1 "$repeat"); do
     echo "FAIL: joule's output differs from GNU sort's (run $i)" >&2
     exit 1
   fi
+  if [ "$duck" = 1 ]; then
+    if ! run duckdb "$python" "$root/sort-bench/scripts/duckdb-sort.py" "$dir/in.dat" "$dir/duck.out" \
+        --memory "$memory" --threads "$threads" --temp "$dir/tmp/duckdb"; then
+      echo "FAIL: DuckDB did not finish (run $i); see its message above" >&2
+      exit 1
+    fi
+    if ! cmp -s "$dir/gnu.out" "$dir/duck.out"; then
+      echo "FAIL: DuckDB's output differs from GNU sort's (run $i)" >&2
+      exit 1
+    fi
+    rm -rf "$dir/duck.out" "$dir/tmp/duckdb"
+  fi
   rm -f "$dir/gnu.out" "$dir/joule.out"
 done
 
@@ -88,4 +116,11 @@ echo "outputs byte-identical in all $repeat runs"
 printf '%-10s %10s %10s %10s %12s\n' tool "wall s" "CPU s" "CPU-s/GB" "x I/O bound"
 printf '%-10s %10.2f %10.2f %10.2f %12.2f\n' "GNU sort" "$gw" "$gc" "$(awk -v c="$gc" -v g="$gb" 'BEGIN{print c/g}')" "$(awk -v w="$gw" -v b="$bound" 'BEGIN{print w/b}')"
 printf '%-10s %10.2f %10.2f %10.2f %12.2f\n' joule "$jw" "$jc" "$(awk -v c="$jc" -v g="$gb" 'BEGIN{print c/g}')" "$(awk -v w="$jw" -v b="$bound" 'BEGIN{print w/b}')"
+if [ "$duck" = 1 ]; then
+  dw=$(cut -d' ' -f1 "$dir/duckdb.times" | median); dc=$(cut -d' ' -f2 "$dir/duckdb.times" | median)
+  printf '%-10s %10.2f %10.2f %10.2f %12.2f\n' DuckDB "$dw" "$dc" "$(awk -v c="$dc" -v g="$gb" 'BEGIN{print c/g}')" "$(awk -v w="$dw" -v b="$bound" 'BEGIN{print w/b}')"
+fi
 echo "joule is $(awk -v g="$gw" -v j="$jw" 'BEGIN{printf "%.2f", g/j}')x GNU sort's speed (median wall time, same input, same memory)"
+if [ "$duck" = 1 ]; then
+  echo "joule is $(awk -v d="$dw" -v j="$jw" 'BEGIN{printf "%.2f", d/j}')x DuckDB's speed (median wall time, same input, same memory)"
+fi
