@@ -1,17 +1,29 @@
 package dev.joule.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,26 +37,38 @@ class LauncherIT {
   record Result(int exitCode, String out, String err) {}
 
   static Result joule(Path dir, String... args) throws IOException, InterruptedException {
+    return joule(repositoryRoot(), Map.of(), dir, args);
+  }
+
+  static Path repositoryRoot() {
     String root = System.getProperty("joule.root");
     assertTrue(root != null, "system property joule.root (the repository root) is not set");
+    return Path.of(root).toAbsolutePath().normalize();
+  }
+
+  /** Runs {@code root}'s launcher in {@code dir} with {@code env} added to the environment. */
+  static Result joule(Path root, Map<String, String> env, Path dir, String... args)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(root, "joule").toAbsolutePath().normalize().toString());
+    cmd.add(root.resolve("joule").toString());
     cmd.addAll(List.of(args));
     Path out = dir.resolve("stdout.txt");
     Path err = dir.resolve("stderr.txt");
-    Process p =
+    ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .directory(dir.toFile())
             .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
+            .redirectError(err.toFile());
+    pb.environment().putAll(env);
+    Process p = pb.start();
     if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new AssertionError("timed out: " + cmd);
     }
+    // decoded leniently: a sort to standard output writes binary records (read them with stdout())
     return new Result(
         p.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
+        new String(Files.readAllBytes(out), StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
   }
 
@@ -93,5 +117,157 @@ class LauncherIT {
     assertEquals(0, r.exitCode(), r::toString);
     String expected = projectVersion();
     assertTrue(r.out().startsWith("joule " + expected + "\n"), r::toString);
+  }
+
+  // --- the JDK 25 ahead-of-time cache (the launcher's aot_flags) ---
+
+  /** A JDK 25 or later: this JVM's, or the one in JDK25_HOME; null if neither. */
+  static Path jdk25() {
+    if (Runtime.version().feature() >= 25) {
+      return Path.of(System.getProperty("java.home"));
+    }
+    String env = System.getenv("JDK25_HOME");
+    return env == null || env.isEmpty() ? null : Path.of(env);
+  }
+
+  /**
+   * A copy of the launcher and the jar in a private root, so that the tests own the cache beside
+   * the jar (and may change the jar) without touching the build's.
+   */
+  Path privateRoot() throws IOException {
+    Path root = dir.resolve("root");
+    Path target = Files.createDirectories(root.resolve("sort-cli").resolve("target"));
+    Path real = repositoryRoot();
+    Files.copy(real.resolve("joule"), root.resolve("joule"), StandardCopyOption.COPY_ATTRIBUTES);
+    Files.copy(real.resolve("sort-cli/target/joule.jar"), target.resolve("joule.jar"));
+    return root;
+  }
+
+  Map<String, String> aotEnv(Path jdk, String mode, String javaOpts) {
+    Map<String, String> env = new HashMap<>();
+    env.put("JAVA_HOME", jdk.toString());
+    env.put("JOULE_AOT", mode);
+    env.put("JOULE_JAVA_OPTS", javaOpts);
+    env.put("XDG_CACHE_HOME", dir.resolve("xdg").toString());
+    return env;
+  }
+
+  /** 2,000 gensort records (binary), and their stable sort by the 10-byte key, as a reference. */
+  byte[] gensortInput(Path root, Path jdk) throws Exception {
+    Result gen = joule(root, aotEnv(jdk, "off", ""), dir, "gensort", "2000", "in.dat");
+    assertEquals(0, gen.exitCode(), gen::toString);
+    return referenceSort(Files.readAllBytes(dir.resolve("in.dat")));
+  }
+
+  static byte[] referenceSort(byte[] in) {
+    List<byte[]> records = new ArrayList<>();
+    for (int i = 0; i < in.length; i += 100) {
+      records.add(Arrays.copyOfRange(in, i, i + 100));
+    }
+    records.sort((a, b) -> Arrays.compareUnsigned(a, 0, 10, b, 0, 10)); // List.sort is stable
+    byte[] out = new byte[in.length];
+    for (int i = 0; i < records.size(); i++) {
+      System.arraycopy(records.get(i), 0, out, i * 100, 100);
+    }
+    return out;
+  }
+
+  /** The bytes the last run wrote to standard output. */
+  byte[] stdout() throws IOException {
+    return Files.readAllBytes(dir.resolve("stdout.txt"));
+  }
+
+  static List<Path> caches(Path aotDir) throws IOException {
+    try (Stream<Path> s = Files.list(aotDir)) {
+      return s.sorted().toList();
+    }
+  }
+
+  @Test
+  void onJdk25TheCacheIsTrainedKeptPrivateAndUsed() throws Exception {
+    Path jdk = jdk25();
+    assumeTrue(jdk != null, "no JDK 25 (run on one, or set JDK25_HOME)");
+    Path root = privateRoot();
+    byte[] expected = gensortInput(root, jdk);
+    String log = "-Xlog:aot=info:file=aot.log";
+
+    Result trained = joule(root, aotEnv(jdk, "train", log), dir, "sort", "in.dat", "out.dat");
+    assertEquals(0, trained.exitCode(), trained::toString);
+    assertEquals("", trained.out() + trained.err(), trained::toString);
+    assertArrayEquals(expected, Files.readAllBytes(dir.resolve("out.dat")));
+    Path aotDir = root.resolve("sort-cli/target/aot");
+    List<Path> files = caches(aotDir);
+    assertEquals(1, files.size(), files::toString); // no lock or temp file left
+    Path cache = files.get(0);
+    assertTrue(cache.getFileName().toString().matches("joule-[0-9a-f]{16}-[0-9a-f]{16}\\.aot"));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(aotDir)));
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(cache)));
+
+    // A plain run maps the cache (the JVM's own log says so) and leaves stdout to the data.
+    Files.delete(dir.resolve("aot.log"));
+    Result used = joule(root, aotEnv(jdk, "use", log), dir, "sort", "in.dat", "-");
+    assertEquals(0, used.exitCode(), used::toString);
+    assertEquals("", used.err());
+    assertArrayEquals(expected, stdout());
+    String aotLog = Files.readString(dir.resolve("aot.log"));
+    assertTrue(aotLog.contains("Opened AOT cache " + cache), aotLog);
+    assertTrue(aotLog.contains("Mapped static"), aotLog);
+  }
+
+  @Test
+  void aCorruptOrStaleCacheNeverBreaksTheSortAndIsNotUsed() throws Exception {
+    Path jdk = jdk25();
+    assumeTrue(jdk != null, "no JDK 25 (run on one, or set JDK25_HOME)");
+    Path root = privateRoot();
+    byte[] expected = gensortInput(root, jdk);
+    String log = "-Xlog:aot=info:file=aot.log";
+    Result trained = joule(root, aotEnv(jdk, "train", log), dir, "--version");
+    assertEquals(0, trained.exitCode(), trained::toString);
+    Path aotDir = root.resolve("sort-cli/target/aot");
+    Path cache = caches(aotDir).get(0);
+
+    long seed = System.nanoTime();
+    byte[] garbage = new byte[(int) Math.min(Files.size(cache), 1 << 20)];
+    new Random(seed).nextBytes(garbage);
+    for (byte[] corrupt : List.of(garbage, Arrays.copyOf(Files.readAllBytes(cache), 4096))) {
+      Files.write(cache, corrupt);
+      Result r = joule(root, aotEnv(jdk, "use", ""), dir, "sort", "in.dat", "-");
+      assertEquals(0, r.exitCode(), () -> "seed " + seed + ": " + r);
+      assertEquals("", r.err(), () -> "seed " + seed);
+      assertArrayEquals(expected, stdout(), "seed " + seed);
+    }
+
+    // A rebuilt jar (here: a new modification time) has another key: the old cache is not passed.
+    Path jar = root.resolve("sort-cli/target/joule.jar");
+    Files.setLastModifiedTime(
+        jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 3_600_000));
+    Files.deleteIfExists(dir.resolve("aot.log"));
+    Result stale = joule(root, aotEnv(jdk, "use", log), dir, "sort", "in.dat", "-");
+    assertEquals(0, stale.exitCode(), stale::toString);
+    assertEquals("", stale.err());
+    assertArrayEquals(expected, stdout());
+    String aotLog = Files.readString(dir.resolve("aot.log"));
+    assertFalse(aotLog.contains("Opened AOT cache"), aotLog);
+
+    // Training for the new jar replaces the old cache, which can never match again.
+    Result retrained = joule(root, aotEnv(jdk, "train", log), dir, "--version");
+    assertEquals(0, retrained.exitCode(), retrained::toString);
+    List<Path> files = caches(aotDir);
+    assertEquals(1, files.size(), files::toString);
+    assertNotEquals(cache, files.get(0));
+  }
+
+  @Test
+  void beforeJdk25NoCacheIsMadeAndTheSortRunsAsBefore() throws Exception {
+    assumeTrue(Runtime.version().feature() < 25, "this JVM is 25 or later");
+    Path jdk = Path.of(System.getProperty("java.home"));
+    Path root = privateRoot();
+    byte[] expected = gensortInput(root, jdk);
+    Result r = joule(root, aotEnv(jdk, "train", ""), dir, "sort", "in.dat", "-");
+    assertEquals(0, r.exitCode(), r::toString);
+    assertEquals("", r.err());
+    assertArrayEquals(expected, stdout());
+    assertFalse(Files.exists(root.resolve("sort-cli/target/aot")));
+    assertFalse(Files.exists(dir.resolve("xdg")));
   }
 }

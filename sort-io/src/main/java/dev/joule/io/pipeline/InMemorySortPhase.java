@@ -77,11 +77,14 @@ final class InMemorySortPhase {
     RecordArena arena = res.arena(bytes, slab);
     InputStage input = res.add(new InputStage(in, plan.inputTransfer(), bytes, slab, threads));
     input.start(arena, bytes);
+    // Allocated while the reader thread fills the arena: the JVM zeroes the index's fresh heap
+    // pages on this thread (0.3-0.6 s for 10^7 entries on these VMs, docs/design.md D5 and D21),
+    // which otherwise came after the read instead of beside it.
+    RecordIndex index = res.index((int) (bytes / rs));
     long read = input.await();
     input.finish();
     c.progress().update("in-memory sort", read, in.size());
     Failures.checkCancelled();
-    RecordIndex index = res.index((int) (bytes / rs));
     RecordChecksum sum =
         ArenaIndexer.checksumAndIndex(
             arena.view(), index, spec.layout(), spec.tie(), sorter.pool());
