@@ -42,6 +42,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       under ~30 s on two shared cores);
  *   <li>{@code joule.gnudiff.case}: run only this case number (with the seed, replays one failure);
  *   <li>{@code joule.gnudiff.maxFailures}: stop after this many failing cases (default 40);
+ *   <li>{@code joule.gnudiff.report}: a file to write every failing case's details to (the failure
+ *       message shows only the first few);
+ *   <li>{@code joule.gnudiff.quirks=keep}: generate inputs on which the machine's GNU sort release
+ *       differs from current coreutils (see {@link GnuSortCaseGenerator.Avoid}) all the same;
  *   <li>{@code joule.gnudiff.sort}: the GNU sort binary (default {@code sort} on the PATH);
  *   <li>{@code joule.gnudiff.peer=gnu}: the harness's self-check: the side under test is GNU sort
  *       too, run the way joule is (stdin from memory, its own directory), so any difference is the
@@ -59,6 +63,11 @@ class GnuSortDifferentialTest {
   /** GNU's exit codes 0, 1, 2 and others over the run: shows the mix of cases is not lopsided. */
   private final int[] gnuExits = new int[4];
 
+  /** Wall time of each side's runs, to show where a case's time goes. */
+  private long gnuNanos;
+
+  private long otherNanos;
+
   private final boolean verbose = Boolean.getBoolean("joule.gnudiff.verbose");
 
   /**
@@ -68,7 +77,12 @@ class GnuSortDifferentialTest {
    * input may change.
    */
   private record Result(
-      int exit, String stdout, List<String> files, String stderr, List<String> leftInTemp) {}
+      int exit,
+      String stdout,
+      List<String> files,
+      String stderr,
+      List<String> leftInTemp,
+      long nanos) {}
 
   /** Runs {@code sort ARGS} in a directory holding the inputs, with stdin bytes. */
   private interface Side {
@@ -96,17 +110,27 @@ class GnuSortDifferentialTest {
     Integer only = Integer.getInteger("joule.gnudiff.case");
     int maxFailures = Integer.getInteger("joule.gnudiff.maxFailures", 40);
     boolean selfCheck = "gnu".equals(System.getProperty("joule.gnudiff.peer"));
+    String reportFile = System.getProperty("joule.gnudiff.report");
+    List<String> report = new ArrayList<>();
+
+    GnuSortCaseGenerator.Avoid avoid =
+        "keep".equals(System.getProperty("joule.gnudiff.quirks"))
+            ? GnuSortCaseGenerator.Avoid.NOTHING
+            : releaseQuirks(gnuBinary);
 
     ExecutorService jouleThread = Executors.newSingleThreadExecutor();
     Side gnu = new GnuSide(gnuBinary);
     Side other = selfCheck ? new GnuSide(gnuBinary) : new JouleSide(jouleThread);
     System.out.printf(
         Locale.ROOT,
-        "GnuSortDifferentialTest: %s vs %s, seed %d, %s%n",
+        "GnuSortDifferentialTest: %s vs %s, seed %d, %s%s%n",
         version,
         selfCheck ? "GNU sort (self-check)" : "joule",
         seed,
-        only != null ? "case " + only : cases + " cases");
+        only != null ? "case " + only : cases + " cases",
+        avoid.any()
+            ? "; inputs avoid this release's differences from current coreutils: " + avoid
+            : "");
 
     List<String> failures = new ArrayList<>();
     List<String> details = new ArrayList<>();
@@ -114,14 +138,16 @@ class GnuSortDifferentialTest {
     long started = System.nanoTime();
     try {
       for (int n = only != null ? only : 0; n < (only != null ? only + 1 : cases); n++) {
-        Case c = GnuSortCaseGenerator.generate(caseSeed(seed, n));
-        String problem = runCase(c, n, gnuBinary, gnu, other, details.size() < SHOWN_IN_DETAIL);
+        Case c = GnuSortCaseGenerator.generate(caseSeed(seed, n), avoid);
+        boolean describe = details.size() < SHOWN_IN_DETAIL || reportFile != null;
+        String problem = runCase(c, n, gnuBinary, gnu, other, describe);
         run++;
         if (problem != null) {
           failures.add("case " + n + ": " + summary(c));
           if (details.size() < SHOWN_IN_DETAIL) {
             details.add(problem);
           }
+          report.add("case " + n + ": " + summary(c) + "\n" + problem);
           if (problem.contains("timed out") || failures.size() >= maxFailures) {
             break;
           }
@@ -131,16 +157,23 @@ class GnuSortDifferentialTest {
       jouleThread.shutdownNow();
     }
     double seconds = (System.nanoTime() - started) / 1e9;
+    if (reportFile != null) {
+      Files.writeString(
+          Path.of(reportFile), String.join("\n", report) + "\n", StandardCharsets.ISO_8859_1);
+    }
     System.out.printf(
         Locale.ROOT,
         "GnuSortDifferentialTest: %d cases in %.1f s (%.1f ms per case), %d failed, seed %d;"
-            + " GNU exited 0/1/2/other: %s%n",
+            + " GNU exited 0/1/2/other: %s; per case GNU took %.1f ms, %s %.1f ms%n",
         run,
         seconds,
         seconds * 1000 / Math.max(1, run),
         failures.size(),
         seed,
-        Arrays.toString(gnuExits));
+        Arrays.toString(gnuExits),
+        gnuNanos / 1e6 / Math.max(1, run),
+        other.name(),
+        otherNanos / 1e6 / Math.max(1, run));
     if (!failures.isEmpty()) {
       fail(
           String.format(
@@ -188,9 +221,11 @@ class GnuSortDifferentialTest {
           other.start(c.args(), home(caseDir, "other", files), tmp(caseDir, "other"), stdin);
       Result gr = g.await();
       gnuExits[Math.min(gr.exit(), 3)]++;
+      gnuNanos += gr.nanos();
       Result or;
       try {
         or = o.await();
+        otherNanos += or.nanos();
       } catch (TimeoutException e) {
         return describe(c, n, files, stdin, gr, null, other.name() + " timed out");
       }
@@ -288,6 +323,29 @@ class GnuSortDifferentialTest {
     return pb;
   }
 
+  /**
+   * Which of the known differences between GNU releases (joule follows current coreutils) this GNU
+   * sort has, each probed by two lines that the releases order oppositely.
+   */
+  private GnuSortCaseGenerator.Avoid releaseQuirks(String gnu) throws Exception {
+    return new GnuSortCaseGenerator.Avoid(
+        probe(gnu, "-h", "1Q\n1K\n").startsWith("1Q"),
+        probe(gnu, "-g", "nan\n-nan\n").startsWith("nan"),
+        probe(gnu, "-n", "1\u00809\n5\n").startsWith("5"),
+        probe(gnu, "-V", ".1\n.a~\n").startsWith(".a~"));
+  }
+
+  private String probe(String gnu, String option, String lines) throws Exception {
+    Path in = Files.writeString(dir.resolve("probe"), lines, StandardCharsets.ISO_8859_1);
+    Process p = gnuProcess(List.of(gnu, "-s", option, in.toString())).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    if (!p.waitFor(PROCESS_TIMEOUT_S, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IOException("GNU sort failed on the probe " + option + " " + lines);
+    }
+    Files.delete(in);
+    return out;
+  }
+
   private static String gnuVersion(String binary) {
     try {
       Process p = new ProcessBuilder(binary, "--version").redirectErrorStream(true).start();
@@ -324,6 +382,7 @@ class GnuSortDifferentialTest {
       Path err = home.resolveSibling(home.getFileName() + ".stderr");
       List<String> cmd = new ArrayList<>(List.of(binary));
       cmd.addAll(argv(args, home, tmp));
+      long t0 = System.nanoTime();
       Process p =
           gnuProcess(cmd)
               .redirectInput(in.toFile())
@@ -335,12 +394,14 @@ class GnuSortDifferentialTest {
           p.destroyForcibly();
           throw new TimeoutException("GNU sort " + cmd);
         }
+        long t = System.nanoTime() - t0;
         return new Result(
             p.exitValue(),
             Files.readString(out, StandardCharsets.ISO_8859_1),
             snapshot(home),
             Files.readString(err, StandardCharsets.ISO_8859_1),
-            list(tmp));
+            list(tmp),
+            t);
       };
     }
   }
@@ -366,7 +427,17 @@ class GnuSortDifferentialTest {
       CliEnvironment env =
           new CliEnvironment(
               SortEngine.external(), new ByteArrayInputStream(stdin), stdout, RaplMeter.POWERCAP);
-      Future<CliRun> f = thread.submit(() -> CliRun.run(env, cmd.toArray(new String[0])));
+      long[] took = new long[1];
+      Future<CliRun> f =
+          thread.submit(
+              () -> {
+                long t0 = System.nanoTime();
+                try {
+                  return CliRun.run(env, cmd.toArray(new String[0]));
+                } finally {
+                  took[0] = System.nanoTime() - t0;
+                }
+              });
       return () -> {
         CliRun r;
         try {
@@ -374,9 +445,10 @@ class GnuSortDifferentialTest {
         } catch (ExecutionException e) {
           // An exception escaping picocli is a joule bug of its own; show it as exit -1.
           return new Result(
-              -1, latin1(stdout), snapshot(home), String.valueOf(e.getCause()), list(tmp));
+              -1, latin1(stdout), snapshot(home), String.valueOf(e.getCause()), list(tmp), took[0]);
         }
-        return new Result(r.exitCode, latin1(stdout), snapshot(home), r.out + r.err, list(tmp));
+        return new Result(
+            r.exitCode, latin1(stdout), snapshot(home), r.out + r.err, list(tmp), took[0]);
       };
     }
   }
