@@ -22,6 +22,9 @@ final class GnuSortCaseGenerator {
   /** Stands for the directory of the side that runs the case; each side has its own copies. */
   static final String DIR = "@D/";
 
+  /** The NUL-separated list of input names that {@code --files0-from} reads, in {@link #DIR}. */
+  static final String FILES0 = "files0";
+
   /** How the input is used. */
   enum Mode {
     SORT,
@@ -75,6 +78,7 @@ final class GnuSortCaseGenerator {
     private final boolean presort;
     private final Mode mode;
     private final String invalid;
+    private final boolean files0;
 
     /**
      * A case.
@@ -88,6 +92,8 @@ final class GnuSortCaseGenerator {
      * @param presort whether the inputs are to be pre-sorted with {@code ordering} by GNU sort
      * @param mode what the case does with the input
      * @param invalid what was made invalid on purpose, or null
+     * @param files0 whether the inputs are named in {@code @D/files0} (every {@code in<i>}, in
+     *     order, each followed by a NUL byte) instead of on the command line
      */
     Case(
         List<String> args,
@@ -96,7 +102,8 @@ final class GnuSortCaseGenerator {
         List<String> ordering,
         boolean presort,
         Mode mode,
-        String invalid) {
+        String invalid,
+        boolean files0) {
       this.args = List.copyOf(args);
       this.files = List.copyOf(files);
       this.stdin = stdin.clone();
@@ -104,6 +111,7 @@ final class GnuSortCaseGenerator {
       this.presort = presort;
       this.mode = mode;
       this.invalid = invalid;
+      this.files0 = files0;
     }
 
     List<String> args() {
@@ -133,6 +141,10 @@ final class GnuSortCaseGenerator {
     String invalid() {
       return invalid;
     }
+
+    boolean files0() {
+      return files0;
+    }
   }
 
   /** A {@code -k} key: POS1 is {@code f1[.c1]}, POS2 {@code f2[.c2]} when f2 > 0. */
@@ -159,6 +171,8 @@ final class GnuSortCaseGenerator {
   }
 
   private static final String TYPES = "nghMV";
+  private static final List<String> SEPARATE_ARGUMENT =
+      List.of("-k", "--key", "-t", "--field-separator", "-o", "--files0-from", "-S", "-T");
   private static final String[] MONTHS = {
     "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"
   };
@@ -324,6 +338,15 @@ final class GnuSortCaseGenerator {
 
     // The other options go in anywhere between the ordering groups.
     List<List<String>> extra = new ArrayList<>();
+    boolean files0 = stdin.length == 0 && !operands.contains("-") && chance(0.04);
+    if (files0 && !files.isEmpty()) {
+      operands.clear(); // --files0-from allows no file operand
+      extra.add(
+          chance(0.5)
+              ? List.of("--files0-from=" + DIR + FILES0)
+              : List.of("--files0-from", DIR + FILES0));
+    }
+    files0 &= !files.isEmpty();
     switch (mode) {
       case MERGE:
         extra.add(List.of(chance(0.5) ? "-m" : "--merge"));
@@ -374,7 +397,7 @@ final class GnuSortCaseGenerator {
       invalid = makeInvalid(argv, keys, sep);
     }
     boolean presort = invalid == null && (mode == Mode.MERGE || (mode != Mode.SORT && chance(0.5)));
-    return new Case(argv, files, stdin, ordering, presort, mode, invalid);
+    return new Case(argv, files, stdin, ordering, presort, mode, invalid, files0);
   }
 
   /** A key with valid flags: at most one of n g h M and V-or-d-or-i, as GNU demands. */
@@ -550,7 +573,12 @@ final class GnuSortCaseGenerator {
    * codes of usage errors are compared too.
    */
   private String makeInvalid(List<String> argv, List<Key> keys, Character sep) {
+    // Not right after an option that takes the next word as its argument: "-o -k0,1" is valid
+    // (output to a file named -k0,1, relative to the working directory).
     int at = rnd.nextInt(argv.size() + 1);
+    while (at > 0 && SEPARATE_ARGUMENT.contains(argv.get(at - 1))) {
+      at--;
+    }
     String why;
     switch (rnd.nextInt(14)) {
       case 0:

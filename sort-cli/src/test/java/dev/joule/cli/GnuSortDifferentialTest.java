@@ -22,6 +22,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -38,8 +40,11 @@ import org.junit.jupiter.api.io.TempDir;
  * <ul>
  *   <li>{@code joule.gnudiff.seed}: the run's seed (default: a new one per run, printed, so that
  *       every CI run explores new cases and a failure can be replayed);
- *   <li>{@code joule.gnudiff.cases}: how many cases (default {@value #DEFAULT_CASES}, sized to stay
- *       under ~30 s on two shared cores);
+ *   <li>{@code joule.gnudiff.seconds}: stop starting cases after this many seconds (default {@value
+ *       #DEFAULT_SECONDS}, 0 for no limit), so that the test stays within ~30 s on a loaded
+ *       machine, where a case takes 20 to 50 ms;
+ *   <li>{@code joule.gnudiff.cases}: how many cases at most (default {@value #DEFAULT_CASES}; the
+ *       time budget usually ends the run first);
  *   <li>{@code joule.gnudiff.case}: run only this case number (with the seed, replays one failure);
  *   <li>{@code joule.gnudiff.maxFailures}: stop after this many failing cases (default 40);
  *   <li>{@code joule.gnudiff.report}: a file to write every failing case's details to (the failure
@@ -54,6 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GnuSortDifferentialTest {
   static final int DEFAULT_CASES = 2000;
+  static final int DEFAULT_SECONDS = 25;
   private static final long PROCESS_TIMEOUT_S = 30;
   private static final int SHOWN_IN_DETAIL = 8;
   private static final int MAX_SHOWN_BYTES = 3000;
@@ -107,6 +113,8 @@ class GnuSortDifferentialTest {
     }
     long seed = Long.getLong("joule.gnudiff.seed", new SecureRandom().nextLong());
     int cases = Integer.getInteger("joule.gnudiff.cases", DEFAULT_CASES);
+    long budgetNanos =
+        Integer.getInteger("joule.gnudiff.seconds", DEFAULT_SECONDS) * 1_000_000_000L;
     Integer only = Integer.getInteger("joule.gnudiff.case");
     int maxFailures = Integer.getInteger("joule.gnudiff.maxFailures", 40);
     boolean selfCheck = "gnu".equals(System.getProperty("joule.gnudiff.peer"));
@@ -138,6 +146,14 @@ class GnuSortDifferentialTest {
     long started = System.nanoTime();
     try {
       for (int n = only != null ? only : 0; n < (only != null ? only + 1 : cases); n++) {
+        if (budgetNanos > 0 && System.nanoTime() - started > budgetNanos) {
+          System.out.printf(
+              Locale.ROOT,
+              "GnuSortDifferentialTest: time budget of %d s spent after %d cases%n",
+              budgetNanos / 1_000_000_000L,
+              run);
+          break;
+        }
         Case c = GnuSortCaseGenerator.generate(caseSeed(seed, n), avoid);
         boolean describe = details.size() < SHOWN_IN_DETAIL || reportFile != null;
         String problem = runCase(c, n, gnuBinary, gnu, other, describe);
@@ -216,9 +232,11 @@ class GnuSortDifferentialTest {
         }
         stdin = presort(gnuBinary, caseDir, c.ordering(), stdin);
       }
-      Pending g = gnu.start(c.args(), home(caseDir, "gnu", files), tmp(caseDir, "gnu"), stdin);
-      Pending o =
-          other.start(c.args(), home(caseDir, "other", files), tmp(caseDir, "other"), stdin);
+      // joule first: it starts on its own thread at once, and GNU's process is spawned meanwhile.
+      Path gnuHome = home(caseDir, "gnu", files, c.files0());
+      Path otherHome = home(caseDir, "other", files, c.files0());
+      Pending o = other.start(c.args(), otherHome, tmp(caseDir, "other"), stdin);
+      Pending g = gnu.start(c.args(), gnuHome, tmp(caseDir, "gnu"), stdin);
       Result gr = g.await();
       gnuExits[Math.min(gr.exit(), 3)]++;
       gnuNanos += gr.nanos();
@@ -258,6 +276,11 @@ class GnuSortDifferentialTest {
     if (!gnu.stdout().equals(other.stdout())) {
       diffs.add("stdout");
     }
+    String gnuDisorder = disorder(gnu.stderr());
+    String otherDisorder = disorder(other.stderr());
+    if (!gnuDisorder.equals(otherDisorder)) {
+      diffs.add("-c diagnostic " + shellWord(gnuDisorder) + " vs " + shellWord(otherDisorder));
+    }
     if (!gnu.files().equals(other.files())) {
       diffs.add("files after the run (-o)");
     }
@@ -267,10 +290,33 @@ class GnuSortDifferentialTest {
     return diffs.isEmpty() ? null : String.join(", ", diffs);
   }
 
-  private Path home(Path caseDir, String side, List<byte[]> files) throws IOException {
+  /**
+   * The {@code FILE:LINE: disorder: TEXT} diagnostic of {@code -c} without the program name and
+   * with the side's directory as {@code @D/}, or "" if there is none: which line is reported as the
+   * first disorder must match GNU too. Other messages are not compared (their wording is joule's
+   * own).
+   */
+  private static String disorder(String stderr) {
+    Matcher m = DISORDER.matcher(stderr);
+    if (!m.find()) {
+      return "";
+    }
+    return stderr.substring(m.end(1)).replaceAll("\\S*/case\\d+/(gnu|other)/", "@D/");
+  }
+
+  private static final Pattern DISORDER =
+      Pattern.compile("(?m)^(sort: |joule: )[^\n]*?:\\d+: disorder: ");
+
+  private Path home(Path caseDir, String side, List<byte[]> files, boolean files0)
+      throws IOException {
     Path home = Files.createDirectory(caseDir.resolve(side));
+    StringBuilder names = new StringBuilder();
     for (int i = 0; i < files.size(); i++) {
       Files.write(home.resolve("in" + i), files.get(i));
+      names.append(home.resolve("in" + i)).append('\0');
+    }
+    if (files0) {
+      Files.writeString(home.resolve(GnuSortCaseGenerator.FILES0), names);
     }
     return home;
   }
@@ -385,6 +431,7 @@ class GnuSortDifferentialTest {
       long t0 = System.nanoTime();
       Process p =
           gnuProcess(cmd)
+              .directory(home.toFile()) // a relative path stays in the side's directory
               .redirectInput(in.toFile())
               .redirectOutput(out.toFile())
               .redirectError(err.toFile())
@@ -460,6 +507,9 @@ class GnuSortDifferentialTest {
   private static List<String> snapshot(Path home) throws IOException {
     List<String> files = new ArrayList<>();
     for (String name : list(home)) {
+      if (name.equals(GnuSortCaseGenerator.FILES0)) {
+        continue; // holds the side's own paths
+      }
       byte[] b = Files.readAllBytes(home.resolve(name));
       files.add(name + ":" + new String(b, StandardCharsets.ISO_8859_1));
     }
@@ -506,6 +556,13 @@ class GnuSortDifferentialTest {
     s.append("replay: cd \"$(mktemp -d)\"");
     for (int i = 0; i < files.size(); i++) {
       s.append("; printf %b ").append(bytesWord(files.get(i))).append(" > in").append(i);
+    }
+    if (c.files0()) {
+      s.append("; printf %b '");
+      for (int i = 0; i < files.size(); i++) {
+        s.append("in").append(i).append("\\x00");
+      }
+      s.append("' > ").append(GnuSortCaseGenerator.FILES0);
     }
     if (stdin.length > 0 || c.args().contains("-")) {
       s.append("; printf %b ").append(bytesWord(stdin)).append(" |");
