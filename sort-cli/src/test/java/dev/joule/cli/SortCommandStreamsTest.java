@@ -170,6 +170,24 @@ class SortCommandStreamsTest {
     }
   }
 
+  @Test
+  void hugeLinesSortMergeAndCheckUnderASmallBudget() throws IOException {
+    // A 12 MiB line is larger than every arena an 8 MiB budget gives: it becomes a run of its own;
+    // -m and -c grow their stream buffer to hold it.
+    String huge = "m" + "x".repeat(12 << 20);
+    String text = "z\n" + huge + "\na\n" + huge + "y\nb";
+    Path in = file("huge", text);
+    String expected = join(sortedLines(text));
+    Path out = dir.resolve("sorted");
+    assertEquals(new Run(0, "", ""), sort("", "-o", out.toString(), in.toString()));
+    assertEquals(expected, Files.readString(out, ISO_8859_1));
+    assertEquals(new Run(0, "", ""), sort("", "-c", out.toString()));
+    assertEquals(1, sort("", "-C", in.toString()).exit());
+    Path small = file("small", "c\nn\n");
+    String merged = join(sortedLines(text + "\nc\nn\n"));
+    assertEquals(new Run(0, merged, ""), sort("", "-m", out.toString(), small.toString()));
+  }
+
   private static String[] concat(String[] a, String[] b) {
     String[] r = new String[a.length + b.length];
     System.arraycopy(a, 0, r, 0, a.length);
