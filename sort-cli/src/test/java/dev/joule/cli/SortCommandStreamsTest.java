@@ -188,6 +188,39 @@ class SortCommandStreamsTest {
     assertEquals(new Run(0, merged, ""), sort("", "-m", out.toString(), small.toString()));
   }
 
+  @Test
+  void outputOntoAFifoIsWrittenIntoNotReplaced() throws Exception {
+    // GNU writes into what -o names when it is no regular file (/dev/null, a FIFO, /dev/stdout);
+    // a rename over it would replace /dev/null with a regular file.
+    Path in = file("in", "b\na\nc\n");
+    for (String mode : List.of("sort", "merge")) {
+      Path fifo = dir.resolve("fifo-" + mode);
+      assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+      byte[][] got = new byte[1][];
+      Thread reader =
+          new Thread(
+              () -> {
+                try {
+                  got[0] = Files.readAllBytes(fifo);
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              },
+              "fifo-reader");
+      reader.start();
+      Run r =
+          mode.equals("sort")
+              ? sort("", "-o", fifo.toString(), in.toString())
+              : sort("", "-m", "-o", fifo.toString(), file("s", "a\nb\nc\n").toString());
+      reader.join(60_000);
+      assertEquals(new Run(0, "", ""), r);
+      assertEquals("a\nb\nc\n", new String(got[0], ISO_8859_1));
+      assertTrue(
+          Files.readAttributes(fifo, java.nio.file.attribute.BasicFileAttributes.class).isOther(),
+          "still a FIFO");
+    }
+  }
+
   private static String[] concat(String[] a, String[] b) {
     String[] r = new String[a.length + b.length];
     System.arraycopy(a, 0, r, 0, a.length);

@@ -3,8 +3,8 @@ package dev.joule.io.plan;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.Alignment;
 import dev.joule.io.config.FileKind;
-import dev.joule.io.config.TransferSizes;
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.config.TransferSizes;
 import dev.joule.io.hooks.SortHooks;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,6 +53,12 @@ public final class SortPlan {
 
   /** At most B/32 per transfer: at 8 MiB that is 256 KiB, leaving room for a fan-in of 15. */
   public static final int TRANSFERS_PER_BUDGET = 32;
+
+  /**
+   * Smallest temp transfer the planner picks by itself to merge in one pass: 1 MiB, at which direct
+   * temp I/O still ran at 1.1 to 3.2 GB/s here (sort-bench/results/io.md).
+   */
+  public static final int MIN_MERGE_TRANSFER = 1 << 20;
 
   /** Alignment slack per arena: one 4096-byte page of its single slab, plus rounding. */
   public static final long ARENA_SLACK = 2L * Alignment.BYTES;
@@ -106,12 +112,16 @@ public final class SortPlan {
     this.notes = new ArrayList<>();
     this.inTransfer = cap(c.transferSize(FileKind.INPUT), FileKind.INPUT);
     this.outTransfer = cap(c.transferSize(FileKind.OUTPUT), FileKind.OUTPUT);
-    this.tempTransfer =
+    long rs = recordSize;
+    long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
+    int temp =
         Math.max(
             cap(c.transferSize(FileKind.TEMP), FileKind.TEMP),
             inPlace ? blockFor(recordSize) : Alignment.BYTES);
-    long rs = recordSize;
-    long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
+    if (c.transferSize(FileKind.TEMP) == TransferSizes.DEFAULT_TRANSFER) {
+      temp = oneMergePassTransfer(temp, readBuffers, openFileLimit);
+    }
+    this.tempTransfer = temp;
     this.onePassCapacity =
         Math.max(
             0,
@@ -225,6 +235,36 @@ public final class SortPlan {
       best = Math.min(best, per);
     }
     return best;
+  }
+
+  /**
+   * The default temp transfer {@code t}, halved while the runs this budget forms would need more
+   * than one merge pass and a smaller transfer gives a wide enough fan-in, down to {@link
+   * #MIN_MERGE_TRANSFER}. Why: an extra merge pass reads and writes every run once more (about 1
+   * CPU-s per 400 MB of entries here, sort-bench/results/gnu-text.md), while 1 MiB transfers still
+   * read and write temp files at 1.1 to 3.2 GB/s (sort-bench/results/io.md). An estimate: the
+   * plan's run count uses the same formula with the transfer it returns.
+   */
+  private int oneMergePassTransfer(int t, long readBuffers, long openFileLimit) {
+    int reserve = MergePlanLimits.reserve(openFileLimit);
+    for (int candidate = t; candidate >= MIN_MERGE_TRANSFER; candidate /= 2) {
+      long io =
+          (long) RUN_WRITE_BUFFERS * candidate + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
+      long perEntry =
+          RUN_FORMATION_ARENAS * ((long) recordSize + indexBytesPerEntry()) - indexBytesSaved();
+      long perRun = (budget - io) / perEntry;
+      if (perRun <= 0 || budget / (2L * candidate) - 1 < 2) {
+        return t;
+      }
+      long runs = (records + perRun - 1) / perRun;
+      if (runs <= MergePlanLimits.maxFanIn(budget, candidate, openFileLimit, reserve)) {
+        return candidate;
+      }
+      if (candidate % (2 * Alignment.BYTES) != 0) {
+        return t;
+      }
+    }
+    return t; // one pass is out of reach: keep the transfer that reads and writes fastest
   }
 
   private int cap(int transfer, FileKind kind) {
