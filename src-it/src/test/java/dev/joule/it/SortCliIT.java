@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code joule sort} and {@code joule bench} end to end through the real {@code ./joule} launcher:
- * sorted output checked by {@code joule valsort}, standard streams, {@code --explain}, {@code
- * --report-json}, and SIGTERM cleanup.
+ * gensort records ({@code --gensort}) checked by {@code joule valsort}, standard streams, {@code
+ * --explain}, {@code --report-json} and SIGTERM cleanup.
  */
 class SortCliIT {
   private static final long TIMEOUT_SECONDS = 120;
@@ -98,6 +98,7 @@ class SortCliIT {
     Result r =
         joule(
             "sort",
+            "--gensort",
             "--memory",
             "8m",
             "--fan-in",
@@ -107,8 +108,9 @@ class SortCliIT {
             "--temp",
             tmp2.toString(),
             "--stats",
-            "in.dat",
-            "out.dat");
+            "-o",
+            "out.dat",
+            "in.dat");
     assertEquals(0, r.exitCode(), r::toString);
     assertTrue(r.err().contains("merge pass"), r::toString);
     assertValid("out.dat", 200_000, sum);
@@ -116,37 +118,50 @@ class SortCliIT {
     assertEquals(List.of(), list(tmp2));
   }
 
+  /** No FILE (standard input), and {@code -} for it, both to standard output (no {@code -o}). */
   @Test
   void sortsStandardInputToStandardOutput() throws Exception {
     String sum = gensort(50_000, "in.dat");
-    Result r =
-        joule(
-            dir.resolve("in.dat").toFile(),
-            dir.resolve("out.dat").toFile(),
-            "sort",
-            "--temp",
-            tmp1.toString(),
-            "-",
-            "-");
-    assertEquals(0, r.exitCode(), r::toString);
-    assertEquals("", r.err());
-    assertValid("out.dat", 50_000, sum);
-    assertEquals(List.of(), list(tmp1));
+    for (List<String> args :
+        List.of(
+            List.of("sort", "--gensort", "--temp", tmp1.toString()),
+            List.of("sort", "--gensort", "--temp", tmp1.toString(), "-"))) {
+      Result r =
+          joule(
+              dir.resolve("in.dat").toFile(),
+              dir.resolve("out.dat").toFile(),
+              args.toArray(new String[0]));
+      assertEquals(0, r.exitCode(), () -> args + ": " + r);
+      assertEquals("", r.err(), args::toString);
+      assertValid("out.dat", 50_000, sum);
+      assertEquals(List.of(), list(tmp1), args::toString);
+    }
   }
 
+  /**
+   * With {@code -o} and without it (the output is then standard output, where the plan goes, and no
+   * output file is needed): a plan, and nothing written.
+   */
   @Test
   void explainPrintsAPlanAndWritesNothing() throws Exception {
     gensort(100_000, "in.dat");
-    Result r =
-        joule(
-            "sort", "--explain", "--memory", "8m", "--temp", tmp1.toString(), "in.dat", "out.dat");
-    assertEquals(0, r.exitCode(), r::toString);
-    assertFalse(r.out().isBlank(), r::toString);
-    assertFalse(Files.exists(dir.resolve("out.dat")));
-    assertEquals(List.of(), list(tmp1));
-    assertEquals(
-        List.of("in.dat", "stderr.txt", "stdout.txt", "tmp1", "tmp2"),
-        list(dir).stream().map(p -> p.getFileName().toString()).sorted().toList());
+    for (List<String> output : List.of(List.of("-o", "out.dat"), List.<String>of())) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "sort", "--gensort", "--explain", "--memory", "8m", "--temp", tmp1.toString()));
+      args.addAll(output);
+      args.add("in.dat");
+      Result r = joule(args.toArray(new String[0]));
+      assertEquals(0, r.exitCode(), () -> args + ": " + r);
+      assertFalse(r.out().isBlank(), () -> args + ": " + r);
+      assertFalse(Files.exists(dir.resolve("out.dat")), args::toString);
+      assertEquals(List.of(), list(tmp1), args::toString);
+      assertEquals(
+          List.of("in.dat", "stderr.txt", "stdout.txt", "tmp1", "tmp2"),
+          list(dir).stream().map(p -> p.getFileName().toString()).sorted().toList(),
+          args::toString);
+    }
   }
 
   @Test
@@ -155,14 +170,16 @@ class SortCliIT {
     Result r =
         joule(
             "sort",
+            "--gensort",
             "--memory",
             "8m",
             "--temp",
             tmp1.toString(),
             "--report-json",
             "report.json",
-            "in.dat",
-            "out.dat");
+            "-o",
+            "out.dat",
+            "in.dat");
     assertEquals(0, r.exitCode(), r::toString);
     String json = Files.readString(dir.resolve("report.json")).trim();
     assertWellFormed(json);
@@ -275,14 +292,16 @@ class SortCliIT {
     Process p =
         launcher(
                 "sort",
+                "--gensort",
                 "--memory",
                 "8m",
                 "--threads",
                 "1",
                 "--temp",
                 tmp1.toString(),
-                "in.dat",
-                "out.dat")
+                "-o",
+                "out.dat",
+                "in.dat")
             .redirectOutput(dir.resolve("stdout.txt").toFile())
             .redirectError(dir.resolve("stderr.txt").toFile())
             .start();
