@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -855,6 +856,33 @@ class SortCliIT {
     Files.write(dir.resolve("in.z"), ascii("b\nx\0a\0c\nc\0a"));
     assertArrayEquals(
         ascii("a\0a\0b\nx\0c\nc\0"), sorted(null, "sort", "-z", "-T", tmp1.toString(), "in.z"));
+  }
+
+  /**
+   * GNU's usage errors exit 2 with one {@code joule:} line and nothing on standard output: a zero
+   * field, a multi-character tab, incompatible orderings, -c with two files; GNU's {@code --debug}
+   * (key annotation) is refused, naming {@code --stack-trace}, which took over joule's old meaning.
+   */
+  @ParameterizedTest(name = "sort {0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "-k0 in.txt | field number is zero",
+        "-t ab in.txt | multi-character tab",
+        "-n -g in.txt | incompatible",
+        "-M -n in.txt | incompatible",
+        "-c in.txt in.txt | extra operand",
+        "--debug in.txt | --stack-trace",
+        "--no-such-option in.txt | --no-such-option"
+      })
+  void usageErrorsExit2WithOneLine(String args, String message) throws Exception {
+    Files.write(dir.resolve("in.txt"), ascii("b\na\n"));
+    List<String> cmd = new ArrayList<>(List.of("sort"));
+    cmd.addAll(List.of(args.split(" ")));
+    Result r = joule(cmd.toArray(new String[0]));
+    assertEquals(2, r.exitCode(), r::toString);
+    assertEquals("", r.out(), r::toString);
+    assertTrue(r.err().startsWith("joule: ") && r.err().contains(message), r::toString);
   }
 
   /** Options may follow the files; {@code --} ends the options (a file named {@code -r}). */
