@@ -3,6 +3,7 @@ package dev.joule.io.plan;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.Alignment;
 import dev.joule.io.config.FileKind;
+import dev.joule.io.config.TransferSizes;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.hooks.SortHooks;
 import java.io.IOException;
@@ -231,6 +232,9 @@ public final class SortPlan {
         Math.max(
             Alignment.BYTES, budget / TRANSFERS_PER_BUDGET / Alignment.BYTES * Alignment.BYTES);
     if (transfer > max) {
+      if (transfer == TransferSizes.DEFAULT_TRANSFER) {
+        return (int) max; // the default adapting to a small budget is no news (--explain shows it)
+      }
       notes.add(
           kind.name().toLowerCase(Locale.ROOT)
               + " transfer size "
