@@ -781,8 +781,7 @@ class SortCliIT {
     byte[] in = textLines(41, 150_000); // about 5 MB
     Files.write(dir.resolve("in.txt"), in);
     byte[] expected = cSorted(in);
-    // -q: at -S 8M joule notes on stderr that it caps its transfer sizes
-    String opts = "-q -S 8M --batch-size=2 -T tmp1 -T tmp2 --parallel=2";
+    String opts = "-S 8M --batch-size=2 -T tmp1 -T tmp2 --parallel=2";
     List<String> base = new ArrayList<>(List.of("sort"));
     base.addAll(List.of(opts.split(" ")));
     List<String> file = new ArrayList<>(base);
