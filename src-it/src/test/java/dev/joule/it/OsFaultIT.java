@@ -100,8 +100,9 @@ class OsFaultIT {
               s2.dir.toString(),
               "--temp",
               s3.toString(),
-              input.toString(),
-              out.toString());
+              "-o",
+              out.toString(),
+              input.toString());
       before.assertCleanFailure(
           r,
           2,
@@ -134,8 +135,9 @@ class OsFaultIT {
               "8m",
               "--temp",
               s1.toString(),
-              input.toString(),
-              out.toString());
+              "-o",
+              out.toString(),
+              input.toString());
       before.assertCleanFailure(
           r,
           2,
@@ -212,8 +214,9 @@ class OsFaultIT {
                 "--temp",
                 s2.toString()));
     args.addAll(List.of(extra));
-    args.add(input(w).toString());
+    args.add("-o");
     args.add(out.toString());
+    args.add(input(w).toString());
     Process p = CliContract.start(lab, w.command(prefix, args.toArray(new String[0])));
     Predicate<Path> m = marker(phase, out, s1, s2);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -345,8 +348,9 @@ class OsFaultIT {
             s1.toString(),
             "--temp",
             s2.toString(),
-            small.toString(),
-            out.toString());
+            "-o",
+            out.toString(),
+            small.toString());
     assertEquals(0, r.exit(), r::toString);
     for (Path d : stale) {
       assertTrue(!Files.exists(d), "stale private dir not removed: " + d);
@@ -377,8 +381,9 @@ class OsFaultIT {
             "2",
             "--temp",
             s1.toString(),
-            input.toString(),
-            out.toString());
+            "-o",
+            out.toString(),
+            input.toString());
     assertEquals(0, r.exit(), r::toString);
     assertTrue(
         r.err().contains("merge pass 2"),
@@ -412,8 +417,9 @@ class OsFaultIT {
             "8m",
             "--temp",
             s1.toString(),
-            input.toString(),
-            out.toString());
+            "-o",
+            out.toString(),
+            input.toString());
     before.assertCleanFailure(
         r,
         2,
