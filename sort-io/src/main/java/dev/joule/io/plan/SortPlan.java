@@ -2,9 +2,11 @@ package dev.joule.io.plan;
 
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.Alignment;
+import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.config.TransferSizes;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.hooks.SortHooks;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,8 +27,9 @@ import java.util.Locale;
  * sorted and run i−1 written) and two indexes, so a run has {@code (B - io) / (3r + 64)} records at
  * most, fewer when the input is only a few budgets long ({@link #fewestPagesPerRun}), rounded down
  * so that every run starts at a 4096-aligned input offset (DIRECT reads). The merge gives every
- * input two temp-block buffers ({@link MergePlanLimits}); the fan-in is the smaller of that and the
- * open-file limit, or {@code config.fanIn()} clamped to it.
+ * input two temp-block buffers ({@link MergePlanLimits}); the fan-in is the smaller of that and
+ * what the open-file limit leaves (one descriptor per merge file, two with direct I/O, after what
+ * is open, a reserve and one lock per stripe), or {@code config.fanIn()} clamped to it.
  *
  * <p>Transfer sizes are capped at {@code B / }{@value #TRANSFERS_PER_BUDGET} so that a small budget
  * (8 MiB) still merges with a fan-in above 2. Immutable.
@@ -94,7 +97,8 @@ public final class SortPlan {
       SortConfig c,
       RecordEstimate estimate,
       long openFileLimit,
-      boolean onePassAllowed) {
+      boolean onePassAllowed)
+      throws SortIOException {
     SortHooks hooks = SortHooks.of(c);
     this.inputBytes = inputBytes;
     this.inPlace = estimate.inPlace();
@@ -119,7 +123,7 @@ public final class SortPlan {
             cap(c.transferSize(FileKind.TEMP), FileKind.TEMP),
             inPlace ? blockFor(recordSize) : Alignment.BYTES);
     if (c.transferSize(FileKind.TEMP) == TransferSizes.DEFAULT_TRANSFER) {
-      temp = oneMergePassTransfer(temp, readBuffers, openFileLimit);
+      temp = oneMergePassTransfer(temp, readBuffers, openFileLimit, c.directIo());
     }
     this.tempTransfer = temp;
     this.onePassCapacity =
@@ -140,11 +144,16 @@ public final class SortPlan {
                         inPlace ? Alignment.recordQuantum(recordSize) : 1,
                         hooks.runRecordsLimit()));
     int limit;
+    // Every stripe's owner.lock stays open for the whole sort and is opened after this plan, so it
+    // is not among the descriptors MergePlanLimits.reserve counts as open now.
+    int reserve = MergePlanLimits.reserve(openFileLimit) + stripes.size();
+    int perFile = MergePlanLimits.descriptorsPerFile(c.directIo());
     try {
-      limit =
-          MergePlanLimits.maxFanIn(
-              budget, tempTransfer, openFileLimit, MergePlanLimits.reserve(openFileLimit));
-    } catch (IllegalArgumentException e) {
+      if (MergePlanLimits.fanInByFiles(openFileLimit, reserve, perFile) < 2) {
+        throw MergePlanLimits.tooFewDescriptors(openFileLimit, reserve, perFile, stripes.get(0));
+      }
+      limit = MergePlanLimits.maxFanIn(budget, tempTransfer, openFileLimit, reserve, perFile);
+    } catch (SortIOException | IllegalArgumentException e) {
       if (!onePass) {
         throw e;
       }
@@ -245,8 +254,10 @@ public final class SortPlan {
    * read and write temp files at 1.1 to 3.2 GB/s (sort-bench/results/io.md). An estimate: the
    * plan's run count uses the same formula with the transfer it returns.
    */
-  private int oneMergePassTransfer(int t, long readBuffers, long openFileLimit) {
-    int reserve = MergePlanLimits.reserve(openFileLimit);
+  private int oneMergePassTransfer(
+      int t, long readBuffers, long openFileLimit, DirectIoPolicy directIo) {
+    int reserve = MergePlanLimits.reserve(openFileLimit) + stripes.size();
+    int perFile = MergePlanLimits.descriptorsPerFile(directIo);
     for (int candidate = t; candidate >= MIN_MERGE_TRANSFER; candidate /= 2) {
       long io =
           (long) RUN_WRITE_BUFFERS * candidate + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
@@ -257,7 +268,13 @@ public final class SortPlan {
         return t;
       }
       long runs = (records + perRun - 1) / perRun;
-      if (runs <= MergePlanLimits.maxFanIn(budget, candidate, openFileLimit, reserve)) {
+      int fan;
+      try {
+        fan = MergePlanLimits.maxFanIn(budget, candidate, openFileLimit, reserve, perFile);
+      } catch (IllegalArgumentException e) {
+        return t; // the plan reports a too tight budget or open-file limit itself
+      }
+      if (runs <= fan) {
         return candidate;
       }
       if (candidate % (2 * Alignment.BYTES) != 0) {
@@ -316,8 +333,11 @@ public final class SortPlan {
   /**
    * The plan for {@code inputBytes} of input under {@code config} (no argument checks on files):
    * fixed records in place, or parsed records as {@link RecordEstimate#UNSEEN} assumes.
+   *
+   * @throws SortIOException when the input needs a merge and the open-file limit ({@code ulimit
+   *     -n}) leaves fewer than 2 merge inputs ({@link MergePlanLimits#tooFewDescriptors})
    */
-  public static SortPlan of(long inputBytes, SortConfig config) {
+  public static SortPlan of(long inputBytes, SortConfig config) throws SortIOException {
     RecordEstimate e =
         config.format() instanceof dev.joule.core.record.FixedLengthFormat f && config.key() == null
             ? RecordEstimate.fixed(f.recordSize())
@@ -325,22 +345,33 @@ public final class SortPlan {
     return of(inputBytes, config, e);
   }
 
-  /** The plan for {@code inputBytes} of input of records as {@code estimate} describes them. */
-  public static SortPlan of(long inputBytes, SortConfig config, RecordEstimate estimate) {
+  /**
+   * The plan for {@code inputBytes} of input of records as {@code estimate} describes them.
+   *
+   * @throws SortIOException when the input needs a merge and the open-file limit ({@code ulimit
+   *     -n}) leaves fewer than 2 merge inputs ({@link MergePlanLimits#tooFewDescriptors})
+   */
+  public static SortPlan of(long inputBytes, SortConfig config, RecordEstimate estimate)
+      throws SortIOException {
     return new SortPlan(inputBytes, config, estimate, MergePlanLimits.openFileLimit(), true);
   }
 
   /** {@link #of(long, SortConfig, RecordEstimate)} under the given open-file limit. */
   static SortPlan of(
-      long inputBytes, SortConfig config, RecordEstimate estimate, long openFileLimit) {
+      long inputBytes, SortConfig config, RecordEstimate estimate, long openFileLimit)
+      throws SortIOException {
     return new SortPlan(inputBytes, config, estimate, openFileLimit, true);
   }
 
   /**
    * The two-pass plan for {@code inputBytes} of records as {@code estimate} describes them, even if
    * they would fit one pass: for the rest of an input that outgrew its one-pass arena.
+   *
+   * @throws SortIOException when the input needs a merge and the open-file limit ({@code ulimit
+   *     -n}) leaves fewer than 2 merge inputs ({@link MergePlanLimits#tooFewDescriptors})
    */
-  public static SortPlan twoPass(long inputBytes, SortConfig config, RecordEstimate estimate) {
+  public static SortPlan twoPass(long inputBytes, SortConfig config, RecordEstimate estimate)
+      throws SortIOException {
     return new SortPlan(inputBytes, config, estimate, MergePlanLimits.openFileLimit(), false);
   }
 
