@@ -118,7 +118,6 @@ public final class BenchCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    checkGensortLayout();
     if (records < 1) {
       throw options.invalid("--records", "at least one record is needed");
     }
@@ -170,17 +169,6 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.OK;
-  }
-
-  private void checkGensortLayout() {
-    if (options.recordSize != RECORD) {
-      throw options.invalid("--record-size", "bench sorts gensort records, which are 100 bytes");
-    }
-    if (options.keyOffset != 0 || options.keySize != 10) {
-      throw options.invalid(
-          options.keyOffset != 0 ? "--key-offset" : "--key-size",
-          "bench sorts gensort records, whose key is bytes 0..9 (--key-offset 0 --key-size 10)");
-    }
   }
 
   private String describeMode() {

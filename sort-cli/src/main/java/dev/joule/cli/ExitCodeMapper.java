@@ -20,7 +20,7 @@ import picocli.CommandLine.TypeConversionException;
  * Maps failures of {@code joule sort} and {@code joule bench} to one stderr line and an exit code
  * from {@link ExitCodes}: {@code joule: <operation> failed: <path>: <reason>} for I/O errors,
  * {@code joule: invalid value for --option: 'value': <reason>} for bad options. The stack trace is
- * printed only with {@code --debug}. Commands that keep the reference tools' own error format
+ * printed only with {@code --stack-trace}. Commands that keep the reference tools' own error format
  * (gensort, valsort) get picocli's default handling. Stateless.
  */
 final class ExitCodeMapper
@@ -71,7 +71,7 @@ final class ExitCodeMapper
     }
     PrintWriter err = cl.getErr();
     err.println("joule: " + message(ex));
-    if (debug(parsed)) {
+    if (stackTrace(parsed)) {
       ex.printStackTrace(err);
     }
     err.flush();
@@ -98,7 +98,7 @@ final class ExitCodeMapper
     if (t instanceof InterruptedException) {
       return "interrupted";
     }
-    return "internal error: " + t + " (run with --debug for the stack trace)";
+    return "internal error: " + t + " (run with --stack-trace for the stack trace)";
   }
 
   private static boolean usesOneLineErrors(CommandLine cl) {
@@ -106,11 +106,11 @@ final class ExitCodeMapper
     return cmd instanceof SortCommand || cmd instanceof BenchCommand;
   }
 
-  private static boolean debug(ParseResult parsed) {
+  private static boolean stackTrace(ParseResult parsed) {
     ParseResult p = parsed;
     while (p.subcommand() != null) {
       p = p.subcommand();
     }
-    return p.hasMatchedOption("--debug");
+    return p.hasMatchedOption("--stack-trace");
   }
 }

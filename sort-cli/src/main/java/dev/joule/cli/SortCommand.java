@@ -1,21 +1,31 @@
 package dev.joule.cli;
 
+import dev.joule.core.key.SortKey;
+import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.io.config.LastResort;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.ProgressListener;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.pipeline.ExternalSorter;
+import dev.joule.io.pipeline.SortedInputs;
 import dev.joule.io.report.SortReport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Stack;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IParameterPreprocessor;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -23,45 +33,113 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code joule sort}: sorts fixed-length records with {@code ExternalSorter}. Checks every
- * argument, the input, the temp dirs and the output directory before reading a byte or touching the
- * output; {@code -} spools standard input into, and stages standard output in, a private 0700
- * directory in the first temp dir, deleted afterwards (also on SIGINT/SIGTERM/SIGHUP, by a shutdown
- * hook).
+ * {@code joule sort}: GNU sort's command line over joule's engine. Text lines by default ({@code
+ * -z}: NUL-terminated), or fixed-size binary records ({@code --gensort}, {@code --record-size});
+ * GNU's ordering options, keys and last resort ({@link GnuOrdering}); FILE operands as GNU takes
+ * them (none or {@code -}: standard input; several: sorted together; {@link SortInputs}); the
+ * output to standard output, or published atomically to {@code -o FILE}, which may be an input.
+ * {@code -c} and {@code -C} check order, {@code -m} merges sorted inputs; both stream and never
+ * sort.
+ *
+ * <p>Every argument, input, temp dir and output directory is checked before a byte is read or the
+ * output touched. What the engine needs as one regular file (standard input, pipes, several
+ * operands) is copied into a private 0700 directory in the first temp dir, as is the output bound
+ * for standard output; both are deleted afterwards, also on SIGINT/SIGTERM/SIGHUP.
  */
 @Command(
     name = "sort",
-    mixinStandardHelpOptions = true,
     versionProvider = BuildVersionProvider.class,
     sortOptions = false,
     usageHelpWidth = 100,
-    header = "Sorts fixed-length records by key: external, off-heap, self-validating.",
+    header =
+        "Sort lines of text files, or fixed-size records: external, off-heap, self-validating.",
+    synopsisHeading = "%nUsage: ",
+    customSynopsis = "joule sort [OPTION]... [FILE]...",
     description = {
-      "Sorts the fixed-length records of INPUT into OUTPUT by an unsigned-byte key. The sort is"
-          + " stable, validates itself (record count, checksum and order of the output against the"
-          + " input) and publishes OUTPUT atomically: on any failure a previous OUTPUT is left"
-          + " byte-identical. OUTPUT may be INPUT (an in-place sort).",
-      "INPUT and OUTPUT may be '-' for standard input and output; standard input (or a pipe or"
-          + " device given as INPUT) is first copied to a private file in the first temp dir.",
+      "",
+      "Write the sorted concatenation of all FILE(s) to standard output, or to -o FILE. With no"
+          + " FILE, or when FILE is -, read standard input. Options and their meaning are GNU"
+          + " sort's, in the C locale (bytes compare as unsigned values; blanks are space and tab),"
+          + " with GNU's last-resort comparison of whole lines unless -s or -u.",
+      "The sort validates itself (record count, checksum and order of the output against the"
+          + " input) and publishes -o FILE atomically: on any failure a previous FILE is left"
+          + " byte-identical. FILE may be one of the inputs.",
+      "Not supported, and refused rather than sorting differently: -R/--random-sort,"
+          + " --random-source, --compress-program, --debug (use --stack-trace for error traces)."
+          + " Locales other than C: joule always sorts as LC_ALL=C does.",
     },
     footer = {
       "",
       "Examples:",
-      "  joule gensort 10000000 in.dat && joule sort in.dat out.dat && joule valsort out.dat",
-      "  joule sort --memory 4g --temp /mnt/a/tmp --temp /mnt/b/tmp big.dat big.sorted",
-      "  joule sort --stats --report-json report.json in.dat out.dat",
-      "  joule sort --explain --memory 64m in.dat out.dat    (the plan only; writes nothing)",
-      "  joule sort --record-size 16 --key-offset 8 --key-size 8 pairs.bin pairs.sorted",
-      "  cat in.dat | joule sort - - > out.dat",
-      "  JOULE_JAVA_OPTS=-XX:MaxDirectMemorySize=16g joule sort --memory 12g in.dat out.dat",
+      "  joule sort -t, -k2,2n data.csv              by the 2nd comma-separated field, numerically",
+      "  joule sort -u -o words.txt words.txt         unique lines, in place",
+      "  joule sort -m sorted1.txt sorted2.txt        merge files that are already sorted",
+      "  joule sort -c data.txt || echo unsorted      check only (exit 1 at the first disorder)",
+      "  joule sort -k3,3nr -k1,1 -S 4G -T /mnt/a/tmp -T /mnt/b/tmp big.txt > big.sorted",
+      "  joule sort --gensort -o out.dat in.dat       gensort records (joule gensort in.dat)",
+      "  joule sort --record-size 16 --binary-key 8:8:int:desc -o pairs.sorted pairs.bin",
+      "  joule sort --explain -S 64M big.txt          the plan only; writes nothing",
+      "  cat in.txt | joule sort -nr | head",
     })
 public final class SortCommand implements Callable<Integer> {
-  static final String STDIO = "-";
+  static final String STDIO = SortInputs.STDIN;
   private static final int COPY_BUFFER = 1 << 20;
 
   @Spec CommandSpec spec;
 
+  @Mixin GnuOrdering ordering;
+
+  @Option(
+      names = "-c",
+      description =
+          "Check for sorted input; do not sort. Exit 1 and report the first disorder on stderr.")
+  boolean checkDiagnose;
+
+  @Option(
+      names = "--check",
+      arity = "0..1",
+      paramLabel = "WORD",
+      preprocessor = AttachedOnly.class,
+      description =
+          "--check or --check=diagnose-first is -c; --check=quiet or --check=silent is -C.")
+  String check;
+
+  @Option(
+      names = "-C",
+      description =
+          "Like -c, but do not report the first bad line (--check=quiet, --check=silent).")
+  boolean checkQuiet;
+
+  @Option(
+      names = {"-m", "--merge"},
+      description = "Merge already sorted files; do not sort.")
+  boolean merge;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE",
+      description =
+          "Write the result to FILE instead of standard output (atomically; FILE may"
+              + " be an input).")
+  List<String> outputs = new ArrayList<>();
+
+  @Option(
+      names = "--files0-from",
+      paramLabel = "F",
+      description =
+          "Read input from the files specified by NUL-terminated names in file F; if F is -"
+              + " then read names from standard input.")
+  String files0From;
+
+  @Mixin FixedRecordOptions fixed;
+
   @Mixin SortOptions options;
+
+  @Option(
+      names = "--stats",
+      description =
+          "Print a table of the phases (time, MB/s, CPU %%, runs, passes) to stderr at the end.")
+  boolean stats;
 
   @Option(
       names = "--report-json",
@@ -71,29 +149,32 @@ public final class SortCommand implements Callable<Integer> {
   Path reportJson;
 
   @Option(
-      names = "--stats",
-      description =
-          "Print a table of the phases (time, MB/s, CPU %%, runs, passes) to stderr at the end.")
-  boolean stats;
-
-  @Option(
       names = "--explain",
       description =
           "Print the plan (runs, merge passes, memory split) and exit without sorting or"
-              + " writing anything. INPUT must be a file.")
+              + " writing anything. Needs one input file.")
   boolean explain;
 
-  @Parameters(
-      index = "0",
-      paramLabel = "INPUT",
-      description = "The file to sort, or '-' for standard input.")
-  String input;
+  @Option(names = "--debug", hidden = true)
+  boolean gnuDebug;
+
+  @Option(names = "--compress-program", paramLabel = "PROG", hidden = true)
+  String compressProgram;
+
+  @Option(names = "--help", usageHelp = true, description = "Display this help and exit.")
+  boolean help;
+
+  @Option(
+      names = "--version",
+      versionHelp = true,
+      description = "Output version information and exit.")
+  boolean version;
 
   @Parameters(
-      index = "1",
-      paramLabel = "OUTPUT",
-      description = "The sorted file, or '-' for standard output.")
-  String output;
+      paramLabel = "FILE",
+      arity = "0..*",
+      description = "Files to sort together; - or none: standard input.")
+  List<String> files = new ArrayList<>();
 
   private final CliEnvironment env;
 
@@ -105,32 +186,204 @@ public final class SortCommand implements Callable<Integer> {
     this.env = env;
   }
 
+  /** What a run of the command does. */
+  private enum Mode {
+    SORT,
+    MERGE,
+    CHECK
+  }
+
   @Override
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
-    if (explain && streamedInput()) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--explain needs an input file: the size of standard input or a pipe is not known before"
-              + " reading it");
+    refuseUnsupported();
+    Mode mode = mode();
+    boolean quietCheck = checkQuiet || "quiet".equals(check) || "silent".equals(check);
+    if (files0From != null && !files.isEmpty()) {
+      throw usage(
+          "extra operand '"
+              + files.get(0)
+              + "'\nfile operands cannot be combined with --files0-from");
     }
-    ProgressBar bar = options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
-    SortConfig config =
-        options.toConfig(notices(err, bar), bar != null ? bar : ProgressListener.NONE);
-    checkBeforeWork(config);
+    SortInputs inputs =
+        new SortInputs(files0From != null ? filesFrom(files0From) : files, env.stdin());
+    String output = output(mode, inputs);
+    ProgressBar bar =
+        mode == Mode.SORT && options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
+    SortConfig config = config(notices(err, bar), bar != null ? bar : ProgressListener.NONE);
+    inputs.checkReadable();
+    switch (mode) {
+      case CHECK:
+        return check(inputs, config, quietCheck, err);
+      case MERGE:
+        return merge(inputs, output, config);
+      default:
+        return sort(inputs, output, config, bar, err);
+    }
+  }
+
+  private void refuseUnsupported() {
+    if (gnuDebug) {
+      throw usage(
+          "--debug (GNU's key annotation) is not supported; --stack-trace prints the stack trace"
+              + " of an error");
+    }
+    if (compressProgram != null) {
+      throw usage(
+          "--compress-program is not supported: joule's temp runs are not compressed (give more"
+              + " temp space with -T, one per disk)");
+    }
+    ordering.refuseRandom();
+  }
+
+  private Mode mode() {
+    if (check != null && !List.of("diagnose-first", "quiet", "silent").contains(check)) {
+      throw usage(
+          "invalid argument '"
+              + check
+              + "' for '--check'; valid arguments are 'quiet', 'silent', 'diagnose-first'");
+    }
+    boolean loud = checkDiagnose || "diagnose-first".equals(check);
+    boolean quiet = checkQuiet || "quiet".equals(check) || "silent".equals(check);
+    if (loud && quiet) {
+      throw usage("options '-cC' are incompatible");
+    }
+    if (loud || quiet) {
+      if (!outputs.isEmpty()) {
+        throw usage("options '-" + (loud ? 'c' : 'C') + "o' are incompatible");
+      }
+      return Mode.CHECK;
+    }
+    return merge ? Mode.MERGE : Mode.SORT;
+  }
+
+  private List<String> filesFrom(String list) throws SortIOException {
+    try {
+      return SortInputs.files0From(list, env.stdin());
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
+  }
+
+  /** The -o FILE, or null for standard output; checked (directory exists and is writable). */
+  private String output(Mode mode, SortInputs inputs) throws SortIOException {
+    if (outputs.size() > 1 && outputs.stream().distinct().count() > 1) {
+      throw usage("multiple output files specified");
+    }
+    if (mode == Mode.CHECK) {
+      if (inputs.names().size() > 1) {
+        throw usage(
+            "extra operand '"
+                + inputs.names().get(1)
+                + "' not allowed with -"
+                + (checkDiagnose || "diagnose-first".equals(check) ? 'c' : 'C'));
+      }
+      return null;
+    }
+    String out = outputs.isEmpty() ? null : outputs.get(0);
+    if (out != null) {
+      checkOutput(Path.of(out));
+    }
+    if (reportJson != null) {
+      checkOutput(reportJson);
+    }
+    if (explain && inputs.direct() == null) {
+      throw usage(
+          "--explain needs one input file: the size of standard input, a pipe or several files"
+              + " is not known before reading them");
+    }
+    return out;
+  }
+
+  /** The configuration of these options: format, key, last resort, unique, engine options. */
+  private SortConfig config(NoticeSink notices, ProgressListener progress) {
+    SortConfig.Builder b = options.toBuilder(notices, progress);
+    String stray = fixed.strayOption();
+    if (stray != null) {
+      throw usage(stray + " applies to fixed-size records: add --record-size N (or --gensort)");
+    }
+    if (fixed.fixed()) {
+      if (ordering.anyTextOption()) {
+        throw usage(
+            "-k, -t, -z and the ordering options -b -d -f -g -h -i -M -n -V apply to text lines;"
+                + " for --record-size records use --binary-key OFF:SIZE[:TYPE][:desc]");
+      }
+      FixedLengthFormat format = fixed.format();
+      SortKey key = fixed.key(format, ordering.reverse);
+      b.format(format).lastResort(LastResort.NONE).unique(ordering.unique);
+      if (key != null) {
+        b.key(key);
+      }
+    } else {
+      b.format(ordering.lineFormat())
+          .key(ordering.key())
+          .lastResort(ordering.lastResort())
+          .unique(ordering.unique);
+    }
+    return b.build();
+  }
+
+  private int check(SortInputs inputs, SortConfig config, boolean quiet, PrintWriter err)
+      throws IOException {
+    String name = inputs.names().get(0);
+    InputStream in = inputs.open().get(0);
+    SortedInputs.Disorder d =
+        ExternalSorter.check(new SortedInputs.Input(Path.of(name), in), config);
+    if (d == null) {
+      return ExitCodes.OK;
+    }
+    if (!quiet) {
+      // GNU's report: the input, the line number and the line itself.
+      err.println(
+          "joule: "
+              + name
+              + ":"
+              + d.number()
+              + ": disorder: "
+              + new String(d.record(), StandardCharsets.ISO_8859_1));
+      err.flush();
+    }
+    return ExitCodes.UNORDERED;
+  }
+
+  private int merge(SortInputs inputs, String output, SortConfig config) throws IOException {
+    List<InputStream> streams = inputs.open();
+    List<SortedInputs.Input> in = new ArrayList<>();
+    for (int i = 0; i < streams.size(); i++) {
+      in.add(new SortedInputs.Input(Path.of(inputs.names().get(i)), streams.get(i)));
+    }
+    if (output != null) {
+      ExternalSorter.merge(in, Path.of(output), config);
+    } else {
+      ExternalSorter.merge(in, env.stdout(), Path.of("/dev/stdout"), config);
+    }
+    return ExitCodes.OK;
+  }
+
+  private int sort(
+      SortInputs inputs, String output, SortConfig config, ProgressBar bar, PrintWriter err)
+      throws IOException {
+    ExternalSorter.checkTempDirs(config);
+    Path direct = inputs.direct();
     if (explain) {
       Path out =
-          STDIO.equals(output) ? config.tempDirs().get(0).resolve("joule-stdout") : Path.of(output);
+          output == null ? config.tempDirs().get(0).resolve("joule-stdout") : Path.of(output);
       PrintWriter stdout = spec.commandLine().getOut();
-      stdout.println(env.engine().explain(Path.of(input), out, config).stripTrailing());
+      stdout.println(env.engine().explain(direct, out, config).stripTrailing());
       stdout.flush();
       return ExitCodes.OK;
     }
     SortReport report;
     try (PrivateDir spool =
-        needsSpool() ? PrivateDir.create(config.tempDirs().get(0), "stdio") : null) {
-      Path in = streamedInput() ? spoolInput(spool) : Path.of(input);
-      Path out = STDIO.equals(output) ? spool.resolve("output") : Path.of(output);
+        direct == null || output == null
+            ? PrivateDir.create(config.tempDirs().get(0), "stdio")
+            : null) {
+      Path in = direct;
+      if (in == null) {
+        in = spool.newFile("input");
+        inputs.copyInto(in, config.format());
+      }
+      Path out = output == null ? spool.resolve("output") : Path.of(output);
       try {
         report = env.engine().sort(in, out, config);
       } finally {
@@ -138,7 +391,7 @@ public final class SortCommand implements Callable<Integer> {
           bar.finish();
         }
       }
-      if (STDIO.equals(output)) {
+      if (output == null) {
         copyToStdout(out);
       }
     }
@@ -152,6 +405,10 @@ public final class SortCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
   static NoticeSink notices(PrintWriter err, ProgressBar bar) {
     return line -> {
       synchronized (err) {
@@ -162,36 +419,6 @@ public final class SortCommand implements Callable<Integer> {
         err.flush();
       }
     };
-  }
-
-  private boolean needsSpool() {
-    return streamedInput() || STDIO.equals(output);
-  }
-
-  /**
-   * Standard input, or a pipe or device such as {@code <(cmd)} or {@code /dev/null}: the engine
-   * needs a regular file it can size and read by position, so these are spooled first.
-   */
-  private boolean streamedInput() {
-    if (STDIO.equals(input)) {
-      return true;
-    }
-    Path p = Path.of(input);
-    return Files.exists(p) && !Files.isRegularFile(p) && !Files.isDirectory(p);
-  }
-
-  /** Argument, input, temp-dir and output-dir errors, all before any byte is read or written. */
-  private void checkBeforeWork(SortConfig config) throws SortIOException {
-    if (!STDIO.equals(input)) {
-      checkInput(Path.of(input));
-    }
-    ExternalSorter.checkTempDirs(config);
-    if (!STDIO.equals(output)) {
-      checkOutput(Path.of(output));
-    }
-    if (reportJson != null) {
-      checkOutput(reportJson);
-    }
   }
 
   static void checkInput(Path in) throws SortIOException {
@@ -221,45 +448,6 @@ public final class SortCommand implements Callable<Integer> {
     if (!Files.isWritable(dir)) {
       throw new SortIOException("open", out, "Permission denied");
     }
-  }
-
-  /** Copies standard input or the pipe named by INPUT into a private 0600 file. */
-  private Path spoolInput(PrivateDir spool) throws SortIOException {
-    if (STDIO.equals(input)) {
-      return spool(env.stdin(), Path.of("/dev/stdin"), spool);
-    }
-    Path source = Path.of(input);
-    try (InputStream in = Files.newInputStream(source)) {
-      return spool(in, source, spool);
-    } catch (SortIOException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new SortIOException("open", source, SortIOException.reasonOf(e), e);
-    }
-  }
-
-  private static Path spool(InputStream in, Path source, PrivateDir spool) throws SortIOException {
-    Path f = spool.newFile("input");
-    byte[] buf = new byte[COPY_BUFFER];
-    try (OutputStream o = Files.newOutputStream(f, StandardOpenOption.WRITE)) {
-      int n;
-      while (true) {
-        try {
-          n = in.read(buf);
-        } catch (IOException e) {
-          throw new SortIOException("read", source, SortIOException.reasonOf(e), e);
-        }
-        if (n < 0) {
-          break;
-        }
-        o.write(buf, 0, n);
-      }
-    } catch (SortIOException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new SortIOException("write", f, SortIOException.reasonOf(e), e);
-    }
-    return f;
   }
 
   private void copyToStdout(Path sorted) throws SortIOException {
@@ -296,6 +484,21 @@ public final class SortCommand implements Callable<Integer> {
       Files.writeString(reportJson, report.toJson() + "\n");
     } catch (IOException e) {
       throw new SortIOException("write", reportJson, SortIOException.reasonOf(e), e);
+    }
+  }
+
+  /**
+   * GNU's {@code --check[=WORD]}: a WORD only when attached with {@code =}, so that {@code --check
+   * FILE} checks FILE instead of taking it as the WORD.
+   */
+  static final class AttachedOnly implements IParameterPreprocessor {
+    @Override
+    public boolean preprocess(
+        Stack<String> args, CommandSpec command, ArgSpec arg, Map<String, Object> info) {
+      if (" ".equals(info.get("separator"))) {
+        args.push("diagnose-first");
+      }
+      return false;
     }
   }
 }

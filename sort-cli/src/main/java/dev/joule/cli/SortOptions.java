@@ -1,8 +1,5 @@
 package dev.joule.cli;
 
-import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.KeySpec;
-import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
@@ -19,8 +16,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The options that shape a sort, shared by {@code joule sort} and {@code joule bench} (a picocli
- * mixin), and their translation into a {@link SortConfig}. Every argument error names its option.
+ * The engine options of a sort (memory, threads, temp stripes, I/O), shared by {@code joule sort}
+ * and {@code joule bench} (a picocli mixin) under GNU sort's names and joule's, and their
+ * translation into a {@link SortConfig}. Every argument error names its option.
  */
 public final class SortOptions {
   /** When to draw the progress bar on stderr. */
@@ -34,19 +32,21 @@ public final class SortOptions {
   CommandSpec mixee;
 
   @Option(
-      names = "--memory",
+      names = {"-S", "--buffer-size", "--memory"},
       paramLabel = "SIZE",
-      converter = DataSizeConverter.class,
+      converter = GnuSizeConverter.class,
       description = {
-        "Memory budget for records, index and I/O buffers; suffix k, m, g, t (powers of 1024), at"
-            + " least 8m. Larger budgets mean fewer, longer runs and fewer merge passes.",
+        "Memory budget for records, index and I/O buffers, as GNU sort's -S: a number with suffix"
+            + " b, K, M, G, T, P, E (powers of 1024) or %% of physical memory; a bare number is KiB."
+            + " Budgets under 8M are raised to 8M. Larger budgets mean fewer, longer runs and fewer"
+            + " merge passes.",
         "Default: min(1/4 of physical RAM, JVM max direct memory - 64m);"
             + " here ${sys:joule.default.memory}."
       })
   DataSize memory;
 
   @Option(
-      names = "--threads",
+      names = {"--parallel", "--threads"},
       paramLabel = "N",
       description =
           "Worker threads for sorting and merging, 1..256. Default: the processors"
@@ -54,33 +54,14 @@ public final class SortOptions {
   int threads = MachineDefaults.threads();
 
   @Option(
-      names = "--temp",
+      names = {"-T", "--temporary-directory", "--temp"},
       paramLabel = "DIR",
       description = {
         "Temp directory for sorted runs; repeat it for one stripe per directory (runs are spread"
-            + " round-robin). Put stripes on separate disks. Default: java.io.tmpdir"
-            + " (${sys:java.io.tmpdir})."
+            + " round-robin). Put stripes on separate disks. Default: $TMPDIR, else"
+            + " java.io.tmpdir (${sys:java.io.tmpdir})."
       })
   List<Path> tempDirs = new ArrayList<>();
-
-  @Option(
-      names = "--record-size",
-      paramLabel = "BYTES",
-      description = "Fixed record size, 1..65535. Default: ${DEFAULT-VALUE} (gensort).")
-  int recordSize = 100;
-
-  @Option(
-      names = "--key-offset",
-      paramLabel = "BYTES",
-      description = "Offset of the key in the record. Default: ${DEFAULT-VALUE}.")
-  int keyOffset = 0;
-
-  @Option(
-      names = "--key-size",
-      paramLabel = "BYTES",
-      description =
-          "Key length; keys compare as unsigned bytes (memcmp). Default: ${DEFAULT-VALUE}.")
-  int keySize = 10;
 
   @Option(
       names = "--direct",
@@ -114,11 +95,11 @@ public final class SortOptions {
   DataSize transferTemp;
 
   @Option(
-      names = "--fan-in",
+      names = {"--batch-size", "--fan-in"},
       paramLabel = "N",
       description =
-          "Most runs merged at once, at least 2. Default: derived from the memory budget"
-              + " and the open-file limit.")
+          "Most runs merged at once, at least 2 (GNU's --batch-size). Default: derived from the"
+              + " memory budget and the open-file limit.")
   Integer fanIn;
 
   @Option(
@@ -134,12 +115,15 @@ public final class SortOptions {
       description = "No notices and no progress bar; errors still print.")
   boolean quiet;
 
-  @Option(names = "--debug", description = "Print the stack trace of an error.")
-  boolean debug;
+  @Option(names = "--stack-trace", description = "Print the stack trace of an error.")
+  boolean stackTrace;
 
   /** The budget to use: --memory, or the machine's default. */
   DataSize memoryBudget() {
-    return memory != null ? memory : MachineDefaults.memory();
+    if (memory == null) {
+      return MachineDefaults.memory();
+    }
+    return memory.bytes() < SortConfig.MIN_MEMORY.bytes() ? SortConfig.MIN_MEMORY : memory;
   }
 
   /** Whether to draw a progress bar. */
@@ -173,58 +157,50 @@ public final class SortOptions {
   }
 
   /**
-   * The configuration these options describe. Throws a {@link ParameterException} naming the option
-   * for any value the engine refuses; touches no file.
+   * A builder of the configuration these options describe (records default to gensort's; {@code
+   * joule sort} sets its own). Throws a {@link ParameterException} naming the option for any value
+   * the engine refuses; touches no file.
    */
-  SortConfig toConfig(NoticeSink notices, ProgressListener listener) {
+  SortConfig.Builder toBuilder(NoticeSink notices, ProgressListener listener) {
     SortConfig.Builder b = SortConfig.builder();
-    KeySpec key;
-    FixedLengthFormat format;
-    key = check("--key-offset", () -> KeySpec.bytes(keyOffset, Math.max(1, keySize)));
-    check("--key-size", () -> KeySpec.bytes(0, keySize));
-    format = check("--record-size", () -> recordSizeFormat(key));
-    b.format(format);
     DataSize budget = memoryBudget();
-    check("--memory", () -> b.memoryBudget(budget));
+    check("--buffer-size", () -> b.memoryBudget(budget));
     if (budget.bytes() > MachineDefaults.maxDirectMemory()) {
       throw invalid(
-          "--memory",
+          "--buffer-size",
           "above the JVM's direct-memory limit "
               + DataSize.ofBytes(MachineDefaults.maxDirectMemory())
               + " (raise it with JOULE_JAVA_OPTS=-XX:MaxDirectMemorySize=...)");
     }
-    check("--threads", () -> b.threads(threads));
-    b.tempDirs(tempDirs);
+    check("--parallel", () -> b.threads(threads));
+    b.tempDirs(tempDirs.isEmpty() ? defaultTempDirs() : tempDirs);
     b.directIo(direct);
     transfer(b, "--transfer-in", FileKind.INPUT, transferIn);
     transfer(b, "--transfer-out", FileKind.OUTPUT, transferOut);
     transfer(b, "--transfer-temp", FileKind.TEMP, transferTemp);
     if (fanIn != null) {
       if (fanIn < 2) {
-        throw invalid("--fan-in", "a merge needs at least 2 inputs");
+        throw invalid("--batch-size", "a merge needs at least 2 inputs");
       }
-      check("--fan-in", () -> b.fanIn(fanIn));
+      check("--batch-size", () -> b.fanIn(fanIn));
     }
     b.notices(quiet ? NoticeSink.IGNORE : notices);
     b.progress(listener);
-    return b.build();
+    return b;
   }
 
-  private FixedLengthFormat recordSizeFormat(KeySpec key) {
-    if (recordSize < 1 || recordSize > RecordFormat.MAX_RECORD_SIZE) {
-      return RecordFormat.fixed(recordSize, key); // throws the engine's range message
+  /** {@link #toBuilder}, built: gensort records. */
+  SortConfig toConfig(NoticeSink notices, ProgressListener listener) {
+    return toBuilder(notices, listener).build();
+  }
+
+  /** GNU sort's default temp directory: $TMPDIR if set and not empty, else java.io.tmpdir. */
+  static List<Path> defaultTempDirs() {
+    String tmpdir = System.getenv("TMPDIR");
+    if (tmpdir != null && !tmpdir.isEmpty()) {
+      return List.of(Path.of(tmpdir));
     }
-    if (key.end() > recordSize) {
-      throw new IllegalArgumentException(
-          "the key (--key-offset "
-              + keyOffset
-              + ", --key-size "
-              + keySize
-              + ") does not fit in a record of "
-              + recordSize
-              + " bytes");
-    }
-    return RecordFormat.fixed(recordSize, key);
+    return List.of(SortConfig.defaultTempDir());
   }
 
   private void transfer(SortConfig.Builder b, String option, FileKind kind, DataSize size) {
@@ -233,7 +209,7 @@ public final class SortOptions {
     }
   }
 
-  private <T> T check(String option, java.util.function.Supplier<T> step) {
+  <T> T check(String option, java.util.function.Supplier<T> step) {
     try {
       return step.get();
     } catch (IllegalArgumentException e) {

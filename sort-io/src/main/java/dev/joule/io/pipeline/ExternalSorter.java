@@ -1,5 +1,9 @@
 package dev.joule.io.pipeline;
 
+import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.BlockWriter;
+import dev.joule.io.block.SortThreads;
+import dev.joule.io.config.FileKind;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.CorruptRunException;
@@ -13,9 +17,12 @@ import dev.joule.io.output.AtomicOutput;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.stripe.Stripe;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -106,6 +113,85 @@ public final class ExternalSorter {
    */
   public static void checkTempDir(Path dir) throws SortIOException {
     Stripe.validate(dir);
+  }
+
+  /**
+   * Merges inputs that are each already sorted under {@code config} into {@code output} (GNU's
+   * {@code sort -m}), published atomically as a sort's output is; {@code output} may be one of the
+   * inputs. Equal records leave in input order; unique mode keeps the first of equal keys. An input
+   * out of order is merged as it comes, not refused; check it first with {@link #check}.
+   *
+   * @return the records written
+   * @throws IOException a {@link SortIOException} naming the input or output that failed
+   */
+  public static long merge(List<SortedInputs.Input> inputs, Path output, SortConfig config)
+      throws IOException {
+    Objects.requireNonNull(output, "output");
+    Objects.requireNonNull(config, "config");
+    AtomicOutput.checkDirectory(output);
+    SortThreads threads = SortThreads.of(config.threadFactory());
+    try (BlockPool pool = new BlockPool(2, config.transferSize(FileKind.OUTPUT));
+        AtomicOutput out =
+            AtomicOutput.create(output, config.directIo(), config.notices(), pool, 1, threads)) {
+      BlockWriter w = out.writer();
+      long n =
+          SortedInputs.merge(
+              inputs,
+              new EntrySpec.FramedSink() {
+                @Override
+                public void put(ByteBuffer src, int start, int length) throws IOException {
+                  w.put(src, start, length);
+                }
+
+                @Override
+                public void put(byte b) throws IOException {
+                  w.put(b);
+                }
+
+                @Override
+                public void putInt(int v) throws IOException {
+                  w.putInt(v);
+                }
+              },
+              config);
+      out.commit();
+      return n;
+    } catch (Throwable e) {
+      throw Failures.translate(e);
+    }
+  }
+
+  /**
+   * Merges as {@link #merge(List, Path, SortConfig)} into the stream {@code out} (flushed, not
+   * closed), which errors call {@code outName}.
+   *
+   * @return the records written
+   */
+  public static long merge(
+      List<SortedInputs.Input> inputs, OutputStream out, Path outName, SortConfig config)
+      throws IOException {
+    Objects.requireNonNull(config, "config");
+    BufferedOutputStream buffered = new BufferedOutputStream(out, 1 << 16);
+    long n = SortedInputs.merge(inputs, SortedInputs.sink(buffered, outName), config);
+    try {
+      buffered.flush();
+    } catch (IOException e) {
+      throw new SortIOException("write", outName, SortIOException.reasonOf(e), e);
+    }
+    return n;
+  }
+
+  /**
+   * Checks whether {@code input} is sorted under {@code config} (GNU's {@code sort -c}; strictly,
+   * without equal keys, in unique mode) and closes it.
+   *
+   * @return null if it is sorted, else the first record out of order
+   * @throws IOException a {@link SortIOException} naming the input
+   */
+  public static SortedInputs.Disorder check(SortedInputs.Input input, SortConfig config)
+      throws IOException {
+    Objects.requireNonNull(config, "config");
+    return SortedInputs.check(input, config);
   }
 
   /**
