@@ -33,7 +33,8 @@
 # (the page cache dropped before every run when root; the tools' order rotates from round to round),
 # and `cmp` of joule's and DuckDB's output against GNU sort's. Prints every run, then per case the
 # medians of wall time and CPU-seconds (user + sys, /usr/bin/time), CPU-seconds per GB of input,
-# GNU wall / joule wall, and wall / the two-pass I/O lower bound 2 × (read + write time of the input
+# GNU wall / joule wall and GNU CPU / joule CPU (ratio of the medians, and the median of the
+# ratios within a round), and wall / the two-pass I/O lower bound 2 × (read + write time of the input
 # at dd's bandwidth), as a Markdown table, with `uptime` before and after.
 # A tool that fails or writes different bytes is reported with its command line, its exit code, the
 # last lines of its standard error, `cmp`'s first difference and a diff of the lines around it; the
@@ -271,20 +272,25 @@ echo "== uptime after: $(uptime)"
 
 # --- the figures ------------------------------------------------------------------------------------
 median() { sort -n | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-echo "== medians of $repeat rounds; CPU = user + sys seconds; x bound = wall / (2 x (read + write) at dd's bandwidth)"
-printf '| %-8s | %8s | %-6s | %7s | %7s | %8s | %7s | %13s |\n' case "input MB" tool "wall s" "CPU s" "CPU-s/GB" "x bound" "GNU/tool wall"
-printf '|----------|---------:|--------|--------:|--------:|---------:|--------:|--------------:|\n'
+echo "== medians of $repeat rounds; CPU = user + sys seconds; x bound = wall / (2 x (read + write) at dd's bandwidth);"
+echo "   GNU/tool: ratio of the medians, and in brackets the median of the per-round ratios (same round, so"
+echo "   the same load); above 1 means the tool beat GNU sort"
+printf '| %-8s | %8s | %-6s | %7s | %7s | %8s | %7s | %-15s | %-15s |\n' case "input MB" tool "wall s" "CPU s" "CPU-s/GB" "x bound" "GNU/tool wall" "GNU/tool CPU"
+printf '|----------|---------:|--------|--------:|--------:|---------:|--------:|----------------:|----------------:|\n'
+# paired COLUMN CASE TOOL: median over the rounds of GNU's value / the tool's value in the same round
+paired() { paste -d' ' <(cut -d' ' -f"$1" "$dir/$2.gnu.times") <(cut -d' ' -f"$1" "$dir/$2.$3.times") | awk 'NF == 2 && $2 > 0 {print $1 / $2}' | median; }
 for c in "${cases[@]}"; do
   if [ -n "${dead[$c]:-}" ]; then
     printf '| %-8s | %8d | failed: see FAIL above |\n' "$c" $((c_bytes[$c] / 1000000)); continue
   fi
-  gw=$(cut -d' ' -f1 "$dir/$c.gnu.times" | median)
+  gw=$(cut -d' ' -f1 "$dir/$c.gnu.times" | median); gc=$(cut -d' ' -f2 "$dir/$c.gnu.times" | median)
   for t in "${tools[@]}"; do
     if [ -n "${dead[$c.$t]:-}" ]; then printf '| %-8s | %8d | %-6s | failed: see above |\n' "$c" $((c_bytes[$c] / 1000000)) "$t"; continue; fi
     tw=$(cut -d' ' -f1 "$dir/$c.$t.times" | median); tc=$(cut -d' ' -f2 "$dir/$c.$t.times" | median)
-    awk -v c="$c" -v t="$t" -v n="${c_bytes[$c]}" -v w="$tw" -v cpu="$tc" -v g="$gw" -v b="$(bound "${c_bytes[$c]}")" \
-      'BEGIN { printf "| %-8s | %8d | %-6s | %7.2f | %7.2f | %8.2f | %7.2f | %12.2fx |\n",
-               c, n / 1e6, (t == "gnu") ? "GNU" : t, w, cpu, cpu / (n / 1e9), w / b, g / w }'
+    awk -v c="$c" -v t="$t" -v n="${c_bytes[$c]}" -v w="$tw" -v cpu="$tc" -v g="$gw" -v gc="$gc" \
+        -v b="$(bound "${c_bytes[$c]}")" -v pw="$(paired 1 "$c" "$t")" -v pc="$(paired 2 "$c" "$t")" \
+      'BEGIN { printf "| %-8s | %8d | %-6s | %7.2f | %7.2f | %8.2f | %7.2f | %5.2fx (%5.2fx) | %5.2fx (%5.2fx) |\n",
+               c, n / 1e6, (t == "gnu") ? "GNU" : t, w, cpu, cpu / (n / 1e9), w / b, g / w, pw, gc / cpu, pc }'
   done
 done
 [ "$failed" = 0 ] && echo "outputs byte-identical to GNU sort's in every round"
