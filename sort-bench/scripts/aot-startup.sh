@@ -3,7 +3,7 @@
 # alternating, in one run.
 #
 #   JAVA_HOME=/path/to/jdk-25 sort-bench/scripts/aot-startup.sh [-n RUNS] -- JOULE_ARGS...
-#   e.g. JAVA_HOME=/path/to/jdk-25 sort-bench/scripts/aot-startup.sh -n 7 -- sort in.dat out.dat
+#   e.g. JAVA_HOME=/path/to/jdk-25 sort-bench/scripts/aot-startup.sh -n 7 -- sort --gensort -o out.dat in.dat
 #
 # It trains the cache first (JOULE_AOT=train on `--version`; nothing if it exists), then alternates
 # JOULE_AOT=off and JOULE_AOT=use. Every run is timed by /usr/bin/time

@@ -14,7 +14,7 @@ public final class ExitCodes {
   /** Success. */
   public static final int OK = 0;
 
-  /** Check mode (valsort): the data is not in order. */
+  /** Check mode ({@code sort -c}, valsort): the data is not in order. */
   public static final int UNORDERED = 1;
 
   /** Bad usage, an I/O error, or an environment problem (missing file, no space, ...). */
@@ -32,7 +32,8 @@ public final class ExitCodes {
     m.put("0", "success");
     m.put(
         "1",
-        "valsort: records out of order (the reference valsort also uses 1 for its fatal errors)");
+        "sort -c/-C, valsort: records out of order (the reference valsort also uses 1 for its"
+            + " fatal errors)");
     m.put("2", "usage, I/O or environment error");
     m.put("3", "corruption detected (run checksum, format, or self-validation mismatch)");
     m.put("128+n", "ended by signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP)");

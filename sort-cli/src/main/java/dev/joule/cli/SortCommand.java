@@ -17,6 +17,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -281,7 +282,11 @@ public final class SortCommand implements Callable<Integer> {
       return null;
     }
     String out = outputs.isEmpty() ? null : outputs.get(0);
-    if (out != null) {
+    if (out != null && streamTarget(out)) {
+      if (!Files.isWritable(Path.of(out))) {
+        throw new SortIOException("open", Path.of(out), "Permission denied");
+      }
+    } else if (out != null) {
       checkOutput(Path.of(out));
     }
     if (reportJson != null) {
@@ -352,10 +357,18 @@ public final class SortCommand implements Callable<Integer> {
     for (int i = 0; i < streams.size(); i++) {
       in.add(new SortedInputs.Input(Path.of(inputs.names().get(i)), streams.get(i)));
     }
-    if (output != null) {
-      ExternalSorter.merge(in, Path.of(output), config);
-    } else {
+    if (output == null) {
       ExternalSorter.merge(in, env.stdout(), Path.of("/dev/stdout"), config);
+    } else if (streamTarget(output)) {
+      try (OutputStream o = openStream(Path.of(output))) {
+        ExternalSorter.merge(in, o, Path.of(output), config);
+      } catch (SortIOException e) {
+        throw e;
+      } catch (IOException e) {
+        throw new SortIOException("close", Path.of(output), SortIOException.reasonOf(e), e);
+      }
+    } else {
+      ExternalSorter.merge(in, Path.of(output), config);
     }
     return ExitCodes.OK;
   }
@@ -367,23 +380,24 @@ public final class SortCommand implements Callable<Integer> {
     Path direct = inputs.direct();
     if (explain) {
       Path out =
-          output == null ? config.tempDirs().get(0).resolve("joule-stdout") : Path.of(output);
+          output == null || streamTarget(output)
+              ? config.tempDirs().get(0).resolve("joule-stdout")
+              : Path.of(output);
       PrintWriter stdout = spec.commandLine().getOut();
       stdout.println(env.engine().explain(direct, out, config).stripTrailing());
       stdout.flush();
       return ExitCodes.OK;
     }
     SortReport report;
+    boolean staged = output == null || streamTarget(output);
     try (PrivateDir spool =
-        direct == null || output == null
-            ? PrivateDir.create(config.tempDirs().get(0), "stdio")
-            : null) {
+        direct == null || staged ? PrivateDir.create(config.tempDirs().get(0), "stdio") : null) {
       Path in = direct;
       if (in == null) {
         in = spool.newFile("input");
         inputs.copyInto(in, config.format());
       }
-      Path out = output == null ? spool.resolve("output") : Path.of(output);
+      Path out = staged ? spool.resolve("output") : Path.of(output);
       try {
         report = env.engine().sort(in, out, config);
       } finally {
@@ -392,7 +406,15 @@ public final class SortCommand implements Callable<Integer> {
         }
       }
       if (output == null) {
-        copyToStdout(out);
+        copy(out, env.stdout(), Path.of("/dev/stdout"));
+      } else if (staged) {
+        try (OutputStream o = openStream(Path.of(output))) {
+          copy(out, o, Path.of(output));
+        } catch (SortIOException e) {
+          throw e;
+        } catch (IOException e) {
+          throw new SortIOException("close", Path.of(output), SortIOException.reasonOf(e), e);
+        }
       }
     }
     if (reportJson != null) {
@@ -450,15 +472,33 @@ public final class SortCommand implements Callable<Integer> {
     }
   }
 
-  private void copyToStdout(Path sorted) throws SortIOException {
+  /**
+   * Whether {@code -o FILE} names something that is not a regular file, such as {@code /dev/null},
+   * a FIFO or {@code /dev/stdout}: written into as a stream, as GNU sort does, never replaced by a
+   * renamed file (which would turn {@code /dev/null} into a regular file).
+   */
+  static boolean streamTarget(String output) {
+    Path p = Path.of(output);
+    return Files.exists(p) && !Files.isRegularFile(p) && !Files.isDirectory(p);
+  }
+
+  private static OutputStream openStream(Path target) throws SortIOException {
+    try {
+      return Files.newOutputStream(target, StandardOpenOption.WRITE);
+    } catch (IOException e) {
+      throw new SortIOException("open", target, SortIOException.reasonOf(e), e);
+    }
+  }
+
+  /** Copies the staged, validated output to {@code o}, which errors call {@code name}. */
+  private static void copy(Path sorted, OutputStream o, Path name) throws SortIOException {
     byte[] buf = new byte[COPY_BUFFER];
-    OutputStream o = env.stdout();
     try (InputStream in = Files.newInputStream(sorted)) {
       int n;
       while ((n = in.read(buf)) >= 0) {
-        writeStdout(o, buf, n);
+        write(o, buf, n, name);
       }
-      writeStdout(o, buf, -1);
+      write(o, buf, -1, name);
     } catch (SortIOException e) {
       throw e;
     } catch (IOException e) {
@@ -467,7 +507,7 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   /** Writes {@code n} bytes of {@code buf}, or flushes when {@code n < 0}. */
-  private static void writeStdout(OutputStream o, byte[] buf, int n) throws SortIOException {
+  private static void write(OutputStream o, byte[] buf, int n, Path name) throws SortIOException {
     try {
       if (n < 0) {
         o.flush();
@@ -475,7 +515,7 @@ public final class SortCommand implements Callable<Integer> {
         o.write(buf, 0, n);
       }
     } catch (IOException e) {
-      throw new SortIOException("write", Path.of("/dev/stdout"), SortIOException.reasonOf(e), e);
+      throw new SortIOException("write", name, SortIOException.reasonOf(e), e);
     }
   }
 

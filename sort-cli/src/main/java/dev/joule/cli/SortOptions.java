@@ -37,9 +37,9 @@ public final class SortOptions {
       converter = GnuSizeConverter.class,
       description = {
         "Memory budget for records, index and I/O buffers, as GNU sort's -S: a number with suffix"
-            + " b, K, M, G, T, P, E (powers of 1024) or %% of physical memory; a bare number is KiB."
-            + " Budgets under 8M are raised to 8M. Larger budgets mean fewer, longer runs and fewer"
-            + " merge passes.",
+            + " b, K, M, G, T, P, E (powers of 1024) or %% of physical memory; a bare number is"
+            + " KiB. Budgets under 8M are raised to 8M. Larger budgets mean fewer, longer runs and"
+            + " fewer merge passes.",
         "Default: min(1/4 of physical RAM, JVM max direct memory - 64m);"
             + " here ${sys:joule.default.memory}."
       })

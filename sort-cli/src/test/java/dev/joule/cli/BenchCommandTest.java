@@ -66,13 +66,10 @@ class BenchCommandTest {
             + " records",
         "--records 1.5 | invalid value for --records: '1.5': expected a whole non-negative number",
         "--repeat 0 | invalid value for --repeat: '0': at least one run is needed",
-        "--record-size 50 | invalid value for --record-size: '50': bench sorts gensort records,"
-            + " which are 100 bytes",
-        "--key-size 8 | invalid value for --key-size: '8': bench sorts gensort records, whose key"
-            + " is bytes 0..9",
-        "--memory 1m | invalid value for --memory: '1m': memory budget 1 MiB is below the minimum 8"
-            + " MiB",
-        "--fan-in 1 | invalid value for --fan-in: '1': a merge needs at least 2 inputs",
+        "--record-size 50 | unknown options: '--record-size', '50'",
+        "--memory 12x | invalid value for --buffer-size: '12x': unknown suffix 'x'",
+        "-S 101% | invalid value for --buffer-size: '101%': more than 100 percent of memory",
+        "--fan-in 1 | invalid value for --batch-size: '1': a merge needs at least 2 inputs",
       })
   void badOptionsExitTwoBeforeGenerating(String options, String message) throws IOException {
     CliRun r = bench(options.trim().split(" "));

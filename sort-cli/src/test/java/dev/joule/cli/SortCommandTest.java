@@ -7,10 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.key.GnuSortKeys;
+import dev.joule.core.key.KeyField;
+import dev.joule.core.key.KeyLocation;
+import dev.joule.core.key.KeyType;
+import dev.joule.core.key.SortKey;
+import dev.joule.core.key.TextPosition;
 import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.record.KeySpec;
+import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
+import dev.joule.io.config.LastResort;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.ProgressListener;
 import dev.joule.io.config.SortConfig;
@@ -24,6 +33,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -61,8 +71,9 @@ class SortCommandTest {
 
   private SortConfig configOf(String... options) {
     List<String> a = new ArrayList<>(List.of(options));
-    a.add(in.toString());
+    a.add("-o");
     a.add(out.toString());
+    a.add(in.toString());
     CliRun r = sort(a.toArray(new String[0]));
     assertEquals(0, r.exitCode, r::toString);
     return engine.config;
@@ -74,25 +85,38 @@ class SortCommandTest {
     assertEquals(0, r.exitCode, r::toString);
     for (String o :
         List.of(
-            "--memory",
-            "--threads",
-            "--temp",
+            "-S, --memory, --buffer-size",
+            "--threads, --parallel",
+            "-T, --temp, --temporary-directory",
+            "-k, --key=KEYDEF",
+            "-t, --field-separator",
+            "-c ",
+            "--check[=WORD]",
+            "-C ",
+            "-m, --merge",
+            "-o, --output=FILE",
+            "--files0-from",
+            "--gensort",
             "--record-size",
             "--key-offset",
             "--key-size",
+            "--binary-key",
             "--direct",
             "--transfer-in",
             "--transfer-out",
             "--transfer-temp",
-            "--fan-in",
+            "--batch-size",
             "--report-json",
             "--stats",
             "--explain",
             "--progress",
             "--quiet",
-            "--debug",
-            "INPUT",
-            "OUTPUT")) {
+            "--stack-trace",
+            "[FILE...]",
+            "joule sort [OPTION]... [FILE]...",
+            "-t, -k2,2n",
+            "-u -o words.txt words.txt",
+            "-m sorted1.txt")) {
       assertTrue(r.out.contains(o), o);
     }
     String flat = r.out.replaceAll("\\s+", " ");
@@ -105,7 +129,6 @@ class SortCommandTest {
         flat.contains(
             "Default: the processors (" + Runtime.getRuntime().availableProcessors() + ")"),
         r.out);
-    assertTrue(r.out.contains("Default: 100 (gensort)"), r.out);
     assertTrue(r.out.contains("Exit codes:"), r.out);
     assertTrue(r.out.contains("128+n"), r.out);
     assertTrue(r.out.contains("Examples:"), r.out);
@@ -119,9 +142,10 @@ class SortCommandTest {
     SortConfig c = configOf();
     assertEquals(MachineDefaults.memory(), c.memoryBudget());
     assertEquals(Runtime.getRuntime().availableProcessors(), c.threads());
-    assertEquals(100, ((FixedLengthFormat) c.format()).recordSize());
-    assertEquals(0, ((FixedLengthFormat) c.format()).key().offset());
-    assertEquals(10, ((FixedLengthFormat) c.format()).key().length());
+    assertEquals(RecordFormat.lines(), c.format());
+    assertEquals(SortKey.wholeRecord(), c.key());
+    assertEquals(LastResort.ASCENDING, c.lastResort());
+    assertFalse(c.unique());
     assertEquals(DirectIoPolicy.AUTO, c.directIo());
     assertEquals(0, c.fanIn());
     for (FileKind k : FileKind.values()) {
@@ -133,10 +157,14 @@ class SortCommandTest {
   }
 
   @Test
-  void defaultTempDirIsJavaIoTmpdir() {
-    CliRun r = CliRun.run(engine.env(), "sort", in.toString(), out.toString());
+  void defaultTempDirIsTmpdirThenJavaIoTmpdir() {
+    CliRun r = CliRun.run(engine.env(), "sort", "-o", out.toString(), in.toString());
     assertEquals(0, r.exitCode, r::toString);
-    assertEquals(List.of(Path.of(System.getProperty("java.io.tmpdir"))), engine.config.tempDirs());
+    List<Path> expected =
+        System.getenv("TMPDIR") == null || System.getenv("TMPDIR").isEmpty()
+            ? List.of(Path.of(System.getProperty("java.io.tmpdir")))
+            : List.of(Path.of(System.getenv("TMPDIR")));
+    assertEquals(expected, engine.config.tempDirs());
   }
 
   @Test
@@ -179,6 +207,65 @@ class SortCommandTest {
     assertEquals(7, c.fanIn());
   }
 
+  @Test
+  void gnuNamesOfTheEngineOptionsAndGnuSizes() {
+    Path t2 = dir.resolve("tmp");
+    SortConfig c = configOf("-S", "64M", "--parallel=1", "-T", t2.toString(), "--batch-size=7");
+    assertEquals(DataSize.ofMiB(64), c.memoryBudget());
+    assertEquals(1, c.threads());
+    assertEquals(List.of(tmp, t2), c.tempDirs());
+    assertEquals(7, c.fanIn());
+    assertEquals(DataSize.ofKiB(20_000), configOf("-S", "20000").memoryBudget()); // GNU: KiB
+    assertEquals(DataSize.ofMiB(16), configOf("--buffer-size=16777216b").memoryBudget());
+    assertEquals(DataSize.ofGiB(1), configOf("-S1g").memoryBudget());
+    assertEquals(SortConfig.MIN_MEMORY, configOf("-S", "1K").memoryBudget()); // raised, as noted
+    long onePercent = MachineDefaults.physicalMemory() / 100;
+    assertEquals(DataSize.ofBytes(onePercent), configOf("-S", "1%").memoryBudget());
+  }
+
+  @Test
+  void gnuOrderingOptionsBecomeTheKeyLastResortAndUniqueMode() {
+    SortConfig c = configOf("-t,", "-k2,2n", "-k1,1r");
+    assertEquals(GnuSortKeys.parse("", ',', List.of("2,2n", "1,1r")), c.key());
+    assertEquals(LastResort.ASCENDING, c.lastResort());
+    c = configOf("-nr");
+    assertEquals(GnuSortKeys.parse("nr", TextPosition.BLANK_SEPARATED, List.of()), c.key());
+    assertEquals(LastResort.DESCENDING, c.lastResort());
+    c = configOf("-s", "-f", "--key=3");
+    assertEquals(GnuSortKeys.parse("f", TextPosition.BLANK_SEPARATED, List.of("3")), c.key());
+    assertEquals(LastResort.NONE, c.lastResort());
+    c = configOf("-u", "--sort=version");
+    assertEquals(GnuSortKeys.parse("V", TextPosition.BLANK_SEPARATED, List.of()), c.key());
+    assertEquals(LastResort.NONE, c.lastResort());
+    assertTrue(c.unique());
+    assertEquals(RecordFormat.lines((byte) 0), configOf("-z").format());
+    assertEquals(GnuSortKeys.parse("", 0, List.of("2")), configOf("-z", "-t", "\\0", "-k2").key());
+  }
+
+  @Test
+  void fixedRecordsGensortRecordSizeAndBinaryKeys() {
+    SortConfig c = configOf("--gensort");
+    assertEquals(RecordFormat.gensort(), c.format());
+    assertEquals(null, c.key());
+    assertEquals(LastResort.NONE, c.lastResort()); // fixed records sort stably
+    c = configOf("--record-size", "16", "--key-offset", "8", "--key-size", "8", "-u");
+    assertEquals(RecordFormat.fixed(16, KeySpec.bytes(8, 8)), c.format());
+    assertTrue(c.unique());
+    c = configOf("--record-size", "16", "--binary-key", "8:8:int:desc", "--binary-key", "0:4");
+    assertEquals(
+        SortKey.of(
+            KeyField.binary(8, KeyType.integer(8, true, ByteOrder.BIG_ENDIAN)).reversed(),
+            KeyField.of(KeyLocation.bytes(0, 4), KeyType.bytes())),
+        c.key());
+    c = configOf("--record-size", "12", "--binary-key", "4:8:floatle", "-r");
+    assertEquals(
+        SortKey.of(KeyField.binary(4, KeyType.float64(ByteOrder.LITTLE_ENDIAN)).reversed()),
+        c.key());
+    c = configOf("--gensort", "-r");
+    assertEquals(
+        SortKey.of(KeyField.of(KeyLocation.bytes(0, 10), KeyType.bytes()).reversed()), c.key());
+  }
+
   @ParameterizedTest
   @CsvSource({"on, ON", "ON, ON", "auto, AUTO", "Off, OFF"})
   void directIsCaseInsensitive(String value, DirectIoPolicy expected) {
@@ -189,28 +276,60 @@ class SortCommandTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "--memory 12x | invalid value for --memory: '12x': expected a whole number with an optional"
-            + " unit k, m, g, t or p (powers of 1024), e.g. 512m",
-        "--memory 5q | invalid value for --memory: '5q': expected a whole number",
-        "--memory 0 | invalid value for --memory: '0': memory budget 0 B is below the minimum 8"
-            + " MiB",
-        "--memory 1m | invalid value for --memory: '1m': memory budget 1 MiB is below the minimum 8"
-            + " MiB",
-        "--memory 99999999p | invalid value for --memory: '99999999p': too large",
-        "--memory 1000t | invalid value for --memory: '1000t': above the JVM's direct-memory limit",
-        "--fan-in 1 | invalid value for --fan-in: '1': a merge needs at least 2 inputs",
-        "--fan-in 0 | invalid value for --fan-in: '0': a merge needs at least 2 inputs",
-        "--fan-in -3 | invalid value for --fan-in: '-3': a merge needs at least 2 inputs",
-        "--threads 0 | invalid value for --threads: '0': threads 0 is outside 1..256",
-        "--threads 257 | invalid value for --threads: '257': threads 257 is outside 1..256",
-        "--threads x | invalid value for --threads: 'x' is not an int",
-        "--record-size 0 | invalid value for --record-size: '0': record size 0 is outside 1..65535",
-        "--record-size 70000 | invalid value for --record-size: '70000': record size 70000 is"
-            + " outside 1..65535",
-        "--key-offset -1 | invalid value for --key-offset: '-1': key offset -1 is negative",
-        "--key-size 0 | invalid value for --key-size: '0': key length 0 must be at least 1",
-        "--key-offset 95 | invalid value for --record-size: the key (--key-offset 95, --key-size"
-            + " 10) does not fit in a record of 100 bytes",
+        "--memory 12x | invalid value for --buffer-size: '12x': unknown suffix 'x'; expected a"
+            + " whole number with an optional suffix b, K, M, G, T, P, E (powers of 1024) or %",
+        "-S 5q | invalid value for --buffer-size: '5q': unknown suffix 'q'",
+        "-S 101% | invalid value for --buffer-size: '101%': more than 100 percent of memory",
+        "-S x1 | invalid value for --buffer-size: 'x1': not a number",
+        "--memory 99999999p | invalid value for --buffer-size: '99999999p': too large",
+        "--memory 1000t | invalid value for --buffer-size: '1000t': above the JVM's direct-memory"
+            + " limit",
+        "--fan-in 1 | invalid value for --batch-size: '1': a merge needs at least 2 inputs",
+        "--batch-size=0 | invalid value for --batch-size: '0': a merge needs at least 2 inputs",
+        "--threads 0 | invalid value for --parallel: '0': threads 0 is outside 1..256",
+        "--parallel=257 | invalid value for --parallel: '257': threads 257 is outside 1..256",
+        "--threads x | invalid value for --parallel: 'x' is not an int",
+        "--record-size 0 | invalid value for --record-size: 0: a record size must be 1..65535",
+        "--record-size 70000 | invalid value for --record-size: 70000: a record size must be"
+            + " 1..65535",
+        "--record-size 100 --key-offset -1 | the key (--key-offset -1, --key-size 10) does not"
+            + " fit in a record of 100 bytes",
+        "--record-size 100 --key-size 0 | the key (--key-offset 0, --key-size 0) does not fit",
+        "--record-size 100 --key-offset 95 --key-size 10 | the key (--key-offset 95, --key-size 10)"
+            + " does not fit in a record of 100 bytes",
+        "--key-size 8 | --key-size applies to fixed-size records: add --record-size N (or"
+            + " --gensort)",
+        "--gensort --record-size 50 | --gensort fixes the record layout",
+        "--gensort -k2 | -k, -t, -z and the ordering options -b -d -f -g -h -i -M -n -V apply to"
+            + " text lines",
+        "--record-size 16 --binary-key 8:8:int --key-size 4 | give either --binary-key or"
+            + " --key-offset/--key-size, not both",
+        "--record-size 16 --binary-key 8:3:int | invalid value for --binary-key: '8:3:int':"
+            + " integer width must be 1, 2, 4 or 8 bytes: 3",
+        "--record-size 16 --binary-key 12:8 | invalid value for --binary-key: '12:8': the field"
+            + " does not fit in a record of 16 bytes",
+        "--record-size 16 --binary-key 0:8:text | invalid value for --binary-key: '0:8:text':"
+            + " unknown TYPE 'text'",
+        "--record-size 16 --binary-key 0:2:float | invalid value for --binary-key: '0:2:float': a"
+            + " float is 4 or 8 bytes",
+        "--record-size 16 --binary-key x | invalid value for --binary-key: 'x': expected"
+            + " OFF:SIZE[:TYPE][:desc]",
+        "-k0 | field number is zero: invalid field specification '0'",
+        "-k1.0 | character offset is zero: invalid field specification '1.0'",
+        "-k2,2nrM | options '-Mn' are incompatible",
+        "-gn | options '-gn' are incompatible",
+        "-dn | options '-dn' are incompatible",
+        "-t ab | multi-character tab 'ab'",
+        "-t , -t : | incompatible tabs",
+        "-R | -R/--random-sort is not supported",
+        "--sort=random | -R/--random-sort is not supported",
+        "--sort=fast | invalid argument 'fast' for '--sort'; valid arguments are",
+        "--check=loud | invalid argument 'loud' for '--check'; valid arguments are 'quiet',"
+            + " 'silent', 'diagnose-first'",
+        "-c -C | options '-cC' are incompatible",
+        "--debug | --debug (GNU's key annotation) is not supported",
+        "--compress-program=gzip | --compress-program is not supported",
+        "-o a -o b | multiple output files specified",
         "--transfer-in 1000 | invalid value for --transfer-in: '1000': transfer size for INPUT must"
             + " be a positive multiple of 4096: 1000",
         "--transfer-out 0 | invalid value for --transfer-out: '0': transfer size for OUTPUT must be"
@@ -228,22 +347,25 @@ class SortCommandTest {
       throws IOException {
     Files.write(out, new byte[] {42});
     List<String> a = new ArrayList<>(List.of(options.trim().split(" ")));
-    a.add(in.toString());
+    a.add("-o");
     a.add(out.toString());
+    a.add(in.toString());
     CliRun r = sort(a.toArray(new String[0]));
     assertEquals(2, r.exitCode, r::toString);
     assertTrue(r.err.startsWith("joule: " + message), r::toString);
-    assertEquals(1, r.err.lines().count(), r::toString);
     assertEquals("", r.out);
     assertEquals(0, engine.sorts + engine.explains);
     assertArrayEquals(new byte[] {42}, Files.readAllBytes(out)); // output untouched
   }
 
   @Test
-  void missingOperands() {
-    CliRun r = sort(in.toString());
-    assertEquals(2, r.exitCode, r::toString);
-    assertEquals("joule: missing required parameter: 'OUTPUT'\n", r.err);
+  void twoOperandsAreTwoInputsNotInputAndOutput() throws IOException {
+    Files.write(out, new byte[] {42});
+    CliRun r = sort(in.toString(), out.toString());
+    assertEquals(0, r.exitCode, r::toString);
+    assertTrue(engine.inputWasPrivate, "two inputs are copied into one private file");
+    assertEquals(1003, engine.inputBytes.length); // each file, and the newline it lacked
+    assertArrayEquals(new byte[] {42}, Files.readAllBytes(out)); // GNU: `sort a b` writes neither
   }
 
   @Test
@@ -267,8 +389,9 @@ class SortCommandTest {
             "sort",
             "--temp",
             tmp.toString(),
-            "-",
-            bad.toString());
+            "-o",
+            bad.toString(),
+            "-");
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: open failed: " + bad + ": No such file or directory\n", r.err);
     assertEquals(0, engine.sorts);
@@ -278,16 +401,16 @@ class SortCommandTest {
 
   @Test
   void inputAndTempAndReportProblemsFailBeforeWork() throws IOException {
-    CliRun r = sort(dir.resolve("nope").toString(), out.toString());
+    CliRun r = sort("-o", out.toString(), dir.resolve("nope").toString());
     assertEquals(
         "joule: open failed: " + dir.resolve("nope") + ": No such file or directory\n", r.err);
     assertEquals(2, r.exitCode);
-    r = sort(tmp.toString(), out.toString());
+    r = sort("-o", out.toString(), tmp.toString());
     assertEquals("joule: open failed: " + tmp + ": Is a directory\n", r.err);
-    r = sort(in.toString(), tmp.toString());
+    r = sort("-o", tmp.toString(), in.toString());
     assertEquals("joule: open failed: " + tmp + ": Is a directory\n", r.err);
     Path notDir = Files.write(dir.resolve("file"), new byte[1]);
-    r = sort(in.toString(), notDir.resolve("out").toString());
+    r = sort("-o", notDir.resolve("out").toString(), in.toString());
     assertEquals("joule: open failed: " + notDir.resolve("out") + ": Not a directory\n", r.err);
     r =
         CliRun.run(
@@ -295,13 +418,20 @@ class SortCommandTest {
             "sort",
             "--temp",
             dir.resolve("gone").toString(),
-            in.toString(),
-            out.toString());
+            "-o",
+            out.toString(),
+            in.toString());
     assertEquals(
         "joule: use temp dir failed: " + dir.resolve("gone") + ": No such file or directory\n",
         r.err);
     assertEquals(2, r.exitCode);
-    r = sort("--report-json", dir.resolve("x/r.json").toString(), in.toString(), out.toString());
+    r =
+        sort(
+            "--report-json",
+            dir.resolve("x/r.json").toString(),
+            "-o",
+            out.toString(),
+            in.toString());
     assertEquals(
         "joule: open failed: " + dir.resolve("x/r.json") + ": No such file or directory\n", r.err);
     assertEquals(0, engine.sorts);
@@ -309,14 +439,14 @@ class SortCommandTest {
   }
 
   @Test
-  void ioErrorIsOneLineWithoutStackTraceUnlessDebug() {
+  void ioErrorIsOneLineWithoutStackTraceUnlessAskedFor() {
     Path run = tmp.resolve("joule-x/run-000017");
     engine.failure =
         new SortIOException("write", run, "No space left on device", new IOException("ENOSPC"));
-    CliRun r = sort(in.toString(), out.toString());
+    CliRun r = sort("-o", out.toString(), in.toString());
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: write failed: " + run + ": No space left on device\n", r.err);
-    r = sort("--debug", in.toString(), out.toString());
+    r = sort("--stack-trace", "-o", out.toString(), in.toString());
     assertEquals(2, r.exitCode, r::toString);
     assertTrue(
         r.err.startsWith("joule: write failed: " + run + ": No space left on device\n"),
@@ -328,7 +458,7 @@ class SortCommandTest {
   void corruptionExitsThree() {
     Path run = tmp.resolve("run-1");
     engine.failure = new CorruptRunException(run, 4096, "block checksum", 1, 2);
-    CliRun r = sort(in.toString(), out.toString());
+    CliRun r = sort("-o", out.toString(), in.toString());
     assertEquals(3, r.exitCode, r::toString);
     assertEquals(
         "joule: corrupt run file "
@@ -341,7 +471,7 @@ class SortCommandTest {
   @Test
   void selfValidationMismatchExitsThree() {
     engine.failure = new SortValidationException("output checksum 1 differs from the input's 2");
-    CliRun r = sort(in.toString(), out.toString());
+    CliRun r = sort("-o", out.toString(), in.toString());
     assertEquals(3, r.exitCode, r::toString);
     assertEquals("joule: output checksum 1 differs from the input's 2\n", r.err);
   }
@@ -350,25 +480,25 @@ class SortCommandTest {
   void engineArgumentErrorsAndBugsExitTwo() {
     engine.failure =
         new IllegalArgumentException("input size 1001 is not a multiple of record size 100");
-    CliRun r = sort(in.toString(), out.toString());
+    CliRun r = sort("-o", out.toString(), in.toString());
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: input size 1001 is not a multiple of record size 100\n", r.err);
     engine.failure = new SortCancelledException("sort interrupted");
-    r = sort(in.toString(), out.toString());
+    r = sort("-o", out.toString(), in.toString());
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: cancelled: sort interrupted\n", r.err);
     engine.failure = new IllegalStateException("boom");
-    r = sort(in.toString(), out.toString());
+    r = sort("-o", out.toString(), in.toString());
     assertEquals(2, r.exitCode, r::toString);
     assertEquals(
-        "joule: internal error: java.lang.IllegalStateException: boom (run with --debug for the"
-            + " stack trace)\n",
+        "joule: internal error: java.lang.IllegalStateException: boom (run with --stack-trace for"
+            + " the stack trace)\n",
         r.err);
   }
 
   @Test
   void explainPrintsThePlanAndSortsNothing() {
-    CliRun r = sort("--explain", "--memory", "64m", in.toString(), out.toString());
+    CliRun r = sort("--explain", "--memory", "64m", "-o", out.toString(), in.toString());
     assertEquals(0, r.exitCode, r::toString);
     assertEquals("plan: 1 run, no merge\n", r.out);
     assertEquals(1, engine.explains);
@@ -379,17 +509,19 @@ class SortCommandTest {
 
   @Test
   void explainRefusesStandardInput() {
-    CliRun r = sort("--explain", "-", out.toString());
+    CliRun r = sort("--explain", "-o", out.toString(), "-");
     assertEquals(2, r.exitCode, r::toString);
     assertEquals(
-        "joule: --explain needs an input file: the size of standard input or a pipe is not known"
-            + " before reading it\n",
+        "joule: --explain needs one input file: the size of standard input, a pipe or several"
+            + " files is not known before reading them\n",
         r.err);
+    r = sort("--explain", in.toString(), in.toString());
+    assertEquals(2, r.exitCode, r::toString);
   }
 
   @Test
   void stdinIsSpooledPrivatelyAndStdoutStreamedThenBothRemoved() throws IOException {
-    byte[] data = "0123456789".repeat(30).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    byte[] data = "012345678\n".repeat(30).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     List<String> modes = new ArrayList<>();
     engine.during =
@@ -408,9 +540,7 @@ class SortCommandTest {
             engine.env(new ByteArrayInputStream(data), stdout, dir),
             "sort",
             "--temp",
-            tmp.toString(),
-            "-",
-            "-");
+            tmp.toString());
     assertEquals(0, r.exitCode, r::toString);
     assertTrue(engine.inputWasPrivate, String.valueOf(engine.input));
     assertEquals(tmp, engine.input.getParent().getParent());
@@ -423,13 +553,14 @@ class SortCommandTest {
 
   @Test
   void pipesAndDevicesAsInputAreSpooledLikeStdin() throws Exception {
-    CliRun r = sort("/dev/null", out.toString());
+    CliRun r = sort("-o", out.toString(), "/dev/null");
     assertEquals(0, r.exitCode, r::toString);
     assertTrue(engine.inputWasPrivate, String.valueOf(engine.input));
     assertEquals(0, engine.inputBytes.length);
     Path fifo = dir.resolve("fifo");
     assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
     byte[] data = new byte[300];
+    data[299] = '\n'; // a whole last line: copied as it is
     Thread writer =
         new Thread(
             () -> {
@@ -440,15 +571,15 @@ class SortCommandTest {
               }
             });
     writer.start();
-    r = sort(fifo.toString(), out.toString());
+    r = sort("-o", out.toString(), fifo.toString());
     writer.join();
     assertEquals(0, r.exitCode, r::toString);
     assertTrue(engine.inputWasPrivate, String.valueOf(engine.input));
     assertArrayEquals(data, engine.inputBytes);
     assertEquals(List.of(), listTmp());
-    r = sort("--explain", "/dev/null", out.toString());
+    r = sort("--explain", "-o", out.toString(), "/dev/null");
     assertEquals(2, r.exitCode, r::toString);
-    assertTrue(r.err.startsWith("joule: --explain needs an input file"), r.err);
+    assertTrue(r.err.startsWith("joule: --explain needs one input file"), r.err);
   }
 
   @Test
@@ -466,8 +597,7 @@ class SortCommandTest {
             "sort",
             "--temp",
             tmp.toString(),
-            in.toString(),
-            "-");
+            in.toString());
     assertEquals(0, r.exitCode, r::toString);
     r =
         CliRun.run(
@@ -475,8 +605,7 @@ class SortCommandTest {
             "sort",
             "--temp",
             tmp.toString(),
-            in.toString(),
-            "-");
+            in.toString());
     assertEquals(2, r.exitCode, r::toString);
     assertEquals("joule: write failed: /dev/stdout: Broken pipe\n", r.err);
     assertEquals(List.of(), listTmp());
@@ -485,7 +614,8 @@ class SortCommandTest {
   @Test
   void reportJsonAndStats() throws IOException {
     Path json = dir.resolve("report.json");
-    CliRun r = sort("--report-json", json.toString(), "--stats", in.toString(), out.toString());
+    CliRun r =
+        sort("--report-json", json.toString(), "--stats", "-o", out.toString(), in.toString());
     assertEquals(0, r.exitCode, r::toString);
     assertEquals(StubEngine.REPORT.toJson() + "\n", Files.readString(json));
     List<String> lines = r.err.lines().toList();
@@ -513,10 +643,10 @@ class SortCommandTest {
   void noticesGoToStderrUnlessQuiet() {
     engine.during =
         c -> c.notices().notice("direct I/O not supported on " + tmp + ", using buffered I/O");
-    CliRun r = sort(in.toString(), out.toString());
+    CliRun r = sort("-o", out.toString(), in.toString());
     assertEquals(0, r.exitCode, r::toString);
     assertEquals("joule: direct I/O not supported on " + tmp + ", using buffered I/O\n", r.err);
-    r = sort("--quiet", in.toString(), out.toString());
+    r = sort("--quiet", "-o", out.toString(), in.toString());
     assertEquals("", r.err);
     assertSame(NoticeSink.IGNORE, engine.config.notices());
   }
@@ -528,7 +658,7 @@ class SortCommandTest {
           c.progress().update("run formation", 0, 1000);
           c.progress().update("run formation", 1000, 1000);
         };
-    CliRun r = sort("--progress", "always", in.toString(), out.toString());
+    CliRun r = sort("--progress", "always", "-o", out.toString(), in.toString());
     assertEquals(0, r.exitCode, r::toString);
     assertInstanceOf(ProgressBar.class, engine.config.progress());
     assertTrue(r.err.startsWith("\rrun formation  ["), r.err);

@@ -19,12 +19,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A child JVM that sorts a file through {@link ExternalSorter} in a record format the CLI does not
- * read yet (lines, length-prefixed rows), so that the OS-fault tests can put real faults (tmpfs
- * ENOSPC, signals, rlimits, a dying disk) under those formats. It takes the {@code joule sort}
- * options these tests use, spelled the same ({@code -q --stats --memory --fan-in --threads --direct
- * --transfer-temp --temp}), after {@code --kind} (a {@link SortInputs.Kind}), then input and
- * output.
+ * A child JVM that sorts a file through {@link ExternalSorter} (the API, not the CLI) in a record
+ * format given by {@code --kind} (lines by {@code -k2,2n}, length-prefixed rows), so that the
+ * OS-fault tests can put real faults (tmpfs ENOSPC, signals, rlimits, a dying disk) under the API's
+ * error paths too. It takes the {@code joule sort} options these tests use, spelled the same and in
+ * the same GNU convention ({@code -q --stats --memory --fan-in --threads --direct --transfer-temp
+ * --temp}, {@code -o OUTPUT}, then the one input file), after {@code --kind} (a {@link
+ * SortInputs.Kind}).
  *
  * <p>A failure ends it as an embedder would report the API's typed exceptions, in the CLI's form so
  * that {@link CliContract} checks it unchanged: one line {@code joule: <message>} on stderr, exit 3
@@ -43,6 +44,7 @@ public final class ApiSortChild {
     SortConfig.Builder b = SortConfig.builder();
     List<Path> temps = new ArrayList<>();
     List<String> files = new ArrayList<>();
+    String output = null;
     boolean stats = false;
     try {
       for (int i = 0; i < args.length; i++) {
@@ -57,16 +59,18 @@ public final class ApiSortChild {
           case "--direct" -> b.directIo(DirectIoPolicy.valueOf(args[++i].toUpperCase(Locale.ROOT)));
           case "--transfer-temp" -> b.transferSize(FileKind.TEMP, DataSize.parse(args[++i]));
           case "--temp" -> temps.add(Path.of(args[++i]));
+          case "-o" -> output = args[++i];
           default -> files.add(a);
         }
       }
-      if (files.size() != 2) {
-        throw new IllegalArgumentException("expected an input and an output, got " + files);
+      if (files.size() != 1 || output == null) {
+        throw new IllegalArgumentException(
+            "expected -o OUTPUT and one input, got -o " + output + " and " + files);
       }
       if (!temps.isEmpty()) {
         b.tempDirs(temps);
       }
-      SortReport r = ExternalSorter.sort(Path.of(files.get(0)), Path.of(files.get(1)), b.build());
+      SortReport r = ExternalSorter.sort(Path.of(files.get(0)), Path.of(output), b.build());
       if (stats) {
         for (PhaseReport p : r.phases()) {
           System.err.println(p.name());

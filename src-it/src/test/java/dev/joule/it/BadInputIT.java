@@ -1,5 +1,6 @@
 package dev.joule.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -9,8 +10,11 @@ import dev.joule.it.CliContract.Snapshot;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -20,13 +24,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Bad and odd inputs through {@code ./joule sort} (docs/reliability.md I1, I3, I6, I8, I10, usage
- * errors), each checked with {@link CliContract}: empty input, a partial trailing record, a
- * missing, unreadable (as nobody, via setpriv) or directory input, a FIFO (spooled, works), output
- * = input (sorted in place; SIGTERM mid-sort leaves the old content), a missing output directory
- * (exit 2 before the input is read: a FIFO nobody writes to) and absurd options.
+ * errors), each checked with {@link CliContract}: empty input, a partial trailing gensort record
+ * (and the same bytes as text lines, which are no error), a missing, unreadable (as nobody, via
+ * setpriv) or directory input, a FIFO (spooled, works), {@code -o} = the input (sorted in place;
+ * SIGTERM mid-sort leaves the old content), a missing output directory (exit 2 before the input is
+ * read: a FIFO nobody writes to), absurd options and the GNU options joule refuses. Binary gensort
+ * data is sorted with {@code --gensort}; errors that do not depend on the format use the default
+ * (text lines).
  */
 class BadInputIT {
   @TempDir static Path shared;
@@ -48,13 +56,26 @@ class BadInputIT {
     assertTrue(v.err().contains("Records: " + records + "\n"), v::toString);
   }
 
-  @Test
-  void emptyInputGivesAnEmptyOutput() throws Exception {
+  /**
+   * As gensort records, NUL-terminated lines and text lines (the default format, here with {@code
+   * --stable}): an empty output, as GNU sort's.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"--gensort", "--zero-terminated", "--stable"})
+  void emptyInputGivesAnEmptyOutput(String format) throws Exception {
     Path in = Files.createFile(lab.resolve("empty"));
     Path out = lab.resolve("out.dat");
     Run r =
         CliContract.joule(
-            lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
+            lab,
+            "sort",
+            format,
+            "-q",
+            "--temp",
+            tmp().toString(),
+            "-o",
+            out.toString(),
+            in.toString());
     assertEquals(0, r.exit(), r::toString);
     assertEquals(0, Files.size(out));
     CliContract.before(lab.resolve("none"), tmp()).assertNoTemps("empty");
@@ -68,7 +89,15 @@ class BadInputIT {
     Snapshot before = CliContract.before(out, tmp());
     Run r =
         CliContract.joule(
-            lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
+            lab,
+            "sort",
+            "--gensort",
+            "-q",
+            "--temp",
+            tmp().toString(),
+            "-o",
+            out.toString(),
+            in.toString());
     before.assertCleanFailure(
         r,
         2,
@@ -87,7 +116,7 @@ class BadInputIT {
     Snapshot before = CliContract.before(out, tmp());
     Run r =
         CliContract.joule(
-            lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
+            lab, "sort", "-q", "--temp", tmp().toString(), "-o", out.toString(), in.toString());
     before.assertCleanFailure(
         r,
         2,
@@ -104,7 +133,7 @@ class BadInputIT {
     Snapshot before = CliContract.before(out, tmp());
     Run r =
         CliContract.joule(
-            lab, "sort", "-q", "--temp", tmp().toString(), in.toString(), out.toString());
+            lab, "sort", "-q", "--temp", tmp().toString(), "-o", out.toString(), in.toString());
     before.assertCleanFailure(
         r,
         2,
@@ -134,8 +163,9 @@ class BadInputIT {
             "-q",
             "--temp",
             open.toString(),
-            in.toString(),
-            out.toString());
+            "-o",
+            out.toString(),
+            in.toString());
     assumeTrue(
         !r.err().contains("Error: Unable to access jarfile")
             && !r.err().contains("Permission denied: '"),
@@ -159,11 +189,13 @@ class BadInputIT {
             CliContract.command(
                 List.of(),
                 "sort",
+                "--gensort",
                 "-q",
                 "--temp",
                 tmp().toString(),
-                fifo.toString(),
-                out.toString()));
+                "-o",
+                out.toString(),
+                fifo.toString()));
     try (OutputStream w = Files.newOutputStream(fifo)) {
       w.write(Files.readAllBytes(input));
     }
@@ -184,6 +216,7 @@ class BadInputIT {
             CliContract.command(
                 List.of(),
                 "sort",
+                "--gensort",
                 "-q",
                 "--memory",
                 "8m",
@@ -191,6 +224,7 @@ class BadInputIT {
                 "2",
                 "--temp",
                 tmp().toString(),
+                "-o",
                 f.toString(),
                 f.toString()));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -206,16 +240,41 @@ class BadInputIT {
         CliContract.joule(
             lab,
             "sort",
+            "--gensort",
             "-q",
             "--memory",
             "8m",
             "--temp",
             tmp().toString(),
+            "-o",
             f.toString(),
             f.toString());
     assertEquals(0, ok.exit(), ok::toString);
     assertValid(f, 200_000);
     CliContract.before(lab.resolve("none"), tmp()).assertNoTemps("in place");
+  }
+
+  /**
+   * {@code -o} naming a character device (a private copy of /dev/null, made with mknod) writes into
+   * the device, as GNU sort does: it stays a device. (A rename of the temp over the device, as for
+   * a regular file, would make {@code joule sort -o /dev/null FILE} replace /dev/null with a
+   * regular file when run as root.)
+   */
+  @Test
+  void outputOntoACharacterDeviceWritesIntoIt() throws Exception {
+    assumeTrue(CliContract.isRoot(), "not root: cannot mknod (skipped)");
+    Path dev = lab.resolve("null");
+    assumeTrue(
+        CliContract.sh("mknod", "-m", "666", dev.toString(), "c", "1", "3") == 0,
+        "mknod failed: skipped");
+    Path in = Files.writeString(lab.resolve("in.txt"), "b\na\n");
+    Run r =
+        CliContract.joule(lab, "sort", "-T", tmp().toString(), "-o", dev.toString(), in.toString());
+    assertEquals(0, r.exit(), r::toString);
+    assertTrue(
+        Files.readAttributes(dev, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther(),
+        "-o " + dev + " is no longer a device");
+    CliContract.before(lab.resolve("none"), tmp()).assertNoTemps("-o device");
   }
 
   static boolean hasRunFile(Path stripe) throws IOException {
@@ -241,7 +300,7 @@ class BadInputIT {
     Snapshot before = CliContract.before(out, tmp());
     Run r =
         CliContract.joule(
-            lab, "sort", "-q", "--temp", tmp().toString(), fifo.toString(), out.toString());
+            lab, "sort", "-q", "--temp", tmp().toString(), "-o", out.toString(), fifo.toString());
     before.assertCleanFailure(
         r,
         2,
@@ -251,32 +310,119 @@ class BadInputIT {
         "missing output dir");
   }
 
-  @ParameterizedTest(name = "{0} {1}")
-  @CsvSource({
-    "--memory, 0",
-    "--memory, 1m",
-    "--memory, 5q",
-    "--fan-in, 1",
-    "--threads, 0",
-    "--record-size, 0",
-    "--transfer-temp, 1000",
-    "--key-size, 0"
-  })
-  void absurdOptionsAreExit2NamingTheOption(String option, String value) throws Exception {
-    Path out = lab.resolve("out.dat");
-    Snapshot before = CliContract.before(out, tmp());
+  /**
+   * A partial trailing record is an error only for fixed records: read as text lines (the default),
+   * the same 250 bytes are one line without its final newline, which gets one (as in GNU sort).
+   */
+  @Test
+  void thePartialRecordAsTextLinesIsOneLineAndNoError() throws Exception {
+    Path in = lab.resolve("partial");
+    Files.write(in, new byte[250]);
+    Path out = lab.resolve("out.txt");
     Run r =
         CliContract.joule(
-            lab,
-            "sort",
+            lab, "sort", "-q", "--temp", tmp().toString(), "-o", out.toString(), in.toString());
+    assertEquals(0, r.exit(), r::toString);
+    byte[] expected = new byte[251];
+    expected[250] = '\n';
+    assertArrayEquals(expected, Files.readAllBytes(out));
+    CliContract.before(lab.resolve("none"), tmp()).assertNoTemps("partial as lines");
+  }
+
+  /**
+   * {@code format} holds the record-format options the bad option goes with (blank: none): the
+   * record-size options apply only to fixed records ({@code --record-size} or {@code --gensort}).
+   * joule's options are synonyms of GNU's ({@code --memory} = {@code -S}/{@code --buffer-size},
+   * {@code --fan-in} = {@code --batch-size}, {@code --threads} = {@code --parallel}) and the
+   * message may name either spelling.
+   */
+  @ParameterizedTest(name = "{0} {1} {2}")
+  @CsvSource({
+    "--memory, 5q, --gensort",
+    "--memory, 5q, ''",
+    "-S, 5q, ''",
+    "--fan-in, 1, --gensort",
+    "--batch-size, 1, ''",
+    "--threads, 0, --gensort",
+    "--threads, 0, ''",
+    "--parallel, 0, ''",
+    "--record-size, 0, ''",
+    "--transfer-temp, 1000, --gensort",
+    "--key-size, 0, --record-size=100"
+  })
+  void absurdOptionsAreExit2NamingTheOption(String option, String value, String format)
+      throws Exception {
+    Path out = lab.resolve("out.dat");
+    Snapshot before = CliContract.before(out, tmp());
+    List<String> args = new ArrayList<>(List.of("sort"));
+    if (format != null && !format.isBlank()) {
+      args.add(format);
+    }
+    args.addAll(
+        List.of(
             "-q",
             "--temp",
             tmp().toString(),
             option,
             value,
-            input.toString(),
-            out.toString());
-    before.assertCleanFailure(
-        r, 2, "joule: .*" + Pattern.quote(option) + ".*", 10_000, option + " " + value);
+            "-o",
+            out.toString(),
+            input.toString()));
+    Run r = CliContract.joule(lab, args.toArray(new String[0]));
+    String names =
+        switch (option) {
+          case "--memory", "-S" -> "--memory|-S|--buffer-size";
+          case "--fan-in", "--batch-size" -> "--fan-in|--batch-size";
+          case "--threads", "--parallel" -> "--threads|--parallel";
+          default -> Pattern.quote(option);
+        };
+    before.assertCleanFailure(r, 2, "joule: .*(" + names + ").*", 10_000, args.toString());
+  }
+
+  /**
+   * Budgets under joule's minimum are raised to 8 MiB, as GNU sort raises a small {@code -S} (they
+   * were an error before the GNU convention): the sort succeeds.
+   */
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({"--memory, 0", "--memory, 1m", "-S, 1", "-S, 0"})
+  void tinyMemoryBudgetsAreRaisedToTheMinimum(String option, String value) throws Exception {
+    Path out = lab.resolve("out.dat");
+    Run r =
+        CliContract.joule(
+            lab,
+            "sort",
+            "--gensort",
+            "-q",
+            "--temp",
+            tmp().toString(),
+            option,
+            value,
+            "-o",
+            out.toString(),
+            input.toString());
+    assertEquals(0, r.exit(), r::toString);
+    assertValid(out, 200_000);
+    CliContract.before(lab.resolve("none"), tmp()).assertNoTemps(option + " " + value);
+  }
+
+  /**
+   * The GNU options joule does not implement are refused: exit 2 and a message naming the option
+   * (here: a word of it), nothing written.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "-R, random",
+    "--random-sort, random",
+    "--random-source=/dev/zero, random", // the message names -R/--random-sort
+    "--compress-program=gzip, compress-program"
+  })
+  void unsupportedGnuOptionsAreRefusedWithExit2(String option, String word) throws Exception {
+    Path in = Files.writeString(lab.resolve("in.txt"), "b\na\n");
+    Path out = lab.resolve("out.txt");
+    Snapshot before = CliContract.before(out, tmp());
+    Run r =
+        CliContract.joule(
+            lab, "sort", "--temp", tmp().toString(), option, "-o", out.toString(), in.toString());
+    before.assertCleanFailure(r, 2, "(?i)joule: .*" + Pattern.quote(word) + ".*", 10_000, option);
   }
 }

@@ -89,7 +89,10 @@ class DistributionIT {
     }
     Out gen = run(work, List.of(link.toString(), "gensort", "3000", "in.dat"));
     assertEquals(0, gen.code(), gen::toString);
-    Out sort = run(work, List.of(link.toString(), "sort", "--quiet", "in.dat", "out.dat"));
+    Out sort =
+        run(
+            work,
+            List.of(link.toString(), "sort", "--quiet", "--gensort", "-o", "out.dat", "in.dat"));
     assertEquals(0, sort.code(), sort::toString);
     Out val = run(work, List.of(link.toString(), "valsort", "out.dat"));
     assertEquals(0, val.code(), val::toString);
@@ -106,7 +109,13 @@ class DistributionIT {
     String text = r.out().replaceAll(".\b", ""); // overstrike (bold) off
     for (String s :
         List.of(
-            "NAME", "SYNOPSIS", "JOULE SORT", "JOULE GENSORT", "JOULE VALSORT", "EXIT STATUS")) {
+            "NAME",
+            "SYNOPSIS",
+            "JOULE SORT",
+            "JOULE GENSORT",
+            "JOULE VALSORT",
+            "EXIT STATUS",
+            "--gensort")) {
       assertTrue(text.contains(s), "no " + s + " in the page:\n" + text);
     }
   }
@@ -118,6 +127,8 @@ class DistributionIT {
     assertEquals(List.of("sort"), complete(script, "joule", "so"));
     List<String> options = complete(script, "joule", "sort", "--tem");
     assertTrue(options.contains("--temp"), "options: " + options);
+    List<String> gensort = complete(script, "joule", "sort", "--gens");
+    assertEquals(List.of("--gensort"), gensort);
   }
 
   /** What the completion script offers for the last of {@code words}. */

@@ -65,7 +65,8 @@ class LauncherIT {
       p.destroyForcibly();
       throw new AssertionError("timed out: " + cmd);
     }
-    // decoded leniently: a sort to standard output writes binary records (read them with stdout())
+    // decoded leniently: a gensort sort to standard output writes binary records (read them with
+    // stdout())
     return new Result(
         p.exitValue(),
         new String(Files.readAllBytes(out), StandardCharsets.UTF_8),
@@ -191,7 +192,8 @@ class LauncherIT {
     byte[] expected = gensortInput(root, jdk);
     String log = "-Xlog:aot=info:file=aot.log";
 
-    Result trained = joule(root, aotEnv(jdk, "train", log), dir, "sort", "in.dat", "out.dat");
+    Result trained =
+        joule(root, aotEnv(jdk, "train", log), dir, "sort", "--gensort", "-o", "out.dat", "in.dat");
     assertEquals(0, trained.exitCode(), trained::toString);
     assertEquals("", trained.out() + trained.err(), trained::toString);
     assertArrayEquals(expected, Files.readAllBytes(dir.resolve("out.dat")));
@@ -205,7 +207,7 @@ class LauncherIT {
 
     // A plain run maps the cache (the JVM's own log says so) and leaves stdout to the data.
     Files.delete(dir.resolve("aot.log"));
-    Result used = joule(root, aotEnv(jdk, "use", log), dir, "sort", "in.dat", "-");
+    Result used = joule(root, aotEnv(jdk, "use", log), dir, "sort", "--gensort", "in.dat");
     assertEquals(0, used.exitCode(), used::toString);
     assertEquals("", used.err());
     assertArrayEquals(expected, stdout());
@@ -231,7 +233,7 @@ class LauncherIT {
     new Random(seed).nextBytes(garbage);
     for (byte[] corrupt : List.of(garbage, Arrays.copyOf(Files.readAllBytes(cache), 4096))) {
       Files.write(cache, corrupt);
-      Result r = joule(root, aotEnv(jdk, "use", ""), dir, "sort", "in.dat", "-");
+      Result r = joule(root, aotEnv(jdk, "use", ""), dir, "sort", "--gensort", "in.dat");
       assertEquals(0, r.exitCode(), () -> "seed " + seed + ": " + r);
       assertEquals("", r.err(), () -> "seed " + seed);
       assertArrayEquals(expected, stdout(), "seed " + seed);
@@ -242,7 +244,7 @@ class LauncherIT {
     Files.setLastModifiedTime(
         jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 3_600_000));
     Files.deleteIfExists(dir.resolve("aot.log"));
-    Result stale = joule(root, aotEnv(jdk, "use", log), dir, "sort", "in.dat", "-");
+    Result stale = joule(root, aotEnv(jdk, "use", log), dir, "sort", "--gensort", "in.dat");
     assertEquals(0, stale.exitCode(), stale::toString);
     assertEquals("", stale.err());
     assertArrayEquals(expected, stdout());
@@ -263,7 +265,7 @@ class LauncherIT {
     Path jdk = Path.of(System.getProperty("java.home"));
     Path root = privateRoot();
     byte[] expected = gensortInput(root, jdk);
-    Result r = joule(root, aotEnv(jdk, "train", ""), dir, "sort", "in.dat", "-");
+    Result r = joule(root, aotEnv(jdk, "train", ""), dir, "sort", "--gensort", "in.dat");
     assertEquals(0, r.exitCode(), r::toString);
     assertEquals("", r.err());
     assertArrayEquals(expected, stdout());

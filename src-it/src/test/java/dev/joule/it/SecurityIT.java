@@ -45,6 +45,7 @@ class SecurityIT {
             CliContract.command(
                 List.of("bash", "-c", "umask 000 && exec \"$0\" \"$@\""),
                 "sort",
+                "--gensort",
                 "-q",
                 "--memory",
                 "8m",
@@ -54,8 +55,9 @@ class SecurityIT {
                 "64k",
                 "--temp",
                 tmp.toString(),
-                input.toString(),
-                out.toString()));
+                "-o",
+                out.toString(),
+                input.toString()));
     List<String> seen = new ArrayList<>();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (seen.isEmpty() && p.isAlive() && System.nanoTime() < deadline) {
@@ -116,6 +118,7 @@ class SecurityIT {
         CliContract.joule(
             lab,
             "sort",
+            "--gensort",
             "-q",
             "--memory",
             "8m",
@@ -123,8 +126,9 @@ class SecurityIT {
             "2",
             "--temp",
             tmp.toString(),
-            input.toString(),
-            out.toString());
+            "-o",
+            out.toString(),
+            input.toString());
     assertEquals(0, r.exit(), r::toString);
     assertEquals(sha, CliContract.sha256(victimFile), "symlink target changed");
     try (Stream<Path> s = Files.list(victimDir)) {
@@ -145,7 +149,15 @@ class SecurityIT {
     Snapshot before = CliContract.before(out, tmp);
     Run r =
         CliContract.joule(
-            lab, "sort", "-q", "--temp", tmp.toString(), input.toString(), out.toString());
+            lab,
+            "sort",
+            "--gensort",
+            "-q",
+            "--temp",
+            tmp.toString(),
+            "-o",
+            out.toString(),
+            input.toString());
     before.assertCleanFailure(
         r,
         2,

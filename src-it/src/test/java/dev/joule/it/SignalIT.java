@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -17,23 +18,25 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A signal while {@code joule sort -} spools standard input: the JVM exits 128 + the signal's
- * number, the CLI's shutdown hook removes the private spool directory, and an existing output is
- * untouched. (SortCliIT covers a signal in the middle of the engine's work.)
+ * A signal while {@code joule sort -o OUT} spools standard input (no FILE): the JVM exits 128 + the
+ * signal's number, the CLI's shutdown hook removes the private spool directory, and an existing
+ * output is untouched. Over gensort records ({@code --gensort}) and text lines (the default).
+ * (SortCliIT covers a signal in the middle of the engine's work.)
  */
 class SignalIT {
   @TempDir Path dir;
 
-  @ParameterizedTest(name = "SIG{0} -> {1}")
-  @CsvSource({"TERM, 143", "INT, 130", "HUP, 129"})
-  void signalWhileSpoolingStdinExits128PlusNAndLeavesNothing(String signal, int expected)
-      throws Exception {
+  @ParameterizedTest(name = "{2}: SIG{0} -> {1}")
+  @CsvSource({"TERM, 143, gensort", "INT, 130, gensort", "HUP, 129, gensort", "TERM, 143, lines"})
+  void signalWhileSpoolingStdinExits128PlusNAndLeavesNothing(
+      String signal, int expected, String format) throws Exception {
     Path tmp = Files.createDirectory(dir.resolve("tmp"));
     Path out = dir.resolve("out.dat");
     byte[] previous = "previous\n".getBytes(StandardCharsets.US_ASCII);
     Files.write(out, previous);
-    Process p =
-        new ProcessBuilder(
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
                 Path.of(System.getProperty("joule.root"), "joule")
                     .toAbsolutePath()
                     .normalize()
@@ -41,13 +44,22 @@ class SignalIT {
                 "sort",
                 "--temp",
                 tmp.toString(),
-                "-",
-                out.toString())
+                "-o",
+                out.toString()));
+    if (format.equals("gensort")) {
+      cmd.add(2, "--gensort");
+    }
+    Process p =
+        new ProcessBuilder(cmd)
             .redirectError(dir.resolve("stderr.txt").toFile())
             .redirectOutput(dir.resolve("stdout.txt").toFile())
             .start();
     OutputStream stdin = p.getOutputStream();
-    stdin.write(new byte[100 * 1000]);
+    // 1,000 zero records, or 1,000 lines of 99 letters
+    stdin.write(
+        format.equals("gensort")
+            ? new byte[100 * 1000]
+            : ("x".repeat(99) + "\n").repeat(1000).getBytes(StandardCharsets.US_ASCII));
     stdin.flush(); // and keep the pipe open: the sort waits for more input
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!spooling(tmp)) {

@@ -92,8 +92,9 @@ class StripeFaultIT {
               s1.toString(),
               "--temp",
               s2.dir.toString(),
-              input.toString(),
-              out.toString());
+              "-o",
+              out.toString(),
+              input.toString());
       before.assertCleanFailure(
           r,
           2,
@@ -158,8 +159,9 @@ class StripeFaultIT {
                   s1.toString(),
                   "--temp",
                   s2.toString(),
-                  input.toString(),
-                  out.toString()));
+                  "-o",
+                  out.toString(),
+                  input.toString()));
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (!hasRunFile(s2)) {
         final Process q = p;
@@ -274,8 +276,9 @@ class StripeFaultIT {
                 "off",
                 "--temp",
                 s1.toString(),
-                gen.toString(),
-                out.toString());
+                "-o",
+                out.toString(),
+                gen.toString());
         assertTrue(
             r.exit() != 0,
             w + ": exit 0 although the output's blocks could not be written (thin loop device)");

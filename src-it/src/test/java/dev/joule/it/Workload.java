@@ -13,22 +13,31 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the OS-fault tests sort, and how: gensort records through the {@code ./joule} launcher, or
- * text lines by GNU's {@code -k2,2n} and length-prefixed rows through the API in a child JVM
- * ({@link ApiSortChild}), since the CLI reads only fixed records so far. Both take the same options
- * and fail the same way, so a test runs unchanged over each. The variable inputs hold records of 4
- * to 9 KiB and of 80 to 200 KB, longer than the tests' temp blocks (64 KiB and up to 256 KiB), so
- * their runs have entries that span blocks.
+ * What the OS-fault tests sort, and how: gensort records through the {@code ./joule} launcher
+ * ({@code joule sort --gensort}), or text lines by GNU's {@code -k2,2n} and length-prefixed rows
+ * through the API in a child JVM ({@link ApiSortChild}), so that the API's own error paths are
+ * under the same faults. Both take the same options in GNU sort's calling convention ({@code sort
+ * [OPTION]... -o OUTPUT INPUT}) and fail the same way, so a test runs unchanged over each. The
+ * variable inputs hold records of 4 to 9 KiB and of 80 to 200 KB, longer than the tests' temp
+ * blocks (64 KiB and up to 256 KiB), so their runs have entries that span blocks.
  */
 enum Workload {
   GENSORT,
   LINES,
   ROWS;
 
-  /** The sort's command: {@code prefix} (e.g. {@code prlimit ...}), then the sort and args. */
+  /**
+   * The sort's command: {@code prefix} (e.g. {@code prlimit ...}), then the sort and args ({@code
+   * "sort"} first, then options, {@code -o OUTPUT} and the input); the gensort workload adds {@code
+   * --gensort} after {@code "sort"}, as binary gensort records must not be read as lines.
+   */
   List<String> command(List<String> prefix, String... args) {
     if (this == GENSORT) {
-      return CliContract.command(prefix, args);
+      List<String> withFormat = new ArrayList<>(List.of(args));
+      if (!withFormat.isEmpty() && withFormat.get(0).equals("sort")) {
+        withFormat.add(1, "--gensort");
+      }
+      return CliContract.command(prefix, withFormat.toArray(new String[0]));
     }
     List<String> cmd = new ArrayList<>(prefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

@@ -58,7 +58,7 @@ public final class GnuSortKeys {
       if (separator != TextPosition.BLANK_SEPARATED) {
         line = line.withSeparator(separator);
       }
-      global.checkCompatible(globalOptions);
+      global.checkCompatible();
       KeyType type = global.type(release);
       KeyLocation where = global.skipStart ? KeyLocation.text(line) : KeyLocation.wholeRecord();
       fields.add(KeyField.of(where, type).withDescending(global.reverse));
@@ -101,7 +101,7 @@ public final class GnuSortKeys {
       throw bad(spec, "stray character in field spec");
     }
     Options o = own.any ? own : global;
-    o.checkCompatible(spec);
+    o.checkCompatible();
     TextPosition pos =
         TextPosition.of(
             startField, startChar, o.skipStart, endField, endChar, o.skipEnd && endField != 0);
@@ -169,7 +169,7 @@ public final class GnuSortKeys {
       }
     }
 
-    void checkCompatible(String what) {
+    void checkCompatible() {
       int kinds =
           (numeric ? 1 : 0)
               + (general ? 1 : 0)
@@ -177,7 +177,12 @@ public final class GnuSortKeys {
               + (month ? 1 : 0)
               + (version || dictionary || nonprinting ? 1 : 0);
       if (kinds > 1) {
-        throw new IllegalArgumentException("incompatible ordering options in '" + what + "'");
+        // GNU's message lists the key's letters in its own order, without b and r.
+        StringBuilder o = new StringBuilder();
+        o.append(dictionary ? "d" : "").append(fold ? "f" : "").append(general ? "g" : "");
+        o.append(human ? "h" : "").append(nonprinting && !dictionary ? "i" : "");
+        o.append(month ? "M" : "").append(numeric ? "n" : "").append(version ? "V" : "");
+        throw new IllegalArgumentException("options '-" + o + "' are incompatible");
       }
     }
 

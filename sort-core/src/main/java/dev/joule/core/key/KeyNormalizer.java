@@ -56,13 +56,6 @@ import java.util.Objects;
  * {@link #maxKeyLength} bounds the key from the record length (twice the bytes plus 2 for a
  * delimited string, about half for {@code -n}).
  *
- * <h2>Embedded keys</h2>
- *
- * When the key is a single ascending unsigned-bytes field (the whole record, a byte range, or a
- * text position without options), the normalized key <em>is</em> those bytes of the record: {@link
- * #embedded()} says so and {@link #embeddedRange} locates them, so the engine need not copy it
- * (gensort records, plain {@code sort} of lines, {@code sort -k2,2}).
- *
  * <h2>Cost</h2>
  *
  * One virtual call per field, each running a loop over the field's bytes through absolute {@code
@@ -71,8 +64,7 @@ import java.util.Objects;
  * {@code KeyNormalizerCost} (10^6 lines of about 40 bytes, heap buffers, JDK 17, a 2-core machine
  * under a load average of about 6, so upper bounds): about 100 ns per record for {@code -k2,2n},
  * 120-130 for {@code -k2,2g} and {@code -k2,2h}, 65-70 for a whole line folded ({@code -f}) or
- * delimited and inverted ({@code -r}), 65 to locate an embedded {@code -k3,3}; the field scan
- * dominates.
+ * delimited and inverted ({@code -r}); the field scan dominates.
  *
  * <h2>Threads</h2>
  *
@@ -84,7 +76,6 @@ public final class KeyNormalizer {
   private final FieldCodec[] encoded;
   private final FieldCodec[] tail;
   private final boolean exact;
-  private final FieldCodec embeddedField;
 
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
@@ -108,11 +99,6 @@ public final class KeyNormalizer {
     for (int i = 0; i < tail.length; i++) {
       tail[i] = FieldCodec.of(fields.get(firstInexact + i));
     }
-    KeyField only = fields.get(0);
-    embeddedField =
-        fields.size() == 1 && !only.descending() && only.type().kind() == KeyType.Kind.BYTES
-            ? encoded[0]
-            : null;
   }
 
   /** Compiles {@code key}. */
@@ -128,31 +114,6 @@ public final class KeyNormalizer {
   /** True when the normalized key alone decides the order (no {@code -V} field). */
   public boolean exact() {
     return exact;
-  }
-
-  /**
-   * True when every record's normalized key is a contiguous byte range of the record itself, found
-   * by {@link #embeddedRange}.
-   */
-  public boolean embedded() {
-    return embeddedField != null;
-  }
-
-  /**
-   * Where the embedded key of a record is: {@code (start << 32) | length} with {@code start}
-   * relative to {@code offset}.
-   *
-   * @throws IllegalStateException if not {@link #embedded()}
-   * @throws IllegalArgumentException if the record is too short for a fixed byte range
-   */
-  public long embeddedRange(ByteBuffer record, int offset, int length) {
-    if (embeddedField == null) {
-      throw new IllegalStateException("the key of " + key + " is not embedded");
-    }
-    long r = embeddedField.locate(record, offset, length);
-    int s = (int) (r >>> 32);
-    int e = (int) r;
-    return ((long) (s - offset) << 32) | (e - s);
   }
 
   /** An upper bound of the normalized key's length for any record of {@code recordLength} bytes. */
@@ -240,11 +201,7 @@ public final class KeyNormalizer {
 
   @Override
   public String toString() {
-    return "KeyNormalizer["
-        + key
-        + (exact ? "" : ", inexact")
-        + (embedded() ? ", embedded" : "")
-        + "]";
+    return "KeyNormalizer[" + key + (exact ? "" : ", inexact") + "]";
   }
 
   /** Two growable byte arrays and heap views of them for {@link #compareTail}. */

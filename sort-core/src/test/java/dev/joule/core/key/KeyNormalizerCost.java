@@ -50,8 +50,6 @@ public final class KeyNormalizerCost {
         off,
         len,
         dst);
-    runEmbedded(
-        "-k3,3 embedded (locate only)", GnuSortKeys.parse("", -1, List.of("3,3")), data, off, len);
     runEncoder(n);
   }
 
@@ -64,20 +62,6 @@ public final class KeyNormalizerCost {
       long t = System.nanoTime();
       for (int i = 0; i < off.length; i++) {
         sink += norm.encode(data, off[i], len[i], dst, 0);
-      }
-      best = Math.min(best, System.nanoTime() - t);
-    }
-    report(what, best, off.length, sink);
-  }
-
-  private static void runEmbedded(String what, SortKey key, ByteBuffer data, int[] off, int[] len) {
-    KeyNormalizer norm = KeyNormalizer.compile(key);
-    long best = Long.MAX_VALUE;
-    long sink = 0;
-    for (int pass = 0; pass < 7; pass++) {
-      long t = System.nanoTime();
-      for (int i = 0; i < off.length; i++) {
-        sink += norm.embeddedRange(data, off[i], len[i]);
       }
       best = Math.min(best, System.nanoTime() - t);
     }

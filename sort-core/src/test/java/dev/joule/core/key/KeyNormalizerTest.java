@@ -15,58 +15,27 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The engine-facing contract: embedding, room, bounds, exactness, tails, multi-field keys. */
+/** The engine-facing contract: room, bounds, exactness, tails, multi-field keys. */
 class KeyNormalizerTest {
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.ISO_8859_1);
   }
 
   @Test
-  void wholeRecordAndSingleByteRangesAreEmbedded() {
-    KeyNormalizer whole = KeyNormalizer.compile(SortKey.wholeRecord());
-    assertTrue(whole.embedded());
-    assertTrue(whole.exact());
-    ByteBuffer rec = ByteBuffer.wrap(bytes("xxhello"));
-    assertEquals(5L, whole.embeddedRange(rec, 2, 5)); // start relative to the record
-
+  void aSingleAscendingBytesFieldEncodesAsItsOwnBytes() {
     KeyNormalizer gensort =
         KeyNormalizer.compile(SortKey.of(KeyField.of(KeyLocation.bytes(0, 10), KeyType.bytes())));
-    assertTrue(gensort.embedded());
+    assertTrue(gensort.exact());
     assertEquals(10, gensort.maxKeyLength(100));
-    assertEquals(10L, gensort.embeddedRange(ByteBuffer.allocate(100), 0, 100));
+    byte[] rec = new byte[100];
+    new Random(7).nextBytes(rec);
+    assertArrayEquals(Arrays.copyOf(rec, 10), KeyTesting.normalize(gensort, rec));
 
+    // GNU's field 2 without -b starts at the blanks after field 1; NULs are data, not blanks
     KeyNormalizer field =
         KeyNormalizer.compile(SortKey.of(KeyField.text(TextPosition.field(2), KeyType.bytes())));
-    assertTrue(field.embedded());
-    ByteBuffer line = ByteBuffer.wrap(bytes("ab  cd ef"));
-    assertEquals((2L << 32) | 4, field.embeddedRange(line, 0, 9));
-
-    assertFalse(
-        KeyNormalizer.compile(
-                SortKey.of(KeyField.of(KeyLocation.wholeRecord(), KeyType.bytes()).reversed()))
-            .embedded());
-    assertFalse(
-        KeyNormalizer.compile(
-                SortKey.of(
-                    KeyField.of(
-                        KeyLocation.wholeRecord(), KeyType.text(true, KeyType.Ignore.NONE))))
-            .embedded());
-    assertThrows(
-        IllegalStateException.class,
-        () ->
-            KeyNormalizer.compile(
-                    SortKey.of(KeyField.of(KeyLocation.wholeRecord(), KeyType.gnuNumeric())))
-                .embeddedRange(rec, 0, 1));
-  }
-
-  @Test
-  void embeddedKeyEqualsEncodedKey() {
-    KeyNormalizer n =
-        KeyNormalizer.compile(SortKey.of(KeyField.text(TextPosition.field(2), KeyType.bytes())));
-    byte[] line = bytes("a \0b\0 c");
-    long r = n.embeddedRange(ByteBuffer.wrap(line), 0, line.length);
-    byte[] embedded = Arrays.copyOfRange(line, (int) (r >>> 32), (int) (r >>> 32) + (int) r);
-    assertArrayEquals(embedded, KeyTesting.normalize(n, line));
+    assertArrayEquals(bytes("  cd"), KeyTesting.normalize(field, bytes("ab  cd ef")));
+    assertArrayEquals(bytes(" \0b\0"), KeyTesting.normalize(field, bytes("a \0b\0 c")));
   }
 
   @Test
@@ -109,7 +78,6 @@ class KeyNormalizerTest {
             KeyField.text(TextPosition.field(3), KeyType.bytes()));
     KeyNormalizer n = KeyNormalizer.compile(key);
     assertFalse(n.exact());
-    assertFalse(n.embedded());
     byte[] a = bytes("1 v1.10 x");
     byte[] b = bytes("1 v1.9 y");
     byte[] ka = KeyTesting.normalize(n, a);

@@ -19,10 +19,14 @@ import java.util.function.Consumer;
  *     formation has written and closed all of them and before the first merge opens one; not called
  *     for a one-pass sort. The reliability tests damage or delete run files here; an exception
  *     thrown by the hook fails the sort like any other (everything is cleaned up)
+ * @param outputFault a fault the output path of a file sort injects before its self-validation
+ *     ({@link OutputFault#NONE}: none); the validation tests show with it that a wrong output is
+ *     caught and not published
  */
-public record SortHooks(long runRecordsLimit, Consumer<List<Path>> afterRunFormation) {
-  /** No hooks: runs as large as the budget allows, nothing called between phases. */
-  public static final SortHooks NONE = new SortHooks(0, runs -> {});
+public record SortHooks(
+    long runRecordsLimit, Consumer<List<Path>> afterRunFormation, OutputFault outputFault) {
+  /** No hooks: runs as large as the budget allows, nothing called between phases, no fault. */
+  public static final SortHooks NONE = new SortHooks(0, runs -> {}, OutputFault.NONE);
 
   private static volatile Access access;
 
@@ -32,16 +36,22 @@ public record SortHooks(long runRecordsLimit, Consumer<List<Path>> afterRunForma
       throw new IllegalArgumentException("run record limit " + runRecordsLimit + " is negative");
     }
     Objects.requireNonNull(afterRunFormation, "afterRunFormation");
+    Objects.requireNonNull(outputFault, "outputFault");
   }
 
   /** These hooks with another run record limit. */
   public SortHooks withRunRecordsLimit(long records) {
-    return new SortHooks(records, afterRunFormation);
+    return new SortHooks(records, afterRunFormation, outputFault);
   }
 
   /** These hooks with another after-run-formation callback. */
   public SortHooks withAfterRunFormation(Consumer<List<Path>> hook) {
-    return new SortHooks(runRecordsLimit, hook);
+    return new SortHooks(runRecordsLimit, hook, outputFault);
+  }
+
+  /** These hooks with another output fault. */
+  public SortHooks withOutputFault(OutputFault fault) {
+    return new SortHooks(runRecordsLimit, afterRunFormation, fault);
   }
 
   /** How this package reaches the hooks that {@code SortConfig} keeps private. */

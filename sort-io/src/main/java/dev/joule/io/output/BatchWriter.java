@@ -2,6 +2,7 @@ package dev.joule.io.output;
 
 import dev.joule.core.memory.Alignment;
 import dev.joule.io.block.BlockWriter;
+import dev.joule.io.hooks.OutputFault;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -23,9 +24,23 @@ public final class BatchWriter {
   private final int batchRecords;
   private final ByteBuffer staging; // null when batches are reserved in place
   private ByteBuffer open;
+  private final OutputFault fault;
+  private boolean faulted;
+  private long committed; // records in earlier batches
 
   /** Batches into {@code out}, each validated by {@code validator}. */
   public BatchWriter(BlockWriter out, OutputValidator validator, int recordSize, int transfer) {
+    this(out, validator, recordSize, transfer, OutputFault.NONE);
+  }
+
+  /**
+   * Batches into {@code out}, each validated by {@code validator} after {@code fault} (a test hook)
+   * changed it.
+   */
+  public BatchWriter(
+      BlockWriter out, OutputValidator validator, int recordSize, int transfer, OutputFault fault) {
+    this.fault = fault;
+    this.faulted = fault.kind() == OutputFault.Kind.NONE;
     this.out = out;
     this.validator = validator;
     this.recordSize = recordSize;
@@ -62,10 +77,53 @@ public final class BatchWriter {
   /** Validates the batch and (when staged) copies it into the writer. */
   public void commit(ByteBuffer batch) throws IOException {
     batch.position(0);
+    if (!faulted) {
+      inject(batch);
+    }
     validator.accept(batch);
     if (staging != null) {
       out.write(batch);
     }
     open = null;
+  }
+
+  /** Applies the test fault if its record is in {@code batch} (else in a later one). */
+  private void inject(ByteBuffer batch) {
+    int n = batch.limit() / recordSize;
+    long first = committed;
+    committed += n;
+    if (fault.at() >= committed) {
+      return;
+    }
+    int i = (int) Math.max(0, fault.at() - first);
+    switch (fault.kind()) {
+      case FLIP -> {
+        int p = i * recordSize + recordSize - 1;
+        batch.put(p, (byte) ~batch.get(p));
+        faulted = true;
+      }
+      case DROP -> {
+        if (n > 1) {
+          int from = i + 1 < n ? i + 1 : i - 1;
+          batch.put(i * recordSize, batch, from * recordSize, recordSize);
+          faulted = true;
+        }
+      }
+      case SWAP -> {
+        for (int j = i + 1; j < n && !faulted; j++) {
+          if (batch
+                  .slice(i * recordSize, recordSize)
+                  .compareTo(batch.slice(j * recordSize, recordSize))
+              != 0) {
+            byte[] t = new byte[recordSize];
+            batch.get(i * recordSize, t);
+            batch.put(i * recordSize, batch, j * recordSize, recordSize);
+            batch.put(j * recordSize, t);
+            faulted = true;
+          }
+        }
+      }
+      case NONE -> faulted = true;
+    }
   }
 }

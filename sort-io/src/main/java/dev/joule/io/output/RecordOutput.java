@@ -2,6 +2,7 @@ package dev.joule.io.output;
 
 import dev.joule.core.index.EntryLayout;
 import dev.joule.io.block.BlockWriter;
+import dev.joule.io.hooks.OutputFault;
 import dev.joule.io.input.EntrySpec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,9 +21,24 @@ public final class RecordOutput implements EntrySpec.FramedSink {
   private final EntryLayout layout;
   private final OutputValidator validator;
   private final boolean unique;
+  private final OutputFault fault;
+  private boolean faulted;
+  private long seen; // entries passed to write so far, for the fault
+  private ByteBuffer held; // SWAP: the entry waiting for a different one to go first
 
   /** Writes to {@code out}, framing as {@code spec} says, validating with {@code validator}. */
   public RecordOutput(BlockWriter out, EntrySpec spec, OutputValidator validator) {
+    this(out, spec, validator, OutputFault.NONE);
+  }
+
+  /**
+   * As {@link #RecordOutput(BlockWriter, EntrySpec, OutputValidator)}, with {@code fault} (a test
+   * hook) applied to the entries before they are validated.
+   */
+  public RecordOutput(
+      BlockWriter out, EntrySpec spec, OutputValidator validator, OutputFault fault) {
+    this.fault = fault;
+    this.faulted = fault.kind() == OutputFault.Kind.NONE;
     this.out = out;
     this.spec = spec;
     this.layout = spec.layout();
@@ -35,12 +51,77 @@ public final class RecordOutput implements EntrySpec.FramedSink {
    * unique mode, leaves it out (and accounts for it) when its key equals the last one written.
    */
   public void write(ByteBuffer b, int at) throws IOException {
+    if (!faulted && inject(b, at)) {
+      return;
+    }
+    writeEntry(b, at);
+  }
+
+  private void writeEntry(ByteBuffer b, int at) throws IOException {
     if (unique && validator.sameKeyAsPrevious(b, at)) {
       validator.dropEntry(b, at);
       return;
     }
     validator.acceptEntry(b, at);
     spec.frame(b, layout.recordStart(b, at), layout.recordLength(b, at), this);
+  }
+
+  /**
+   * Applies the test fault to the entry at {@code at} of {@code b} if it is due; true if the entry
+   * was dealt with here. Entries are copied before they are held or changed: the buffer belongs to
+   * the arena or to a merge cursor, which reuses it.
+   */
+  private boolean inject(ByteBuffer b, int at) throws IOException {
+    if (seen++ < fault.at()) {
+      return false;
+    }
+    switch (fault.kind()) {
+      case DROP -> {
+        faulted = true;
+        return true;
+      }
+      case FLIP -> {
+        int rl = layout.recordLength(b, at);
+        if (rl == 0) {
+          return false;
+        }
+        ByteBuffer copy = copy(b, at);
+        int p = layout.recordStart(copy, 0) + rl - 1;
+        copy.put(p, (byte) ~copy.get(p));
+        faulted = true;
+        writeEntry(copy, 0);
+        return true;
+      }
+      case SWAP -> {
+        if (held == null) {
+          held = copy(b, at);
+          return true;
+        }
+        if (record(held, 0).equals(record(b, at))) {
+          return false;
+        }
+        faulted = true;
+        writeEntry(b, at);
+        writeEntry(held, 0);
+        held = null;
+        return true;
+      }
+      default -> {
+        faulted = true;
+        return false;
+      }
+    }
+  }
+
+  private ByteBuffer copy(ByteBuffer b, int at) {
+    int n = layout.entryLength(b, at);
+    ByteBuffer c = ByteBuffer.allocate(n);
+    c.put(0, b, at, n);
+    return c;
+  }
+
+  private ByteBuffer record(ByteBuffer b, int at) {
+    return b.slice(layout.recordStart(b, at), layout.recordLength(b, at));
   }
 
   @Override

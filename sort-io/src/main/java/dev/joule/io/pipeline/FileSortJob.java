@@ -220,7 +220,11 @@ final class FileSortJob {
                   1,
                   threads));
       return publishOnePass(
-          in, out, clock, InMemorySortPhase.sortAndWrite(index, first, out, spec, sorter));
+          in,
+          out,
+          clock,
+          InMemorySortPhase.sortAndWrite(
+              index, first, out, spec, sorter, SortHooks.of(config).outputFault()));
     }
     notices.notice("the input is larger than its sample suggested: sorting it in two passes");
     temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);

@@ -11,6 +11,8 @@ import dev.joule.io.block.BlockWriter;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.fs.Failures;
+import dev.joule.io.hooks.OutputFault;
+import dev.joule.io.hooks.SortHooks;
 import dev.joule.io.input.ArenaIndexer;
 import dev.joule.io.input.ChunkSource;
 import dev.joule.io.input.EntrySpec;
@@ -91,10 +93,11 @@ final class InMemorySortPhase {
     int n = index.size();
     sorter.sort(index);
     Failures.checkCancelled();
+    OutputFault fault = SortHooks.of(c).outputFault();
     if (spec.unique()) {
-      return new Result(n, sum, writeEntries(index, n, out.writer(), spec, validator));
+      return new Result(n, sum, writeEntries(index, n, out.writer(), spec, validator, fault));
     }
-    BatchWriter w = new BatchWriter(out.writer(), validator, rs, plan.outputTransfer());
+    BatchWriter w = new BatchWriter(out.writer(), validator, rs, plan.outputTransfer(), fault);
     RecordGatherer gatherer = new RecordGatherer(sorter.pool());
     int batches = 0;
     for (int from = 0; from < n; ) {
@@ -112,27 +115,28 @@ final class InMemorySortPhase {
 
   /**
    * Sorts the entries a {@link ChunkSource} filled (the whole input) and writes their records to
-   * {@code out}, validated.
+   * {@code out}, validated ({@code fault}: the test hook's, or {@link OutputFault#NONE}).
    */
   static Result sortAndWrite(
       RecordIndex index,
       ChunkSource.Chunk chunk,
       AtomicOutput out,
       EntrySpec spec,
-      RadixRunSorter sorter)
+      RadixRunSorter sorter,
+      OutputFault fault)
       throws IOException {
     sorter.sort(index);
     Failures.checkCancelled();
     OutputValidator v =
-        writeEntries(index, chunk.entries(), out.writer(), spec, OutputValidator.of(spec));
+        writeEntries(index, chunk.entries(), out.writer(), spec, OutputValidator.of(spec), fault);
     return new Result(chunk.entries(), chunk.checksum(), v);
   }
 
   /** Writes the records of the sorted {@code index}'s first {@code n} entries, one by one. */
   private static OutputValidator writeEntries(
-      RecordIndex index, int n, BlockWriter w, EntrySpec spec, OutputValidator v)
+      RecordIndex index, int n, BlockWriter w, EntrySpec spec, OutputValidator v, OutputFault fault)
       throws IOException {
-    RecordOutput o = new RecordOutput(w, spec, v);
+    RecordOutput o = new RecordOutput(w, spec, v, fault);
     for (int i = 0; i < n; i++) {
       long ref = index.ref(i);
       o.write(index.slabBuffer(RecordIndex.slabOf(ref)), RecordIndex.offsetOf(ref));

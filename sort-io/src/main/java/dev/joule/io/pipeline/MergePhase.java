@@ -10,6 +10,7 @@ import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortCancelledException;
 import dev.joule.io.error.SortValidationException;
 import dev.joule.io.fs.Failures;
+import dev.joule.io.hooks.SortHooks;
 import dev.joule.io.input.EntrySpec;
 import dev.joule.io.memory.ArenaMemory;
 import dev.joule.io.memory.MemoryMeter;
@@ -230,7 +231,8 @@ final class MergePhase {
                 if (batched()) {
                   mergeBatches(in, from, to, pool, w, validators[part]);
                 } else {
-                  RecordOutput o = new RecordOutput(w, entries, validators[part]);
+                  RecordOutput o =
+                      new RecordOutput(w, entries, validators[part], SortHooks.of(c).outputFault());
                   mergeEntries(in, from, to, pool, cur -> o.write(cur.buffer(), cur.position()));
                 }
                 written[part] = w.finishRegion();
@@ -413,7 +415,8 @@ final class MergePhase {
       MergeInputs in, long[] from, long[] to, BlockPool pool, BlockWriter w, OutputValidator v)
       throws IOException {
     int rs = plan.entryBytes();
-    BatchWriter bw = new BatchWriter(w, v, rs, plan.outputTransfer());
+    BatchWriter bw =
+        new BatchWriter(w, v, rs, plan.outputTransfer(), SortHooks.of(c).outputFault());
     try (MergeSource source = new MergeSource(in, from, to, pool, entries.tie(), threads)) {
       long left = source.records();
       while (left > 0) {

@@ -112,7 +112,7 @@ public final class SortSession implements AutoCloseable {
   private volatile State state = State.ADDING;
   private ArenaEntries iterating; // the sorted arena the cursor reads, for a spill during iteration
 
-  SortSession(SortConfig config, boolean pairs) {
+  SortSession(SortConfig config, boolean pairs) throws IOException {
     this.config = config;
     this.pairs = pairs;
     this.spec = pairs ? EntrySpec.pairs(config.unique()) : EntrySpec.of(config);

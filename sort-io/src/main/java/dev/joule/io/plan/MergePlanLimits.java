@@ -1,5 +1,7 @@
 package dev.joule.io.plan;
 
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +15,8 @@ import java.util.OptionalLong;
  * The fan-in bound of a {@link MergePlan}: how many runs one merge may read at once, limited by
  * memory (every input needs two transfer-size buffers so that one is read while the other is
  * merged, and the output needs two for write-behind) and by open files (one per input plus the
- * output, under {@code RLIMIT_NOFILE} minus a reserve for everything else the JVM keeps open).
+ * output, two each with direct I/O, under {@code RLIMIT_NOFILE} minus a reserve for everything else
+ * the JVM keeps open).
  *
  * <p>Stateless and thread-safe.
  */
@@ -34,15 +37,20 @@ public final class MergePlanLimits {
 
   /**
    * Headroom over the descriptors open at planning time when the limit is small ({@link #reserve}).
+   * Measured (docs/design.md, D15): at the merge's peak a sort held 1 to 2 descriptors beyond those
+   * open at planning, its stripes' locks and its merge files (two each with direct I/O), which the
+   * planner counts itself; 8 leaves room for a directory fsync or the JDK opening a file lazily. 16
+   * made {@code ulimit -n 32} refuse sorts that fit.
    */
-  static final int SMALL_LIMIT_HEADROOM = 16;
+  static final int SMALL_LIMIT_HEADROOM = 8;
 
   /**
    * The reserve for this process under {@code openFileLimit}: {@link #DEFAULT_RESERVE}, except
    * under a small limit ({@code ulimit -n 32}, below 4 x the default), where a fixed 64 would leave
-   * no inputs at all: there it is the descriptors open now plus {@link #SMALL_LIMIT_HEADROOM}
-   * (stripe locks, a directory fsync, the stale-dir sweep), at most the default. A smaller fan-in
-   * then adds merge passes instead of failing (docs/reliability.md I9, GNU sort-merge-fdlimit).
+   * no inputs at all: there it is the descriptors open now plus {@link #SMALL_LIMIT_HEADROOM} (the
+   * JDK's random source for the temp dirs' names, a directory fsync, the stale-dir sweep; the
+   * planner adds the stripes' locks), at most the default. A smaller fan-in then adds merge passes
+   * instead of failing (docs/reliability.md I9, GNU sort-merge-fdlimit).
    */
   public static int reserve(long openFileLimit) {
     if (openFileLimit >= 4L * DEFAULT_RESERVE) {
@@ -108,6 +116,52 @@ public final class MergePlanLimits {
   }
 
   /**
+   * Descriptors one merge input or output may hold under {@code policy}: with direct I/O its
+   * O_DIRECT channel and the buffered one that {@code BlockFile} opens, and keeps, for its first
+   * unaligned read or write (a run's header and footer, an output's last page); 1 without.
+   */
+  public static int descriptorsPerFile(DirectIoPolicy policy) {
+    return policy == DirectIoPolicy.OFF ? 1 : 2;
+  }
+
+  /**
+   * The fan-in that the descriptors allow: {@code (openFileLimit - reserve - perFile) / perFile},
+   * the inputs and the merge's output each taking {@code perFile} descriptors, capped at {@link
+   * Integer#MAX_VALUE}; below 2 means no merge can run.
+   */
+  public static long fanInByFiles(long openFileLimit, int reserve, int perFile) {
+    if (openFileLimit == Long.MAX_VALUE) {
+      return Integer.MAX_VALUE;
+    }
+    return Math.min(Integer.MAX_VALUE, (openFileLimit - reserve - perFile) / perFile);
+  }
+
+  /**
+   * The refusal of a sort that must merge when {@link #fanInByFiles} is below 2: a {@link
+   * SortIOException} (an environment error, exit 2) for op {@code "plan merge"} on {@code tempDir},
+   * the directory the runs would be in, naming {@code ulimit -n}, the smallest limit that would do
+   * and the other way out.
+   */
+  public static SortIOException tooFewDescriptors(
+      long openFileLimit, int reserve, int perFile, Path tempDir) {
+    long enough = reserve + 3L * perFile;
+    return new SortIOException(
+        "plan merge",
+        tempDir.toAbsolutePath(),
+        "the open-file limit of "
+            + openFileLimit
+            + " (ulimit -n) leaves fewer than 2 merge inputs: "
+            + reserve
+            + " descriptors are open or reserved and each merge file takes "
+            + perFile
+            + "; raise it to at least "
+            + enough
+            + " (ulimit -n "
+            + enough
+            + "), or give a memory budget that holds the whole input (one pass, no merge)");
+  }
+
+  /**
    * The largest fan-in that the memory and descriptor budgets allow.
    *
    * @param mergeMemoryBytes memory for the merge's I/O buffers
@@ -120,12 +174,28 @@ public final class MergePlanLimits {
    */
   public static int maxFanIn(
       long mergeMemoryBytes, int transferSize, long openFileLimit, int reserve) {
-    if (transferSize < 1 || mergeMemoryBytes < 0 || reserve < 0) {
+    return maxFanIn(mergeMemoryBytes, transferSize, openFileLimit, reserve, 1);
+  }
+
+  /**
+   * As {@link #maxFanIn(long, int, long, int)}, each input and the output taking {@code perFile}
+   * descriptors ({@link #descriptorsPerFile}).
+   */
+  public static int maxFanIn(
+      long mergeMemoryBytes, int transferSize, long openFileLimit, int reserve, int perFile) {
+    if (transferSize < 1 || mergeMemoryBytes < 0 || reserve < 0 || perFile < 1) {
       throw new IllegalArgumentException(
-          "memory " + mergeMemoryBytes + ", transfer " + transferSize + ", reserve " + reserve);
+          "memory "
+              + mergeMemoryBytes
+              + ", transfer "
+              + transferSize
+              + ", reserve "
+              + reserve
+              + ", descriptors per file "
+              + perFile);
     }
     long byMemory = mergeMemoryBytes / (2L * transferSize) - 1;
-    long byFiles = openFileLimit == Long.MAX_VALUE ? Long.MAX_VALUE : openFileLimit - reserve - 1;
+    long byFiles = fanInByFiles(openFileLimit, reserve, perFile);
     long fanIn = Math.min(Math.min(byMemory, byFiles), Integer.MAX_VALUE);
     if (fanIn < 2) {
       throw new IllegalArgumentException(

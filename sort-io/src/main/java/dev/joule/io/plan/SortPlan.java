@@ -2,8 +2,11 @@ package dev.joule.io.plan;
 
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.Alignment;
+import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.config.TransferSizes;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.hooks.SortHooks;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,8 +27,9 @@ import java.util.Locale;
  * sorted and run i−1 written) and two indexes, so a run has {@code (B - io) / (3r + 64)} records at
  * most, fewer when the input is only a few budgets long ({@link #fewestPagesPerRun}), rounded down
  * so that every run starts at a 4096-aligned input offset (DIRECT reads). The merge gives every
- * input two temp-block buffers ({@link MergePlanLimits}); the fan-in is the smaller of that and the
- * open-file limit, or {@code config.fanIn()} clamped to it.
+ * input two temp-block buffers ({@link MergePlanLimits}); the fan-in is the smaller of that and
+ * what the open-file limit leaves (one descriptor per merge file, two with direct I/O, after what
+ * is open, a reserve and one lock per stripe), or {@code config.fanIn()} clamped to it.
  *
  * <p>Transfer sizes are capped at {@code B / }{@value #TRANSFERS_PER_BUDGET} so that a small budget
  * (8 MiB) still merges with a fan-in above 2. Immutable.
@@ -52,6 +56,12 @@ public final class SortPlan {
 
   /** At most B/32 per transfer: at 8 MiB that is 256 KiB, leaving room for a fan-in of 15. */
   public static final int TRANSFERS_PER_BUDGET = 32;
+
+  /**
+   * Smallest temp transfer the planner picks by itself to merge in one pass: 1 MiB, at which direct
+   * temp I/O still ran at 1.1 to 3.2 GB/s here (sort-bench/results/io.md).
+   */
+  public static final int MIN_MERGE_TRANSFER = 1 << 20;
 
   /** Alignment slack per arena: one 4096-byte page of its single slab, plus rounding. */
   public static final long ARENA_SLACK = 2L * Alignment.BYTES;
@@ -87,7 +97,8 @@ public final class SortPlan {
       SortConfig c,
       RecordEstimate estimate,
       long openFileLimit,
-      boolean onePassAllowed) {
+      boolean onePassAllowed)
+      throws SortIOException {
     SortHooks hooks = SortHooks.of(c);
     this.inputBytes = inputBytes;
     this.inPlace = estimate.inPlace();
@@ -105,12 +116,16 @@ public final class SortPlan {
     this.notes = new ArrayList<>();
     this.inTransfer = cap(c.transferSize(FileKind.INPUT), FileKind.INPUT);
     this.outTransfer = cap(c.transferSize(FileKind.OUTPUT), FileKind.OUTPUT);
-    this.tempTransfer =
+    long rs = recordSize;
+    long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
+    int temp =
         Math.max(
             cap(c.transferSize(FileKind.TEMP), FileKind.TEMP),
             inPlace ? blockFor(recordSize) : Alignment.BYTES);
-    long rs = recordSize;
-    long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
+    if (c.transferSize(FileKind.TEMP) == TransferSizes.DEFAULT_TRANSFER) {
+      temp = oneMergePassTransfer(temp, readBuffers, openFileLimit, c.directIo());
+    }
+    this.tempTransfer = temp;
     this.onePassCapacity =
         Math.max(
             0,
@@ -129,11 +144,16 @@ public final class SortPlan {
                         inPlace ? Alignment.recordQuantum(recordSize) : 1,
                         hooks.runRecordsLimit()));
     int limit;
+    // Every stripe's owner.lock stays open for the whole sort and is opened after this plan, so it
+    // is not among the descriptors MergePlanLimits.reserve counts as open now.
+    int reserve = MergePlanLimits.reserve(openFileLimit) + stripes.size();
+    int perFile = MergePlanLimits.descriptorsPerFile(c.directIo());
     try {
-      limit =
-          MergePlanLimits.maxFanIn(
-              budget, tempTransfer, openFileLimit, MergePlanLimits.reserve(openFileLimit));
-    } catch (IllegalArgumentException e) {
+      if (MergePlanLimits.fanInByFiles(openFileLimit, reserve, perFile) < 2) {
+        throw MergePlanLimits.tooFewDescriptors(openFileLimit, reserve, perFile, stripes.get(0));
+      }
+      limit = MergePlanLimits.maxFanIn(budget, tempTransfer, openFileLimit, reserve, perFile);
+    } catch (SortIOException | IllegalArgumentException e) {
       if (!onePass) {
         throw e;
       }
@@ -226,11 +246,52 @@ public final class SortPlan {
     return best;
   }
 
+  /**
+   * The default temp transfer {@code t}, halved while the runs this budget forms would need more
+   * than one merge pass and a smaller transfer gives a wide enough fan-in, down to {@link
+   * #MIN_MERGE_TRANSFER}. Why: an extra merge pass reads and writes every run once more (about 1
+   * CPU-s per 400 MB of entries here, sort-bench/results/gnu-text.md), while 1 MiB transfers still
+   * read and write temp files at 1.1 to 3.2 GB/s (sort-bench/results/io.md). An estimate: the
+   * plan's run count uses the same formula with the transfer it returns.
+   */
+  private int oneMergePassTransfer(
+      int t, long readBuffers, long openFileLimit, DirectIoPolicy directIo) {
+    int reserve = MergePlanLimits.reserve(openFileLimit) + stripes.size();
+    int perFile = MergePlanLimits.descriptorsPerFile(directIo);
+    for (int candidate = t; candidate >= MIN_MERGE_TRANSFER; candidate /= 2) {
+      long io =
+          (long) RUN_WRITE_BUFFERS * candidate + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
+      long perEntry =
+          RUN_FORMATION_ARENAS * ((long) recordSize + indexBytesPerEntry()) - indexBytesSaved();
+      long perRun = (budget - io) / perEntry;
+      if (perRun <= 0 || budget / (2L * candidate) - 1 < 2) {
+        return t;
+      }
+      long runs = (records + perRun - 1) / perRun;
+      int fan;
+      try {
+        fan = MergePlanLimits.maxFanIn(budget, candidate, openFileLimit, reserve, perFile);
+      } catch (IllegalArgumentException e) {
+        return t; // the plan reports a too tight budget or open-file limit itself
+      }
+      if (runs <= fan) {
+        return candidate;
+      }
+      if (candidate % (2 * Alignment.BYTES) != 0) {
+        return t;
+      }
+    }
+    return t; // one pass is out of reach: keep the transfer that reads and writes fastest
+  }
+
   private int cap(int transfer, FileKind kind) {
     long max =
         Math.max(
             Alignment.BYTES, budget / TRANSFERS_PER_BUDGET / Alignment.BYTES * Alignment.BYTES);
     if (transfer > max) {
+      if (transfer == TransferSizes.DEFAULT_TRANSFER) {
+        return (int) max; // the default adapting to a small budget is no news (--explain shows it)
+      }
       notes.add(
           kind.name().toLowerCase(Locale.ROOT)
               + " transfer size "
@@ -272,8 +333,11 @@ public final class SortPlan {
   /**
    * The plan for {@code inputBytes} of input under {@code config} (no argument checks on files):
    * fixed records in place, or parsed records as {@link RecordEstimate#UNSEEN} assumes.
+   *
+   * @throws SortIOException when the input needs a merge and the open-file limit ({@code ulimit
+   *     -n}) leaves fewer than 2 merge inputs ({@link MergePlanLimits#tooFewDescriptors})
    */
-  public static SortPlan of(long inputBytes, SortConfig config) {
+  public static SortPlan of(long inputBytes, SortConfig config) throws SortIOException {
     RecordEstimate e =
         config.format() instanceof dev.joule.core.record.FixedLengthFormat f && config.key() == null
             ? RecordEstimate.fixed(f.recordSize())
@@ -281,22 +345,33 @@ public final class SortPlan {
     return of(inputBytes, config, e);
   }
 
-  /** The plan for {@code inputBytes} of input of records as {@code estimate} describes them. */
-  public static SortPlan of(long inputBytes, SortConfig config, RecordEstimate estimate) {
+  /**
+   * The plan for {@code inputBytes} of input of records as {@code estimate} describes them.
+   *
+   * @throws SortIOException when the input needs a merge and the open-file limit ({@code ulimit
+   *     -n}) leaves fewer than 2 merge inputs ({@link MergePlanLimits#tooFewDescriptors})
+   */
+  public static SortPlan of(long inputBytes, SortConfig config, RecordEstimate estimate)
+      throws SortIOException {
     return new SortPlan(inputBytes, config, estimate, MergePlanLimits.openFileLimit(), true);
   }
 
   /** {@link #of(long, SortConfig, RecordEstimate)} under the given open-file limit. */
   static SortPlan of(
-      long inputBytes, SortConfig config, RecordEstimate estimate, long openFileLimit) {
+      long inputBytes, SortConfig config, RecordEstimate estimate, long openFileLimit)
+      throws SortIOException {
     return new SortPlan(inputBytes, config, estimate, openFileLimit, true);
   }
 
   /**
    * The two-pass plan for {@code inputBytes} of records as {@code estimate} describes them, even if
    * they would fit one pass: for the rest of an input that outgrew its one-pass arena.
+   *
+   * @throws SortIOException when the input needs a merge and the open-file limit ({@code ulimit
+   *     -n}) leaves fewer than 2 merge inputs ({@link MergePlanLimits#tooFewDescriptors})
    */
-  public static SortPlan twoPass(long inputBytes, SortConfig config, RecordEstimate estimate) {
+  public static SortPlan twoPass(long inputBytes, SortConfig config, RecordEstimate estimate)
+      throws SortIOException {
     return new SortPlan(inputBytes, config, estimate, MergePlanLimits.openFileLimit(), false);
   }
 

@@ -5,20 +5,25 @@ import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.DataSize;
+import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * A child JVM for {@link FdLimitTest}, started under {@code prlimit --nofile=32}: sorts {@code
- * args[1]} runs of 256 16-byte records in {@code args[0]} with 2 threads and an automatic fan-in,
- * checks the output against the reference sort and prints {@code "ok <runs> <passes> <fan-in>"}.
+ * A child JVM for {@link FdLimitTest}, started under {@code prlimit --nofile=N}: sorts {@code
+ * args[1]} runs of 256 16-byte records in {@code args[0]} with 2 threads, an automatic fan-in,
+ * {@code args[2]} stripes (default 2) and direct I/O {@code args[3]} (default AUTO), checks the
+ * output against the reference sort and prints {@code "ok <runs> <passes> <fan-in>"}; a {@link
+ * SortIOException} is printed as {@code "failed <op> <message>"} (exit 3).
  */
 public final class FdLimitChild {
   private FdLimitChild() {}
@@ -26,23 +31,34 @@ public final class FdLimitChild {
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     int runs = Integer.parseInt(args[1]);
+    int stripes = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+    DirectIoPolicy direct = args.length > 3 ? DirectIoPolicy.valueOf(args[3]) : DirectIoPolicy.AUTO;
     FixedLengthFormat f = RecordFormat.fixed(16, KeySpec.bytes(0, 10));
     long q = Alignment.recordQuantum(f.recordSize());
     byte[] data = PipelineTestSupport.records(runs, runs * q - 3, f, 0);
     Path in = dir.resolve("in");
     Files.write(in, data);
+    List<Path> temps = new ArrayList<>();
+    for (int s = 0; s < stripes; s++) {
+      temps.add(Files.createDirectories(dir.resolve("s" + s)));
+    }
     SortConfig c =
         TestHooks.runRecordsLimit(SortConfig.builder(), q)
             .format(f)
             .memoryBudget(DataSize.ofMiB(8))
             .threads(2)
-            .tempDirs(
-                List.of(
-                    Files.createDirectories(dir.resolve("s0")),
-                    Files.createDirectories(dir.resolve("s1"))))
+            .tempDirs(temps)
             .transferSize(FileKind.TEMP, DataSize.ofKiB(4))
+            .directIo(direct)
             .build();
-    SortReport r = ExternalSorter.sort(in, dir.resolve("out"), c);
+    SortReport r;
+    try {
+      r = ExternalSorter.sort(in, dir.resolve("out"), c);
+    } catch (SortIOException e) {
+      System.out.println("failed " + e.op() + " " + e.getMessage());
+      System.exit(3);
+      return;
+    }
     if (!Arrays.equals(
         PipelineTestSupport.reference(data, f), Files.readAllBytes(dir.resolve("out")))) {
       throw new AssertionError("output differs from the reference");

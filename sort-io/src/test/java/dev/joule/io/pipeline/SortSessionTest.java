@@ -24,9 +24,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -320,6 +322,7 @@ class SortSessionTest {
       assertTrue(s.spilledRuns() >= 2, "spills: " + s.spilledRuns());
       assertTrue(freed.get() > 0, "spill() freed nothing");
       assertSameRecords(expected, drain(s.finish()), "after concurrent spills");
+      assertWithinBudget(s, c, "concurrent spills while adding");
     }
   }
 
@@ -364,7 +367,128 @@ class SortSessionTest {
       }
       assertTrue(s.memoryBytes() < held / 2, "held " + held + ", now " + s.memoryBytes());
       assertSameRecords(expected, got, "after a spill during iteration");
+      assertWithinBudget(s, c, "a spill during iteration");
     }
+  }
+
+  /**
+   * The session's own peak: arena, index and the buffers of spills and merges together, never more
+   * than the budget (a spill must not allocate its write buffers on top of a full arena).
+   */
+  static void assertWithinBudget(SortSession s, SortConfig c, String what) {
+    long peak = s.peakMemoryBytes();
+    long budget = c.memoryBudget().bytes();
+    assertTrue(peak > 0, what + ": no memory was counted, seed " + SEED);
+    assertTrue(
+        peak <= budget, what + ": peak " + peak + " over the budget " + budget + ", seed " + SEED);
+  }
+
+  /**
+   * {@code spill()} from a second thread while the consumer is inside its {@code next()} loop, at a
+   * random point of it: the records still come out complete and in the reference order, and the run
+   * the spill wrote holds exactly the tail of that order the consumer had not read when the spill
+   * took the session's lock. Which record that was is a race; it is bounded by what the consumer
+   * had counted just before {@code spill()} and just after it returned (one more: a record returned
+   * but not yet counted). The run's footer gives its entry count and record bytes, which must be
+   * those of the reference's last N records. The session never held more than its budget.
+   */
+  @Test
+  void spillRacingALiveIterationWritesOnlyTheUnreadRest() throws Exception {
+    for (int round = 0; round < 3; round++) {
+      long seed = SEED + 10 + round;
+      String ctx = "round " + round + ", seed " + seed + ": ";
+      Random r = new Random(seed);
+      List<byte[]> recs = lines(r, 40_000 + r.nextInt(20_000));
+      int n = recs.size();
+      List<byte[]> expected = new ArrayList<>(recs);
+      expected.sort(Arrays::compareUnsigned);
+      int target = n / 10 + r.nextInt(n / 2);
+      SortConfig c = config(DataSize.ofMiB(32)).format(RecordFormat.lines()).build();
+      try (SortSession s = ExternalSorter.open(c)) {
+        for (byte[] b : recs) {
+          s.add(ByteBuffer.wrap(b));
+        }
+        RecordCursor cur = s.finish();
+        assertEquals(0, s.spilledRuns(), ctx + "the arena filled: nothing left to race");
+        long held = s.memoryBytes();
+        AtomicLong read = new AtomicLong();
+        long[] window = new long[2];
+        long[] freed = new long[1];
+        byte[][] run = new byte[1][];
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch spilled = new CountDownLatch(1);
+        Thread manager =
+            new Thread(
+                () -> {
+                  try {
+                    while (read.get() < target) {
+                      Thread.onSpinWait();
+                    }
+                    window[0] = read.get();
+                    freed[0] = s.spill();
+                    window[1] = read.get();
+                    run[0] = onlyRunFile(ctx);
+                  } catch (Throwable t) {
+                    failure.set(t);
+                  } finally {
+                    spilled.countDown();
+                  }
+                },
+                "test-memory-manager");
+        manager.start();
+        List<byte[]> got = new ArrayList<>();
+        while (cur.next()) {
+          got.add(copy(cur.record()));
+          if (read.incrementAndGet() == n - 100) {
+            // A descheduled manager must not find the cursor at the end: then there is no race.
+            assertTrue(spilled.await(30, TimeUnit.SECONDS), ctx + "the spill never came");
+          }
+        }
+        manager.join();
+        assertEquals(null, failure.get(), ctx + "the spilling thread failed");
+        assertSameRecords(expected, got, ctx + "after a spill racing next()");
+        assertTrue(freed[0] > 0, ctx + "spill() freed nothing");
+        assertEquals(1, s.spilledRuns(), ctx + "runs");
+
+        ByteBuffer b = ByteBuffer.wrap(run[0]);
+        int footer = (int) b.getLong(run[0].length - 16); // run-format.md: the footer's trailer
+        long entries = b.getLong(footer + 8);
+        long recordBytes = b.getLong(footer + 48);
+        long unreadBefore = n - window[0];
+        long unreadAfter = n - window[1] - 1;
+        assertTrue(
+            entries <= unreadBefore && entries >= unreadAfter,
+            ctx
+                + "the run holds "
+                + entries
+                + " records; the consumer had "
+                + unreadBefore
+                + " unread before spill() and "
+                + (unreadAfter + 1)
+                + " after it");
+        long tailBytes = 0;
+        for (int i = (int) (n - entries); i < n; i++) {
+          tailBytes += expected.get(i).length;
+        }
+        assertEquals(tailBytes, recordBytes, ctx + "the run is not the unread tail");
+        assertTrue(s.memoryBytes() < held / 2, ctx + "held " + held + ", now " + s.memoryBytes());
+        assertWithinBudget(s, c, ctx + "a spill racing next()");
+      }
+    }
+  }
+
+  /** The bytes of the one run file in the stripe (the session's private directory holds it). */
+  byte[] onlyRunFile(String ctx) throws IOException {
+    List<Path> runs;
+    try (Stream<Path> files = Files.walk(stripes.get(0))) {
+      runs =
+          files
+              .filter(Files::isRegularFile)
+              .filter(p -> !p.getFileName().toString().equals("owner.lock"))
+              .toList();
+    }
+    assertEquals(1, runs.size(), ctx + "run files " + runs);
+    return Files.readAllBytes(runs.get(0));
   }
 
   @Test

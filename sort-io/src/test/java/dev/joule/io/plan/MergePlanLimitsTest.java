@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.io.config.DirectIoPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,5 +65,15 @@ class MergePlanLimitsTest {
     assertThrows(bad, () -> MergePlanLimits.maxFanIn(5 * mib, t, 1024, 64));
     assertThrows(bad, () -> MergePlanLimits.maxFanIn(256 * mib, t, 66, 64));
     assertThrows(bad, () -> MergePlanLimits.maxFanIn(256 * mib, 0, 1024, 64));
+    // direct I/O: every merge file may hold two descriptors, the output's two included
+    assertEquals(479, MergePlanLimits.maxFanIn(4096 * mib, 1 << 16, 1024, 64, 2));
+    assertEquals(479, MergePlanLimits.fanInByFiles(1024, 64, 2));
+    assertEquals(1, MergePlanLimits.fanInByFiles(69, 64, 2));
+    assertEquals(4, MergePlanLimits.fanInByFiles(69, 64, 1));
+    assertThrows(bad, () -> MergePlanLimits.maxFanIn(256 * mib, t, 69, 64, 2));
+    assertEquals(2, MergePlanLimits.maxFanIn(256 * mib, t, 70, 64, 2));
+    assertEquals(2, MergePlanLimits.descriptorsPerFile(DirectIoPolicy.AUTO));
+    assertEquals(2, MergePlanLimits.descriptorsPerFile(DirectIoPolicy.ON));
+    assertEquals(1, MergePlanLimits.descriptorsPerFile(DirectIoPolicy.OFF));
   }
 }

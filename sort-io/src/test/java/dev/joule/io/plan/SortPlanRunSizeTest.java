@@ -1,11 +1,20 @@
 package dev.joule.io.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.memory.Alignment;
 import dev.joule.io.config.DataSize;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortIOException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,7 +23,8 @@ import org.junit.jupiter.api.Test;
 class SortPlanRunSizeTest {
   private static final long MIB = 1L << 20;
 
-  private static SortPlan plan(long inputBytes, long budgetMiB, int threads) {
+  private static SortPlan plan(long inputBytes, long budgetMiB, int threads)
+      throws SortIOException {
     SortConfig c =
         SortConfig.builder().memoryBudget(DataSize.ofMiB(budgetMiB)).threads(threads).build();
     return SortPlan.of(inputBytes, c);
@@ -32,7 +42,7 @@ class SortPlanRunSizeTest {
   }
 
   @Test
-  void aFewBudgetsOfInputGetSmallerRunsThatStillMergeInOnePassPerThread() {
+  void aFewBudgetsOfInputGetSmallerRunsThatStillMergeInOnePassPerThread() throws IOException {
     SortPlan p = plan(4_000_000_000L, 1024, 2);
     SortPlan budgetOnly = plan(1L << 40, 1024, 2); // so many runs that the budget sets their size
     assertTrue(p.recordsPerRun() < budgetOnly.recordsPerRun(), p.describe());
@@ -43,7 +53,7 @@ class SortPlanRunSizeTest {
   }
 
   @Test
-  void runsNeverGrowBeyondTheBudgetsSize() {
+  void runsNeverGrowBeyondTheBudgetsSize() throws IOException {
     SortPlan p = plan(1_000_000_000L, 256, 2); // here the merge needs the budget-sized runs
     SortPlan budgetOnly = plan(1L << 40, 256, 2);
     assertEquals(budgetOnly.recordsPerRun(), p.recordsPerRun(), p.describe());
@@ -52,17 +62,64 @@ class SortPlanRunSizeTest {
 
   /**
    * Under an open-file limit that leaves no room for a merge, a sort that fits one pass is planned
-   * (it merges nothing) and one that needs runs is refused with the limit named.
+   * (it merges nothing) and one that needs runs is refused with a {@link SortIOException} (an
+   * environment error, exit 2) naming the temp directory, the limit, {@code ulimit -n} with the
+   * smallest limit that would do, and the one-pass way out; that limit is then enough.
    */
   @Test
-  void aTightOpenFileLimitConcernsOnlySortsThatMerge() {
-    SortConfig c = SortConfig.builder().memoryBudget(DataSize.ofMiB(16)).threads(2).build();
+  void aTightOpenFileLimitConcernsOnlySortsThatMerge() throws IOException {
+    Path temp = Path.of("/tmp/joule-plan-test-stripe");
+    SortConfig c =
+        SortConfig.builder()
+            .memoryBudget(DataSize.ofMiB(16))
+            .threads(2)
+            .tempDirs(List.of(temp))
+            .build();
     RecordEstimate gensort = RecordEstimate.fixed(100);
     SortPlan small = SortPlan.of(1000, c, gensort, 8);
     assertTrue(small.onePass());
-    IllegalArgumentException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            IllegalArgumentException.class, () -> SortPlan.of(1L << 30, c, gensort, 8));
-    assertTrue(e.getMessage().contains("open-file limit of 8 (ulimit -n)"), e.getMessage());
+    SortIOException e =
+        assertThrows(SortIOException.class, () -> SortPlan.of(1L << 30, c, gensort, 8));
+    assertEquals("plan merge", e.op());
+    assertEquals(temp, e.path());
+    Matcher m =
+        Pattern.compile(
+                "the open-file limit of 8 \\(ulimit -n\\) leaves fewer than 2 merge inputs: (\\d+)"
+                    + " descriptors are open or reserved .*raise it to at least (\\d+) \\(ulimit -n"
+                    + " (\\d+)\\), or give a memory budget that holds the whole input \\(one pass,"
+                    + " no merge\\)")
+            .matcher(e.reason());
+    assertTrue(m.matches(), e.getMessage());
+    int reserve = Integer.parseInt(m.group(1));
+    assertEquals(MergePlanLimits.reserve(8) + 1, reserve, e.getMessage()); // and the stripe's lock
+    int enough = Integer.parseInt(m.group(2));
+    assertEquals(reserve + 3 * 2, enough, e.getMessage()); // 2 inputs and the output, 2 fds each
+    assertEquals(enough, Integer.parseInt(m.group(3)), e.getMessage());
+    assertEquals(e.op() + " failed: " + temp + ": " + e.reason(), e.getMessage());
+    SortPlan at = SortPlan.of(1L << 30, c, gensort, enough);
+    assertEquals(2, at.fanIn(), at.describe());
+    assertThrows(SortIOException.class, () -> SortPlan.of(1L << 30, c, gensort, enough - 1));
+  }
+
+  /**
+   * What the open-file limit leaves for a merge: above 256 the reserve is a fixed 64, plus one lock
+   * per stripe; each merge file takes one descriptor, or two with direct I/O (a run read through
+   * O_DIRECT also keeps a buffered channel for its header and footer: 600 runs under the default
+   * limit of 1024 failed with "Too many open files" when the plan counted one).
+   */
+  @Test
+  void theFanInCountsTwoDescriptorsPerFileWithDirectIoAndOneLockPerStripe() throws IOException {
+    RecordEstimate gensort = RecordEstimate.fixed(100);
+    SortConfig.Builder b =
+        SortConfig.builder()
+            .memoryBudget(DataSize.ofMiB(64))
+            .transferSize(FileKind.TEMP, DataSize.ofKiB(4));
+    SortConfig off = b.directIo(DirectIoPolicy.OFF).tempDirs(List.of(Path.of("/tmp/s0"))).build();
+    assertEquals(400 - 64 - 1 - 1, SortPlan.of(1L << 34, off, gensort, 400).fanIn());
+    SortConfig auto =
+        b.directIo(DirectIoPolicy.AUTO)
+            .tempDirs(List.of(Path.of("/tmp/s0"), Path.of("/tmp/s1"), Path.of("/tmp/s2")))
+            .build();
+    assertEquals((400 - 64 - 3 - 2) / 2, SortPlan.of(1L << 34, auto, gensort, 400).fanIn());
   }
 }

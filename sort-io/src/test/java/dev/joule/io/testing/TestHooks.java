@@ -1,6 +1,7 @@
 package dev.joule.io.testing;
 
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.hooks.OutputFault;
 import dev.joule.io.hooks.SortHooks;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,5 +20,12 @@ public final class TestHooks {
   public static SortConfig.Builder afterRunFormation(
       SortConfig.Builder b, Consumer<List<Path>> hook) {
     return SortHooks.set(b, SortHooks.of(b).withAfterRunFormation(hook));
+  }
+
+  /**
+   * Injects {@code fault} into the output path of the sort {@code b} configures; returns {@code b}.
+   */
+  public static SortConfig.Builder outputFault(SortConfig.Builder b, OutputFault fault) {
+    return SortHooks.set(b, SortHooks.of(b).withOutputFault(fault));
   }
 }
