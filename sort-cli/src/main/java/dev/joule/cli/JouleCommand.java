@@ -47,6 +47,11 @@ public final class JouleCommand implements Runnable {
     cl.setParameterExceptionHandler(mapper);
     cl.setExecutionExceptionHandler(mapper);
     applyExitCodeHelp(cl);
+    // GNU getopt: an option given twice takes the last value, and an option's argument may look
+    // like an option (sort -o -k1 writes a file named -k1).
+    CommandLine sort = cl.getSubcommands().get("sort");
+    sort.setOverwrittenOptionsAllowed(true);
+    sort.setAllowOptionsAsOptionParameters(true);
     return cl;
   }
 

@@ -49,6 +49,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "sort",
+    preprocessor = GnuShortOptions.class,
     versionProvider = BuildVersionProvider.class,
     sortOptions = false,
     usageHelpWidth = 100,
@@ -338,14 +339,16 @@ public final class SortCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     if (!quiet) {
-      // GNU's report: the input, the line number and the line itself.
-      err.println(
+      // GNU's report: the input, the line number and the line itself, ended by the line's own
+      // delimiter (NUL with -z).
+      err.print(
           "joule: "
               + name
               + ":"
               + d.number()
               + ": disorder: "
-              + new String(d.record(), StandardCharsets.ISO_8859_1));
+              + new String(d.record(), StandardCharsets.ISO_8859_1)
+              + (ordering.zeroTerminated && !fixed.fixed() ? "\0" : "\n"));
       err.flush();
     }
     return ExitCodes.UNORDERED;

@@ -221,6 +221,21 @@ class SortCommandStreamsTest {
     }
   }
 
+  @Test
+  void argumentsAreReadAsGnuGetoptReadsThem() throws IOException {
+    Path f = file("f", "b 2\na 1\n");
+    // A blank attached to -t is the separator (picocli alone dropped it and took the next word).
+    assertEquals(new Run(0, "a 1\nb 2\n", ""), sort("x\n", "-t ", "-k2", f.toString()));
+    assertEquals(new Run(0, "a 1\nb 2\n", ""), sort("x\n", "-k2", "-nt ", f.toString()));
+    // An option given twice takes the last value; an option's argument may look like an option.
+    assertEquals(new Run(0, "b 2\na 1\n", ""), sort("", "-n", "-n", "-r", "-k2", f.toString()));
+    Path odd = dir.resolve("-k1");
+    assertEquals(new Run(0, "", ""), sort("", "-o", odd.toString(), f.toString()));
+    assertEquals("a 1\nb 2\n", Files.readString(odd, ISO_8859_1));
+    // -z -c ends its report with the line's own NUL, as GNU does.
+    assertEquals(new Run(1, "", "joule: -:2: disorder: a\0"), sort("b\0a\0", "-z", "-c"));
+  }
+
   private static String[] concat(String[] a, String[] b) {
     String[] r = new String[a.length + b.length];
     System.arraycopy(a, 0, r, 0, a.length);

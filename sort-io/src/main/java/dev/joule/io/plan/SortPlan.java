@@ -249,10 +249,13 @@ public final class SortPlan {
   /**
    * The default temp transfer {@code t}, halved while the runs this budget forms would need more
    * than one merge pass and a smaller transfer gives a wide enough fan-in, down to {@link
-   * #MIN_MERGE_TRANSFER}. Why: an extra merge pass reads and writes every run once more (about 1
-   * CPU-s per 400 MB of entries here, sort-bench/results/gnu-text.md), while 1 MiB transfers still
-   * read and write temp files at 1.1 to 3.2 GB/s (sort-bench/results/io.md). An estimate: the
-   * plan's run count uses the same formula with the transfer it returns.
+   * #MIN_MERGE_TRANSFER}; {@code t} when one pass is out of reach. Why: an extra merge pass reads
+   * and writes every run once more (0.6 to 1 CPU-s and a second of I/O per 100 to 400 MB of entries
+   * here: 61 MB of numbers with duplicates at -S 64M went from two passes to one and from 10.9 to
+   * 9.8 CPU-s, sort-bench/results/gnu-text.md), while 1 MiB transfers still read and write temp
+   * files at 1.1 to 3.2 GB/s (sort-bench/results/io.md). An estimate: the run count uses the plan's
+   * formula. (Halving further so that the final merge fits a part per thread was tried on 1 GB of
+   * lines at -S 256M: two parts instead of one, no faster, as that merge waits on the disk.)
    */
   private int oneMergePassTransfer(
       int t, long readBuffers, long openFileLimit, DirectIoPolicy directIo) {
@@ -265,20 +268,20 @@ public final class SortPlan {
           RUN_FORMATION_ARENAS * ((long) recordSize + indexBytesPerEntry()) - indexBytesSaved();
       long perRun = (budget - io) / perEntry;
       if (perRun <= 0 || budget / (2L * candidate) - 1 < 2) {
-        return t;
+        break;
       }
       long runs = (records + perRun - 1) / perRun;
       int fan;
       try {
         fan = MergePlanLimits.maxFanIn(budget, candidate, openFileLimit, reserve, perFile);
       } catch (IllegalArgumentException e) {
-        return t; // the plan reports a too tight budget or open-file limit itself
+        break; // the plan reports a too tight budget or open-file limit itself
       }
       if (runs <= fan) {
         return candidate;
       }
       if (candidate % (2 * Alignment.BYTES) != 0) {
-        return t;
+        break;
       }
     }
     return t; // one pass is out of reach: keep the transfer that reads and writes fastest
