@@ -52,6 +52,29 @@ class SortPlanRunSizeTest {
     assertTrue(p.sortMemory() <= 1024 * MIB, p.describe());
   }
 
+  /**
+   * A default temp transfer is halved (not below 1 MiB) when that merges the runs in one pass; a
+   * transfer the caller chose is kept, and then the same input takes two passes.
+   */
+  @Test
+  void aDefaultTempTransferShrinksToMergeInOnePass() throws IOException {
+    SortPlan p = plan(480_000_000L, 64, 2);
+    assertTrue(p.tempTransfer() < 2 * MIB, p.describe()); // capped at 64 MiB / 32 = 2 MiB before
+    assertTrue(p.tempTransfer() >= SortPlan.MIN_MERGE_TRANSFER, p.describe());
+    assertEquals(1, p.mergePasses(), p.describe());
+    SortConfig chosen =
+        SortConfig.builder()
+            .memoryBudget(DataSize.ofMiB(64))
+            .threads(2)
+            .transferSize(FileKind.TEMP, DataSize.ofMiB(2))
+            .build();
+    SortPlan kept = SortPlan.of(480_000_000L, chosen);
+    assertEquals(2 * MIB, kept.tempTransfer(), kept.describe());
+    assertEquals(2, kept.mergePasses(), kept.describe());
+    SortPlan far = plan(20_000_000_000L, 64, 2); // hundreds of runs: one pass is out of reach
+    assertEquals(2 * MIB, far.tempTransfer(), far.describe());
+  }
+
   @Test
   void runsNeverGrowBeyondTheBudgetsSize() throws IOException {
     SortPlan p = plan(1_000_000_000L, 256, 2); // here the merge needs the budget-sized runs
