@@ -16,6 +16,8 @@ import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * How one sort turns its records into entries (a record with its normalized key, {@link
@@ -78,6 +80,18 @@ public final class EntrySpec {
     }
     KeyNormalizer n = KeyNormalizer.compile(key);
     int recordSize = f instanceof FixedLengthFormat fixed ? fixed.recordSize() : 0;
+    if (n.exact() && last != LastResort.NONE && !unique) {
+      // The last resort as one more key field (the whole record, raw when ascending): the radix
+      // sort, the merge and the validator then order equal keys by bytes instead of calling a
+      // comparator on every pair (docs/design.md D23). Not in unique mode, which drops by the key
+      // alone.
+      List<KeyField> fields = new ArrayList<>(key.fields());
+      fields.add(
+          KeyField.of(KeyLocation.wholeRecord(), KeyType.bytes())
+              .withDescending(last == LastResort.DESCENDING));
+      KeyNormalizer folded = KeyNormalizer.compile(SortKey.of(fields));
+      return new EntrySpec(f, EntryLayout.derived(recordSize, 0), folded, null, null, false);
+    }
     TieBreaker tail = n.exact() ? null : n::compareTail;
     return new EntrySpec(
         f, EntryLayout.derived(recordSize, 0), n, lastResort(tail, last), tail, unique);
