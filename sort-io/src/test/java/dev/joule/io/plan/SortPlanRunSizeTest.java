@@ -114,7 +114,10 @@ class SortPlanRunSizeTest {
             .matcher(e.reason());
     assertTrue(m.matches(), e.getMessage());
     int reserve = Integer.parseInt(m.group(1));
-    assertEquals(MergePlanLimits.reserve(8) + 1, reserve, e.getMessage()); // and the stripe's lock
+    // The reserve counts the descriptors open at planning time (and the stripe's lock); another
+    // thread of the test JVM may open or close one between that count and this one.
+    int now = MergePlanLimits.reserve(8) + 1;
+    assertTrue(Math.abs(now - reserve) <= 2, now + " vs " + e.getMessage());
     int enough = Integer.parseInt(m.group(2));
     assertEquals(reserve + 3 * 2, enough, e.getMessage()); // 2 inputs and the output, 2 fds each
     assertEquals(enough, Integer.parseInt(m.group(3)), e.getMessage());
