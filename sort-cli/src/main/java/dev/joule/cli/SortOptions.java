@@ -9,11 +9,13 @@ import dev.joule.io.config.SortConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * The engine options of a sort (memory, threads, temp stripes, I/O), shared by {@code joule sort}
@@ -48,6 +50,7 @@ public final class SortOptions {
   @Option(
       names = {"--parallel", "--threads"},
       paramLabel = "N",
+      converter = ThreadCount.class,
       description =
           "Worker threads for sorting and merging, 1..256. Default: the processors"
               + " (${DEFAULT-VALUE}).")
@@ -97,6 +100,7 @@ public final class SortOptions {
   @Option(
       names = {"--batch-size", "--fan-in"},
       paramLabel = "N",
+      converter = FanIn.class,
       description =
           "Most runs merged at once, at least 2 (GNU's --batch-size). Default: derived from the"
               + " memory budget and the open-file limit.")
@@ -117,6 +121,42 @@ public final class SortOptions {
 
   @Option(names = "--stack-trace", description = "Print the stack trace of an error.")
   boolean stackTrace;
+
+  /**
+   * --parallel, checked as each occurrence is parsed: GNU refuses {@code --parallel=0
+   * --parallel=2}, although the last value wins.
+   */
+  static final class ThreadCount implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      int n = parseInt(value);
+      if (n < 1 || n > SortConfig.MAX_THREADS) {
+        throw new TypeConversionException(
+            "'" + value + "': threads " + n + " is outside 1.." + SortConfig.MAX_THREADS);
+      }
+      return n;
+    }
+  }
+
+  /** --batch-size, checked as each occurrence is parsed (as GNU does). */
+  static final class FanIn implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      int n = parseInt(value);
+      if (n < 2) {
+        throw new TypeConversionException("'" + value + "': a merge needs at least 2 inputs");
+      }
+      return n;
+    }
+  }
+
+  private static int parseInt(String value) {
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new TypeConversionException("'" + value + "' is not an int");
+    }
+  }
 
   /** The budget to use: --memory, or the machine's default. */
   DataSize memoryBudget() {
