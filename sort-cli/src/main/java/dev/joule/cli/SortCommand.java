@@ -200,7 +200,6 @@ public final class SortCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     refuseUnsupported();
     Mode mode = mode();
-    boolean quietCheck = checkQuiet || "quiet".equals(check) || "silent".equals(check);
     if (files0From != null && !files.isEmpty()) {
       throw usage(
           "extra operand '"
@@ -216,7 +215,7 @@ public final class SortCommand implements Callable<Integer> {
     inputs.checkReadable();
     switch (mode) {
       case CHECK:
-        return check(inputs, config, quietCheck, err);
+        return check(inputs, config, silentCheck(), err);
       case MERGE:
         return merge(inputs, output, config);
       default:
@@ -245,8 +244,8 @@ public final class SortCommand implements Callable<Integer> {
               + check
               + "' for '--check'; valid arguments are 'quiet', 'silent', 'diagnose-first'");
     }
-    boolean loud = checkDiagnose || "diagnose-first".equals(check);
-    boolean quiet = checkQuiet || "quiet".equals(check) || "silent".equals(check);
+    boolean loud = loudCheck();
+    boolean quiet = silentCheck();
     if (loud && quiet) {
       throw usage("options '-cC' are incompatible");
     }
@@ -257,6 +256,16 @@ public final class SortCommand implements Callable<Integer> {
       return Mode.CHECK;
     }
     return merge ? Mode.MERGE : Mode.SORT;
+  }
+
+  /** -c or --check[=diagnose-first]: check, reporting the first disorder. */
+  private boolean loudCheck() {
+    return checkDiagnose || "diagnose-first".equals(check);
+  }
+
+  /** -C or --check=quiet|silent: check, reporting nothing. */
+  private boolean silentCheck() {
+    return checkQuiet || "quiet".equals(check) || "silent".equals(check);
   }
 
   private List<String> filesFrom(String list) throws SortIOException {
@@ -278,7 +287,7 @@ public final class SortCommand implements Callable<Integer> {
             "extra operand '"
                 + inputs.names().get(1)
                 + "' not allowed with -"
-                + (checkDiagnose || "diagnose-first".equals(check) ? 'c' : 'C'));
+                + (loudCheck() ? 'c' : 'C'));
       }
       return null;
     }
@@ -363,13 +372,7 @@ public final class SortCommand implements Callable<Integer> {
     if (output == null) {
       ExternalSorter.merge(in, env.stdout(), Path.of("/dev/stdout"), config);
     } else if (streamTarget(output)) {
-      try (OutputStream o = openStream(Path.of(output))) {
-        ExternalSorter.merge(in, o, Path.of(output), config);
-      } catch (SortIOException e) {
-        throw e;
-      } catch (IOException e) {
-        throw new SortIOException("close", Path.of(output), SortIOException.reasonOf(e), e);
-      }
+      intoStream(Path.of(output), o -> ExternalSorter.merge(in, o, Path.of(output), config));
     } else {
       ExternalSorter.merge(in, Path.of(output), config);
     }
@@ -411,13 +414,7 @@ public final class SortCommand implements Callable<Integer> {
       if (output == null) {
         copy(out, env.stdout(), Path.of("/dev/stdout"));
       } else if (staged) {
-        try (OutputStream o = openStream(Path.of(output))) {
-          copy(out, o, Path.of(output));
-        } catch (SortIOException e) {
-          throw e;
-        } catch (IOException e) {
-          throw new SortIOException("close", Path.of(output), SortIOException.reasonOf(e), e);
-        }
+        intoStream(Path.of(output), o -> copy(out, o, Path.of(output)));
       }
     }
     if (reportJson != null) {
@@ -485,11 +482,27 @@ public final class SortCommand implements Callable<Integer> {
     return Files.exists(p) && !Files.isRegularFile(p) && !Files.isDirectory(p);
   }
 
-  private static OutputStream openStream(Path target) throws SortIOException {
+  /** What writes into a stream target. */
+  private interface StreamWriter {
+    void write(OutputStream o) throws IOException;
+  }
+
+  /**
+   * Opens {@code target} for writing (no create, no rename), lets {@code body} write, closes it.
+   */
+  private static void intoStream(Path target, StreamWriter body) throws IOException {
+    OutputStream o;
     try {
-      return Files.newOutputStream(target, StandardOpenOption.WRITE);
+      o = Files.newOutputStream(target, StandardOpenOption.WRITE);
     } catch (IOException e) {
       throw new SortIOException("open", target, SortIOException.reasonOf(e), e);
+    }
+    try (o) {
+      body.write(o);
+    } catch (SortIOException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new SortIOException("close", target, SortIOException.reasonOf(e), e);
     }
   }
 

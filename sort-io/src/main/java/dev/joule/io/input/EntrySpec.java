@@ -12,6 +12,7 @@ import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.LengthPrefixedFormat;
 import dev.joule.core.record.LineFormat;
 import dev.joule.core.record.RecordFormat;
+import dev.joule.io.block.BlockWriter;
 import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
 import java.io.IOException;
@@ -148,7 +149,8 @@ public final class EntrySpec {
     };
   }
 
-  private static int compareRecords(ByteBuffer a, int as, int al, ByteBuffer b, int bs, int bl) {
+  /** Unsigned bytes, then a prefix before the longer: the order of whole records and of keys. */
+  static int compareRecords(ByteBuffer a, int as, int al, ByteBuffer b, int bs, int bl) {
     int c = RecordIndex.compareBytes(a, as, b, bs, Math.min(al, bl));
     return c != 0 ? c : Integer.compare(al, bl);
   }
@@ -238,6 +240,26 @@ public final class EntrySpec {
 
     /** Appends a big-endian int. */
     void putInt(int v) throws IOException;
+
+    /** A sink that appends to {@code out}. */
+    static FramedSink of(BlockWriter out) {
+      return new FramedSink() {
+        @Override
+        public void put(ByteBuffer src, int start, int length) throws IOException {
+          out.put(src, start, length);
+        }
+
+        @Override
+        public void put(byte b) throws IOException {
+          out.put(b);
+        }
+
+        @Override
+        public void putInt(int v) throws IOException {
+          out.putInt(v);
+        }
+      };
+    }
   }
 
   /**

@@ -53,19 +53,14 @@ public final class RecordOrder {
 
   private int compareKeys(Keyed a, Keyed b) {
     if (spec.derivesKeys()) {
-      return compare(a.key, 0, a.keyLength, b.key, 0, b.keyLength);
+      return EntrySpec.compareRecords(a.key, 0, a.keyLength, b.key, 0, b.keyLength);
     }
     if (layout.place() == EntryLayout.KeyPlace.RANGE) {
       int n = layout.fixedKeyLength();
       return RecordIndex.compareBytes(
           a.rec, a.start + layout.keyOffset(), b.rec, b.start + layout.keyOffset(), n);
     }
-    return compare(a.rec, a.start, a.length, b.rec, b.start, b.length);
-  }
-
-  private static int compare(ByteBuffer a, int as, int al, ByteBuffer b, int bs, int bl) {
-    int c = RecordIndex.compareBytes(a, as, b, bs, Math.min(al, bl));
-    return c != 0 ? c : Integer.compare(al, bl);
+    return EntrySpec.compareRecords(a.rec, a.start, a.length, b.rec, b.start, b.length);
   }
 
   /** One record (not copied: valid as long as its buffer is) and its normalized key. */

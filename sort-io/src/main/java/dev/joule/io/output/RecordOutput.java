@@ -15,8 +15,8 @@ import java.nio.ByteBuffer;
  *
  * <p>Memory: none of its own. Not thread-safe: one writing thread.
  */
-public final class RecordOutput implements EntrySpec.FramedSink {
-  private final BlockWriter out;
+public final class RecordOutput {
+  private final EntrySpec.FramedSink out;
   private final EntrySpec spec;
   private final EntryLayout layout;
   private final OutputValidator validator;
@@ -39,7 +39,7 @@ public final class RecordOutput implements EntrySpec.FramedSink {
       BlockWriter out, EntrySpec spec, OutputValidator validator, OutputFault fault) {
     this.fault = fault;
     this.faulted = fault.kind() == OutputFault.Kind.NONE;
-    this.out = out;
+    this.out = EntrySpec.FramedSink.of(out);
     this.spec = spec;
     this.layout = spec.layout();
     this.validator = validator;
@@ -63,7 +63,7 @@ public final class RecordOutput implements EntrySpec.FramedSink {
       return;
     }
     validator.acceptEntry(b, at);
-    spec.frame(b, layout.recordStart(b, at), layout.recordLength(b, at), this);
+    spec.frame(b, layout.recordStart(b, at), layout.recordLength(b, at), out);
   }
 
   /**
@@ -122,20 +122,5 @@ public final class RecordOutput implements EntrySpec.FramedSink {
 
   private ByteBuffer record(ByteBuffer b, int at) {
     return b.slice(layout.recordStart(b, at), layout.recordLength(b, at));
-  }
-
-  @Override
-  public void put(ByteBuffer src, int start, int length) throws IOException {
-    out.put(src, start, length);
-  }
-
-  @Override
-  public void put(byte b) throws IOException {
-    out.put(b);
-  }
-
-  @Override
-  public void putInt(int v) throws IOException {
-    out.putInt(v);
   }
 }

@@ -1,7 +1,6 @@
 package dev.joule.io.pipeline;
 
 import dev.joule.io.block.BlockPool;
-import dev.joule.io.block.BlockWriter;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.NoticeSink;
@@ -133,27 +132,7 @@ public final class ExternalSorter {
     try (BlockPool pool = new BlockPool(2, config.transferSize(FileKind.OUTPUT));
         AtomicOutput out =
             AtomicOutput.create(output, config.directIo(), config.notices(), pool, 1, threads)) {
-      BlockWriter w = out.writer();
-      long n =
-          SortedInputs.merge(
-              inputs,
-              new EntrySpec.FramedSink() {
-                @Override
-                public void put(ByteBuffer src, int start, int length) throws IOException {
-                  w.put(src, start, length);
-                }
-
-                @Override
-                public void put(byte b) throws IOException {
-                  w.put(b);
-                }
-
-                @Override
-                public void putInt(int v) throws IOException {
-                  w.putInt(v);
-                }
-              },
-              config);
+      long n = SortedInputs.merge(inputs, EntrySpec.FramedSink.of(out.writer()), config);
       out.commit();
       return n;
     } catch (Throwable e) {

@@ -181,10 +181,7 @@ public final class SortPlan {
       this.mergePlan = MergePlan.of(new long[runs], 2);
       return;
     }
-    long io =
-        (long) RUN_WRITE_BUFFERS * tempTransfer + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
-    long perRun =
-        (budget - io) / (RUN_FORMATION_ARENAS * (rs + indexBytesPerEntry()) - indexBytesSaved());
+    long perRun = budgetRecordsPerRun(tempTransfer, readBuffers);
     long q = inPlace ? Alignment.recordQuantum(recordSize) : 1;
     perRun = Math.min(perRun, fewestPagesPerRun(perRun, f, q));
     if (hooks.runRecordsLimit() > 0) {
@@ -262,11 +259,7 @@ public final class SortPlan {
     int reserve = MergePlanLimits.reserve(openFileLimit) + stripes.size();
     int perFile = MergePlanLimits.descriptorsPerFile(directIo);
     for (int candidate = t; candidate >= MIN_MERGE_TRANSFER; candidate /= 2) {
-      long io =
-          (long) RUN_WRITE_BUFFERS * candidate + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
-      long perEntry =
-          RUN_FORMATION_ARENAS * ((long) recordSize + indexBytesPerEntry()) - indexBytesSaved();
-      long perRun = (budget - io) / perEntry;
+      long perRun = budgetRecordsPerRun(candidate, readBuffers);
       if (perRun <= 0 || budget / (2L * candidate) - 1 < 2) {
         break;
       }
@@ -285,6 +278,16 @@ public final class SortPlan {
       }
     }
     return t; // one pass is out of reach: keep the transfer that reads and writes fastest
+  }
+
+  /**
+   * Records per run that the budget holds with temp transfers of {@code temp} bytes: three arenas
+   * and two indexes after the run writer's buffers, the arenas' slack and {@code readBuffers}.
+   */
+  private long budgetRecordsPerRun(int temp, long readBuffers) {
+    long io = (long) RUN_WRITE_BUFFERS * temp + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
+    return (budget - io)
+        / (RUN_FORMATION_ARENAS * ((long) recordSize + indexBytesPerEntry()) - indexBytesSaved());
   }
 
   private int cap(int transfer, FileKind kind) {
