@@ -5,6 +5,7 @@ import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -12,8 +13,10 @@ import java.util.concurrent.BlockingQueue;
 /**
  * Sequential write-behind into a {@link BlockFile} from the buffers of a {@link BlockPool}: the
  * caller copies bytes in with {@link #write(ByteBuffer)} or lays them out in place with {@link
- * #reserve(int)}; each full buffer is queued to a thread ({@code joule-write-N}, or the caller's
- * from {@link SortThreads}) that writes it at the next offset and returns it to the pool.
+ * #reserve(int)}; each full buffer is queued, with its file offset, to a thread ({@code
+ * joule-write-N}, or the caller's from {@link SortThreads}) that writes it there and returns it to
+ * the pool. A writer of a block-striped file has one thread per stripe, so that consecutive buffers
+ * (which go to different devices) are written at the same time.
  *
  * <p>Algorithm: buffers are written in order, so the file grows contiguously and every buffer but
  * the last is a whole multiple of 4096 bytes at an aligned offset (DIRECT-eligible); the last one's
@@ -25,18 +28,28 @@ import java.util.concurrent.BlockingQueue;
  * never lost. Thread-safety: one producer thread; the writer does not close the file.
  */
 public final class BlockWriter implements AutoCloseable {
-  private static final ByteBuffer POISON = ByteBuffer.allocate(0);
+  private static final Pending POISON = new Pending(ByteBuffer.allocate(0), 0);
+
+  /** A buffer to write and where. */
+  private static final class Pending {
+    final ByteBuffer buffer;
+    final long offset;
+
+    Pending(ByteBuffer buffer, long offset) {
+      this.buffer = buffer;
+      this.offset = offset;
+    }
+  }
 
   private final BlockFile file;
   private final BlockPool pool;
-  private final BlockingQueue<ByteBuffer> queue;
-  private final Thread thread;
+  private final BlockingQueue<Pending> queue;
+  private final List<Thread> writers;
   private final Object drained = new Object();
   private volatile IOException failure;
   private ByteBuffer current;
   private int queued; // guarded by drained
   private long written; // bytes handed to the thread
-  private long fileOffset; // next write position, owned by the thread
   private final long startOffset; // where this writer's stream starts in the file
   private boolean finished;
   private boolean closed;
@@ -48,7 +61,20 @@ public final class BlockWriter implements AutoCloseable {
    * @throws java.util.concurrent.RejectedExecutionException if {@code threads} has none to give
    */
   public BlockWriter(BlockFile file, BlockPool pool, int maxInFlight, SortThreads threads) {
-    this(file, pool, maxInFlight, 0, threads);
+    this(file, pool, maxInFlight, 0, 1, threads);
+  }
+
+  /**
+   * Writes from offset 0 of {@code file} on {@code writeThreads} threads of {@code threads}, with
+   * up to {@code maxInFlight} buffers queued or being written (at least one per thread to keep them
+   * all busy).
+   *
+   * @throws java.util.concurrent.RejectedExecutionException if {@code threads} has none to give
+   *     (then none was started)
+   */
+  public BlockWriter(
+      BlockFile file, BlockPool pool, int maxInFlight, int writeThreads, SortThreads threads) {
+    this(file, pool, maxInFlight, 0, writeThreads, threads);
   }
 
   /**
@@ -61,18 +87,40 @@ public final class BlockWriter implements AutoCloseable {
    */
   public BlockWriter(
       BlockFile file, BlockPool pool, int maxInFlight, long startOffset, SortThreads threads) {
+    this(file, pool, maxInFlight, startOffset, 1, threads);
+  }
+
+  private BlockWriter(
+      BlockFile file,
+      BlockPool pool,
+      int maxInFlight,
+      long startOffset,
+      int writeThreads,
+      SortThreads threads) {
     if (startOffset < 0) {
       throw new IllegalArgumentException("start offset " + startOffset + " is negative");
     }
     this.startOffset = startOffset;
-    this.fileOffset = startOffset;
-    if (maxInFlight < 1) {
-      throw new IllegalArgumentException("maxInFlight must be at least 1: " + maxInFlight);
+    if (maxInFlight < 1 || writeThreads < 1) {
+      throw new IllegalArgumentException(
+          "maxInFlight and writeThreads must be at least 1: " + maxInFlight + ", " + writeThreads);
     }
     this.file = file;
     this.pool = pool;
-    this.queue = new ArrayBlockingQueue<>(maxInFlight + 1);
-    this.thread = threads.start("write", this::run);
+    // Room for the poison of every thread besides the buffers.
+    this.queue = new ArrayBlockingQueue<>(maxInFlight + writeThreads);
+    List<Thread> made = new ArrayList<>(writeThreads);
+    for (int i = 0; i < writeThreads; i++) {
+      made.add(threads.newThread("write", this::run));
+    }
+    this.writers = List.copyOf(made);
+    SortThreads.startAll(
+        writers,
+        () -> {
+          for (int i = 0; i < writeThreads; i++) {
+            queue.offer(POISON);
+          }
+        });
   }
 
   /** Bytes accepted so far (written or still buffered). */
@@ -209,12 +257,13 @@ public final class BlockWriter implements AutoCloseable {
     ByteBuffer b = current;
     current = null;
     b.flip();
+    Pending p = new Pending(b, startOffset + written);
     written += b.remaining();
     synchronized (drained) {
       queued++;
     }
     try {
-      queue.put(b);
+      queue.put(p);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       pool.release(b);
@@ -241,26 +290,25 @@ public final class BlockWriter implements AutoCloseable {
   private void run() {
     boolean failed = false;
     while (true) {
-      ByteBuffer b;
+      Pending p;
       try {
-        b = queue.take();
+        p = queue.take();
       } catch (InterruptedException e) {
         return;
       }
-      if (b == POISON) {
+      if (p == POISON) {
         return;
       }
+      ByteBuffer b = p.buffer;
       try {
-        if (!failed) {
-          long at = fileOffset;
-          fileOffset += b.remaining();
-          file.write(at, b);
+        if (!failed && failure == null) {
+          file.write(p.offset, b);
         }
       } catch (IOException e) {
-        failure = e;
+        fail(e);
         failed = true; // keep draining so the producer never blocks on a full queue
       } catch (RuntimeException | Error e) {
-        failure = new SortIOException("write", file.path(), "write-behind thread failed: " + e, e);
+        fail(new SortIOException("write", file.path(), "write-behind thread failed: " + e, e));
         failed = true;
       } finally {
         pool.release(b);
@@ -269,6 +317,12 @@ public final class BlockWriter implements AutoCloseable {
           drained.notifyAll();
         }
       }
+    }
+  }
+
+  private synchronized void fail(IOException e) {
+    if (failure == null) {
+      failure = e; // the first error of any writer thread is the one reported
     }
   }
 
@@ -353,8 +407,10 @@ public final class BlockWriter implements AutoCloseable {
         }
       }
     }
-    queue.offer(POISON);
-    SortThreads.joinUninterruptibly(List.of(thread));
+    for (int i = 0; i < writers.size(); i++) {
+      queue.offer(POISON); // the queue is empty and has room for one per thread
+    }
+    SortThreads.joinUninterruptibly(writers);
     if (interrupted || Thread.currentThread().isInterrupted()) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while stopping the writer of " + file.path());

@@ -239,7 +239,7 @@ final class FileSortJob {
             RunSpill.writeSorted(
                 temp,
                 plan.tempTransfer(),
-                local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer()),
+                local.pool(plan.runWriteBuffers(), plan.tempTransfer()),
                 config.directIo(),
                 threads,
                 index,

@@ -58,7 +58,7 @@ final class MergePasses {
         width = Math.max(width, in.size());
         segments.set(m.id(), d);
         for (int id : m.inputs()) {
-          temp.delete(segments.get(id).path()); // consumed: free its space now
+          temp.delete(segments.get(id).parts()); // consumed: free its space now
           segments.set(id, null);
         }
         Failures.checkCancelled();

@@ -128,7 +128,7 @@ final class MergePhase {
   RunDescriptor mergeToRun(List<RunDescriptor> runs, TempSpace temp) throws IOException {
     try (Resources res = new Resources(meter);
         MergeInputs in = open(runs)) {
-      BlockPool writePool = newPool(res, SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
+      BlockPool writePool = newPool(res, plan.runWriteBuffers(), plan.tempTransfer());
       RunSpill out =
           res.add(
               RunSpill.create(

@@ -40,7 +40,7 @@ import java.util.concurrent.Future;
  * thread; parsed records on {@code joule-parse-N}), and the {@code joule-runwrite-N} thread gathers
  * run i−1 from its arena into the run's blocks, which {@code joule-write-N} writes behind. Before
  * chunk i+1 is read into the arena of run i−2, that run's write is awaited. The queues are bounded:
- * at most one chunk is read ahead, the writer holds {@link SortPlan#RUN_WRITE_BUFFERS} blocks, and
+ * at most one chunk is read ahead, the writer holds {@link SortPlan#runWriteBuffers()} blocks, and
  * at most two run writes are pending. With a single arena (a one-pass sort whose input outgrew its
  * arena) the steps run one after the other.
  *
@@ -145,7 +145,7 @@ final class RunFormationPhase {
     int k = arenas.length;
     int ki = indexes.length;
     boolean pipelined = k > 1;
-    BlockPool writePool = res.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer());
+    BlockPool writePool = res.pool(plan.runWriteBuffers(), plan.tempTransfer());
     // Closed before the arenas: a write in progress reads one. Writes not started are cancelled,
     // one in progress finishes (not interrupted), so that its run closes cleanly.
     WorkerThread writer = res.add(new WorkerThread(threads, "runwrite"));

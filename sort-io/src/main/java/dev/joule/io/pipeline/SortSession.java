@@ -124,7 +124,7 @@ public final class SortSession implements AutoCloseable {
     FileSortJob.checkComputePool(config);
     long avail =
         config.memoryBudget().bytes()
-            - (long) SortPlan.RUN_WRITE_BUFFERS * (plan.tempTransfer() + Alignment.BYTES)
+            - (long) plan.runWriteBuffers() * (plan.tempTransfer() + Alignment.BYTES)
             - SortPlan.ARENA_SLACK;
     int entry = spec.inPlace() ? fixedSize : ASSUMED_ENTRY_BYTES;
     long entries = Math.max(1, avail / (entry + RecordIndex.BYTES_PER_ENTRY));
@@ -400,7 +400,7 @@ public final class SortSession implements AutoCloseable {
                   layout,
                   source.filledBytes(),
                   plan.tempTransfer(),
-                  local.pool(SortPlan.RUN_WRITE_BUFFERS, plan.tempTransfer()),
+                  local.pool(plan.runWriteBuffers(), plan.tempTransfer()),
                   config.directIo(),
                   threads));
       spill.add(index, from, n, new RecordGatherer(sorter.pool()));

@@ -38,8 +38,13 @@ public final class SortPlan {
   /** Output write-behind: two pool buffers (one filling, one writing) plus one staging buffer. */
   public static final int OUTPUT_BUFFERS = 3;
 
-  /** Temp run write-behind: one block filling, one being written. */
-  public static final int RUN_WRITE_BUFFERS = 2;
+  /**
+   * Temp run write-behind with {@code stripes} temp dirs: one block filling and one being written
+   * per stripe, so that a run's blocks go to every device at once (runs are block-striped).
+   */
+  public static int runWriteBuffers(int stripes) {
+    return Math.max(1, stripes) + 1;
+  }
 
   /** Input buffers of parsed records: one being split, two being read ahead. */
   public static final int READ_BUFFERS = 3;
@@ -147,7 +152,7 @@ public final class SortPlan {
     // Every stripe's owner.lock stays open for the whole sort and is opened after this plan, so it
     // is not among the descriptors MergePlanLimits.reserve counts as open now.
     int reserve = MergePlanLimits.reserve(openFileLimit) + stripes.size();
-    int perFile = MergePlanLimits.descriptorsPerFile(c.directIo());
+    int perFile = MergePlanLimits.descriptorsPerFile(c.directIo()) * stripes.size();
     try {
       if (MergePlanLimits.fanInByFiles(openFileLimit, reserve, perFile) < 2) {
         throw MergePlanLimits.tooFewDescriptors(openFileLimit, reserve, perFile, stripes.get(0));
@@ -257,7 +262,7 @@ public final class SortPlan {
   private int oneMergePassTransfer(
       int t, long readBuffers, long openFileLimit, DirectIoPolicy directIo) {
     int reserve = MergePlanLimits.reserve(openFileLimit) + stripes.size();
-    int perFile = MergePlanLimits.descriptorsPerFile(directIo);
+    int perFile = MergePlanLimits.descriptorsPerFile(directIo) * stripes.size();
     for (int candidate = t; candidate >= MIN_MERGE_TRANSFER; candidate /= 2) {
       long perRun = budgetRecordsPerRun(candidate, readBuffers);
       if (perRun <= 0 || budget / (2L * candidate) - 1 < 2) {
@@ -285,7 +290,7 @@ public final class SortPlan {
    * and two indexes after the run writer's buffers, the arenas' slack and {@code readBuffers}.
    */
   private long budgetRecordsPerRun(int temp, long readBuffers) {
-    long io = (long) RUN_WRITE_BUFFERS * temp + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
+    long io = (long) runWriteBuffers() * temp + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
     return (budget - io)
         / (RUN_FORMATION_ARENAS * ((long) recordSize + indexBytesPerEntry()) - indexBytesSaved());
   }
@@ -485,9 +490,14 @@ public final class SortPlan {
     int indexes = inPlace ? 2 : RUN_FORMATION_ARENAS;
     return RUN_FORMATION_ARENAS * arenaBytes()
         + indexes * index
-        + (long) RUN_WRITE_BUFFERS * tempTransfer
+        + (long) runWriteBuffers() * tempTransfer
         + RUN_FORMATION_ARENAS * ARENA_SLACK
         + readBuffers;
+  }
+
+  /** The run writer's buffers for this plan's stripes ({@link #runWriteBuffers(int)}). */
+  public int runWriteBuffers() {
+    return runWriteBuffers(stripes.size());
   }
 
   /** Buffer memory of the widest merge: two blocks per input plus the output's buffers. */

@@ -34,7 +34,7 @@ public final class MergeInputs implements AutoCloseable {
     readers = new RunReader[k];
     try {
       for (int i = 0; i < k; i++) {
-        files[i] = BlockFile.openRead(runs.get(i).path(), direct, notices);
+        files[i] = BlockFile.openRead(runs.get(i).parts(), direct, notices);
         readers[i] = RunReader.open(files[i], layout);
         descriptors[i] = readers[i].descriptor();
       }

@@ -28,7 +28,7 @@ import java.util.List;
  * merging thread.
  */
 public final class MergeSource implements AutoCloseable {
-  /** Prefetch threads per merge: one device per stripe is kept busy by one or two readers. */
+  /** Prefetch threads per temp device and merge part: one keeps a read in flight on each. */
   public static final int PREFETCH_THREADS = 1;
 
   private final BlockPrefetcher prefetcher;

@@ -3,6 +3,7 @@ package dev.joule.io.run;
 import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.KeyPrefix;
 import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.block.FileParts;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -18,7 +19,7 @@ import java.util.Arrays;
  * and thread-safe.
  */
 public final class RunDescriptor {
-  private final Path path;
+  private final FileParts parts;
   private final EntryLayout layout;
   private final int blockSize;
   private final long entryCount;
@@ -36,7 +37,7 @@ public final class RunDescriptor {
   private final long recordBytes;
 
   RunDescriptor(
-      Path path,
+      FileParts parts,
       EntryLayout layout,
       int blockSize,
       long entryCount,
@@ -50,7 +51,7 @@ public final class RunDescriptor {
       int[] pageOffset,
       long[] pageRecordBytes,
       long recordBytes) {
-    this.path = path;
+    this.parts = parts;
     this.layout = layout;
     this.blockSize = blockSize;
     this.entryCount = entryCount;
@@ -74,9 +75,14 @@ public final class RunDescriptor {
     }
   }
 
-  /** The run file. */
+  /** The run file (its first segment when striped). */
   public Path path() {
-    return path;
+    return parts.path();
+  }
+
+  /** Every segment of the run file and its striping. */
+  public FileParts parts() {
+    return parts;
   }
 
   /** How entries (records and their keys) are laid out in the run. */
@@ -260,7 +266,7 @@ public final class RunDescriptor {
   @Override
   public String toString() {
     return "run "
-        + path
+        + parts
         + " ("
         + entryCount
         + " entries in "
@@ -275,7 +281,7 @@ public final class RunDescriptor {
   @Override
   public boolean equals(Object o) {
     return o instanceof RunDescriptor d
-        && d.path.equals(path)
+        && d.parts.equals(parts)
         && d.entryCount == entryCount
         && d.checksumHi == checksumHi
         && d.checksumLo == checksumLo
@@ -284,6 +290,6 @@ public final class RunDescriptor {
 
   @Override
   public int hashCode() {
-    return path.hashCode() * 31 + Long.hashCode(entryCount);
+    return parts.hashCode() * 31 + Long.hashCode(entryCount);
   }
 }

@@ -168,7 +168,7 @@ public final class RunReader {
     }
     RunDescriptor d =
         new RunDescriptor(
-            path,
+            file.parts(),
             layout,
             blockSize,
             entries,
@@ -221,6 +221,11 @@ public final class RunReader {
   /** The verified geometry, counts, checksum and block first keys of the run. */
   public RunDescriptor descriptor() {
     return descriptor;
+  }
+
+  /** The temp stripe (device) that holds block {@code k}. */
+  public int stripeOf(int k) {
+    return file.stripeAt(descriptor.blockOffset(k));
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.joule.core.index.RecordIndex;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.FileParts;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.fs.Failures;
@@ -15,10 +16,10 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * One sorted run being written to a new temp file on the stripe that {@link TempSpace} picks: the
- * file and its {@link RunWriter}, owned together. Every writer of runs goes through here: run
- * formation and the session's spill ({@link #writeSorted}, from a sorted index) and intermediate
- * merges ({@link #create} then {@link #add(ByteBuffer)} batches).
+ * One sorted run being written to a new temp file, block-striped over the temp stripes ({@link
+ * TempSpace#createStriped}): the file and its {@link RunWriter}, owned together. Every writer of
+ * runs goes through here: run formation and the session's spill ({@link #writeSorted}, from a
+ * sorted index) and intermediate merges ({@link #create} then {@link #add(ByteBuffer)} batches).
  *
  * <p>{@link #finish()} seals the run and closes the file; {@link #close()} without it (the failure
  * path) stops the writer and closes the file, whose deletion is then the {@link TempSpace}'s job.
@@ -49,9 +50,10 @@ public final class RunSpill implements AutoCloseable {
       SortThreads threads)
       throws IOException {
     long expected = bytes + 2L * blockSize;
-    BlockFile f = temp.createFile(kind, expected, direct);
+    BlockFile f = temp.createStriped(kind, expected, direct, RunLayout.HEADER_SIZE, blockSize);
     try {
-      return new RunSpill(f, new RunWriter(f, layout, blockSize, pool, 1, threads));
+      int stripes = f.parts().segments();
+      return new RunSpill(f, new RunWriter(f, layout, blockSize, pool, stripes, threads));
     } catch (IOException | RuntimeException e) {
       Failures.closeAllAfter(e, Arrays.asList(f));
       throw e;
@@ -105,9 +107,14 @@ public final class RunSpill implements AutoCloseable {
     writer.addEntry(src, at, length, null);
   }
 
-  /** The file's path. */
+  /** The file's path (its first segment). */
   public java.nio.file.Path path() {
     return file.path();
+  }
+
+  /** The file's segments. */
+  public FileParts parts() {
+    return file.parts();
   }
 
   /** Writes the last block and the footer, closes the file and returns the run's descriptor. */

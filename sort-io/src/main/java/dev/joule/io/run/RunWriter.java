@@ -60,7 +60,7 @@ public final class RunWriter implements AutoCloseable {
   /**
    * Starts a run of {@code layout} entries in the new, empty {@code file}; {@code blockSize} must
    * be a multiple of 4096 above the block trailer and fit in one buffer of {@code pool}. The blocks
-   * are written behind on a thread of {@code threads}.
+   * are written behind on threads of {@code threads}, one per segment of a striped file.
    */
   public RunWriter(
       BlockFile file,
@@ -87,7 +87,8 @@ public final class RunWriter implements AutoCloseable {
     this.blockSize = blockSize;
     this.payload = RunLayout.payload(blockSize);
     this.pages = RunLayout.pageTable(layout);
-    this.out = new BlockWriter(file, pool, maxInFlight, threads);
+    // One write thread per segment: a striped run's consecutive blocks go to different devices.
+    this.out = new BlockWriter(file, pool, maxInFlight, file.parts().segments(), threads);
     try {
       out.write(header(layout, blockSize));
     } catch (IOException | RuntimeException e) {
@@ -359,7 +360,7 @@ public final class RunWriter implements AutoCloseable {
     }
     RunDescriptor d =
         new RunDescriptor(
-            file.path(),
+            file.parts(),
             layout,
             blockSize,
             entryCount,

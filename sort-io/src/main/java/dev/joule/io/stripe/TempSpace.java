@@ -1,6 +1,8 @@
 package dev.joule.io.stripe;
 
 import dev.joule.io.block.BlockFile;
+import dev.joule.io.block.FileParts;
+import dev.joule.io.block.StripeMap;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.error.SortIOException;
@@ -138,9 +140,58 @@ public final class TempSpace implements AutoCloseable {
       Path file =
           s.privateDir()
               .resolve(String.format(Locale.ROOT, "%s-%06d", kind, fileCounter.incrementAndGet()));
-      BlockFile f = BlockFile.createNew(file, policy, notices, Stripe.FILE_0600);
-      tracker.track(file);
-      return f;
+      int stripe = stripes.indexOf(s);
+      return BlockFile.createNew(
+          FileParts.single(file, stripe), policy, notices, tracker::track, Stripe.FILE_0600);
+    }
+  }
+
+  /**
+   * Creates a new temp file of about {@code expectedBytes} block-striped over every stripe ({@link
+   * StripeMap}): bytes {@code [0, base)} and then one unit of {@code unit} bytes on each stripe in
+   * turn, starting with the stripe the allocator picks (so that the first blocks of consecutive
+   * runs sit on different devices). Each segment has the same name in its stripe's private
+   * directory and is tracked as soon as it exists. With one stripe this is {@link #createFile}.
+   * Caller owns the returned file handle; deletion is this object's job ({@link
+   * #delete(FileParts)}).
+   *
+   * @throws SortIOException naming the stripe (no space, file system changed) or the segment
+   */
+  public BlockFile createStriped(
+      String kind, long expectedBytes, DirectIoPolicy policy, long base, long unit)
+      throws SortIOException {
+    int n = stripes.size();
+    if (n == 1) {
+      return createFile(kind, expectedBytes, policy);
+    }
+    if (!kind.matches("[a-z]{1,16}")) {
+      throw new IllegalArgumentException("bad temp file kind: " + kind);
+    }
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("temp space is closed");
+      }
+      int first = allocator.next(n, expectedBytes);
+      String name = String.format(Locale.ROOT, "%s-%06d", kind, fileCounter.incrementAndGet());
+      int[] order = new int[n];
+      int[] pattern = new int[n];
+      List<Path> paths = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        order[i] = (first + i) % n;
+        pattern[i] = i;
+        Stripe s = stripes.get(order[i]);
+        s.checkUsable(base + (expectedBytes + n - 1) / n + unit);
+        paths.add(s.privateDir().resolve(name));
+      }
+      FileParts parts = FileParts.striped(paths, order, new StripeMap(base, unit, pattern));
+      return BlockFile.createNew(parts, policy, notices, tracker::track, Stripe.FILE_0600);
+    }
+  }
+
+  /** Deletes every segment of one temp file early (for example a run already merged). */
+  public void delete(FileParts file) throws SortIOException {
+    for (Path p : file.paths()) {
+      tracker.delete(p);
     }
   }
 

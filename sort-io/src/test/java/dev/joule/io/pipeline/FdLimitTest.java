@@ -94,8 +94,9 @@ class FdLimitTest {
   }
 
   @Test
-  void eightStripesUnderALimitOf40AddPasses() throws Exception {
-    assertPassesAdded(child(40, 100, 8, "AUTO"), 100, 8);
+  void eightStripesUnderALimitOf100AddPasses() throws Exception {
+    // A run is striped over all 8: 16 descriptors per merge file with direct I/O.
+    assertPassesAdded(child(100, 100, 8, "AUTO"), 100, 8);
   }
 
   /**
@@ -112,7 +113,7 @@ class FdLimitTest {
                 "failed plan merge plan merge failed: "
                     + Pattern.quote(dir.resolve("s0").toString())
                     + ": the open-file limit of 32 \\(ulimit -n\\) leaves fewer than 2 merge"
-                    + " inputs: \\d+ descriptors are open or reserved and each merge file takes 2;"
+                    + " inputs: \\d+ descriptors are open or reserved and each merge file takes 32;"
                     + " raise it to at least (\\d+) \\(ulimit -n \\1\\), or give a memory budget"
                     + " that holds the whole input \\(one pass, no merge\\)")
             .matcher(c.out().trim());

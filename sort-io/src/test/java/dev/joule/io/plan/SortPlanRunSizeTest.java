@@ -134,7 +134,7 @@ class SortPlanRunSizeTest {
    * limit of 1024 failed with "Too many open files" when the plan counted one).
    */
   @Test
-  void theFanInCountsTwoDescriptorsPerFileWithDirectIoAndOneLockPerStripe() throws IOException {
+  void theFanInCountsTwoDescriptorsPerSegmentWithDirectIoAndOneLockPerStripe() throws IOException {
     RecordEstimate gensort = RecordEstimate.fixed(100);
     SortConfig.Builder b =
         SortConfig.builder()
@@ -146,6 +146,7 @@ class SortPlanRunSizeTest {
         b.directIo(DirectIoPolicy.AUTO)
             .tempDirs(List.of(Path.of("/tmp/s0"), Path.of("/tmp/s1"), Path.of("/tmp/s2")))
             .build();
-    assertEquals((400 - 64 - 3 - 2) / 2, SortPlan.of(1L << 34, auto, gensort, 400).fanIn());
+    // A run is striped over the 3 stripes: 3 segments of 2 descriptors each.
+    assertEquals((400 - 64 - 3 - 6) / 6, SortPlan.of(1L << 34, auto, gensort, 400).fanIn());
   }
 }

@@ -1,0 +1,96 @@
+package dev.joule.io.block;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Where the bytes of one logical file are: a single path, or the segment files of a block-striped
+ * file and the {@link StripeMap} that says which bytes each holds. Segment {@code i} lives on the
+ * temp stripe (device) numbered {@code stripe(i)}, so that I/O can be queued per device.
+ *
+ * <p>Immutable; equal when paths, stripes and map agree.
+ */
+public final class FileParts {
+  private final List<Path> paths;
+  private final int[] stripes;
+  private final StripeMap map; // null for a single file
+
+  private FileParts(List<Path> paths, int[] stripes, StripeMap map) {
+    this.paths = List.copyOf(paths);
+    this.stripes = stripes.clone();
+    this.map = map;
+  }
+
+  /** A plain file on stripe 0 (or not a temp file at all). */
+  public static FileParts single(Path path) {
+    return new FileParts(List.of(path), new int[] {0}, null);
+  }
+
+  /** A plain file on stripe {@code stripe}. */
+  public static FileParts single(Path path, int stripe) {
+    return new FileParts(List.of(path), new int[] {stripe}, null);
+  }
+
+  /**
+   * A striped file: segment {@code i} is {@code paths.get(i)} on stripe {@code stripes[i]}, laid
+   * out by {@code map} (which must have {@code paths.size()} segments).
+   */
+  public static FileParts striped(List<Path> paths, int[] stripes, StripeMap map) {
+    if (paths.size() != stripes.length || map.segments() != paths.size()) {
+      throw new IllegalArgumentException(
+          paths.size() + " paths, " + stripes.length + " stripes, " + map.segments() + " segments");
+    }
+    return paths.size() == 1
+        ? single(paths.get(0), stripes[0])
+        : new FileParts(paths, stripes, map);
+  }
+
+  /** The first segment's path: the name of the file in messages and hooks. */
+  public Path path() {
+    return paths.get(0);
+  }
+
+  /** Every segment's path, in segment order. */
+  public List<Path> paths() {
+    return paths;
+  }
+
+  /** Number of segments (1 for a plain file). */
+  public int segments() {
+    return paths.size();
+  }
+
+  /** The stripe of segment {@code i}. */
+  public int stripe(int i) {
+    return stripes[i];
+  }
+
+  /** The layout of a striped file, or null for a plain one. */
+  public StripeMap map() {
+    return map;
+  }
+
+  /** The stripe that holds byte {@code position}. */
+  public int stripeAt(long position) {
+    return map == null ? stripes[0] : stripes[map.segment(position)];
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FileParts p
+        && paths.equals(p.paths)
+        && java.util.Arrays.equals(stripes, p.stripes)
+        && Objects.equals(String.valueOf(map), String.valueOf(p.map));
+  }
+
+  @Override
+  public int hashCode() {
+    return paths.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return paths.size() == 1 ? paths.get(0).toString() : paths + " striped by " + map;
+  }
+}
