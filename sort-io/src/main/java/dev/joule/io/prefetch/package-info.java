@@ -6,11 +6,11 @@
  * records from.
  *
  * <p>{@link dev.joule.io.prefetch.PrefetchSchedule} computes the consumption order from every
- * block's first-key prefix (STXXL's trigger-based schedule); {@link
- * dev.joule.io.prefetch.BlockPrefetcher} reads blocks in that order into a fixed {@link
- * dev.joule.io.block.BlockPool}; {@link dev.joule.io.prefetch.FileRunCursor} walks a key range of
- * one run over those blocks; {@link dev.joule.io.prefetch.RunFileView} gives {@code MergeSplitter}
- * random access to a run file's keys.
+ * block's first key (STXXL's trigger-based schedule); {@link dev.joule.io.prefetch.BlockPrefetcher}
+ * reads blocks in that order into a fixed {@link dev.joule.io.block.BlockPool}; {@link
+ * dev.joule.io.prefetch.FileRunCursor} walks a key range of one run over those blocks; {@link
+ * dev.joule.io.prefetch.RunFileView} gives {@code MergeSplitter} random access to a run file's
+ * keys.
  *
  * <p>Layer 3 of 4 (stages).
  */

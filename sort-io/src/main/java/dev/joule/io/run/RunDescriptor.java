@@ -207,6 +207,28 @@ public final class RunDescriptor {
     return firstKey[k];
   }
 
+  /**
+   * Compares the first key of block {@code k} with that of block {@code j} of {@code other} as far
+   * as the footers keep them, in the merge's key order (unsigned bytes, a key that is a prefix of
+   * another first). Zero when the keys are equal, and also when both are longer than the {@value
+   * RunLayout#FIRST_KEY_BYTES} bytes kept and those agree: the footer cannot tell such keys apart.
+   * Does not allocate.
+   */
+  public int compareFirstKeys(int k, RunDescriptor other, int j) {
+    byte[] a = firstKey[k];
+    byte[] b = other.firstKey[j];
+    int la = firstKeyLength[k];
+    int lb = other.firstKeyLength[j];
+    int c = Arrays.compareUnsigned(a, 0, Math.min(la, a.length), b, 0, Math.min(lb, b.length));
+    if (c != 0) {
+      return c;
+    }
+    // Equal kept bytes: a key of exactly FIRST_KEY_BYTES is a prefix of a longer one, so it goes
+    // first; between two longer keys the bytes after the kept ones are unknown, so they tie.
+    int cap = RunLayout.FIRST_KEY_BYTES + 1;
+    return Integer.compare(Math.min(la, cap), Math.min(lb, cap));
+  }
+
   /** Bytes of all the run's records (without keys and headers). */
   public long recordBytes() {
     return recordBytes;

@@ -3,8 +3,9 @@
  * spill) or merged batches (an intermediate merge). Output: run files on the stripes of {@code
  * io.stripe}, read back by {@code io.prefetch}. {@link dev.joule.io.run.RunSpill} is the one way a
  * run is written; {@link dev.joule.io.run.RunWriter}, {@link dev.joule.io.run.RunReader} and {@link
- * dev.joule.io.run.RunDescriptor} (per-block first-key prefixes, which the prefetcher schedules
- * reads from) implement the versioned, checksummed format below ({@code docs/run-format.md}).
+ * dev.joule.io.run.RunDescriptor} (per-block first keys, up to 64 bytes, which the prefetcher
+ * schedules reads from) implement the versioned, checksummed format below ({@code
+ * docs/run-format.md}).
  *
  * <p>Layer 3 of 4 (stages).
  *
