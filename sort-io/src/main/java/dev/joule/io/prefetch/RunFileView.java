@@ -197,7 +197,7 @@ public final class RunFileView implements SortedRunView {
       cache.clear();
     }
     try {
-      page.clear();
+      page.clear().limit(PAGE); // a larger buffer must not read past the page
       int got = file.read(pageNo * PAGE, page);
       if (got <= 0) {
         throw new CorruptRunException(

@@ -112,7 +112,11 @@ class InconsistentRunTest {
       rewriteAt(run, d, k, second, value);
       try (BlockFile f = BlockFile.openRead(run, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
         RunFileView view =
-            new RunFileView(f, d, ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK), null);
+            new RunFileView(
+                f,
+                d,
+                ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK).slice(0, BLOCK),
+                null);
         long third = d.firstEntryOf(k) + 2;
         for (Executable probe :
             new Executable[] {() -> view.probe(third), () -> view.recordBytesBefore(third)}) {
@@ -190,7 +194,7 @@ class InconsistentRunTest {
   private static void readAll(Path run, EntryLayout layout) throws IOException {
     try (BlockFile f = BlockFile.openRead(run, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
       RunReader r = RunReader.open(f, layout);
-      ByteBuffer buf = ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK);
+      ByteBuffer buf = ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK).slice(0, BLOCK);
       for (int k = 0; k < r.descriptor().blockCount(); k++) {
         r.readBlock(k, buf.clear());
       }
