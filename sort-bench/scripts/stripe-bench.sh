@@ -3,11 +3,14 @@
 # throttled disks, in the same rounds, and the temp I/O bound of each.
 #
 #   sort-bench/scripts/stripe-bench.sh [--records N] [--memory SIZE] [--disks N] [--bps B/s]
-#       [--stripes "1 4"] [--repeat R] [--threads T] [--dir DIR] [--array-dir DIR] [--keep]
+#       [--stripes "1 4"] [--slow-bps B/s] [--repeat R] [--threads T] [--dir DIR]
+#       [--array-dir DIR] [--keep]
 #
 # Needs root (loop mounts, cgroup v1 blkio, drop_caches) and ../shared/tools/disk-array.sh beside
 # the repository (or DISK_ARRAY=path). Defaults: 10^7 binary gensort records (1 GB), -S 256M,
 # 4 disks of 80 MiB/s (83886080 B/s) of 3 GB each, stripe counts "1 4", 3 rounds, 2 threads.
+# --slow-bps throttles the last disk to another speed (weighted striping); a stripe count written
+# with a "u" suffix ("4u") runs with -Djoule.weightedStripes=false (plain round robin).
 # The input and the output live in --dir (default: a fresh directory under the repository's parent,
 # on the unthrottled disk); only the temp dirs are on the throttled array, and only the joule
 # process is in the throttled group, so what is measured is the temp I/O.
@@ -20,7 +23,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-records=10000000 memory=256M disks=4 bps=83886080 stripes="1 4" repeat=3 threads=2 keep=0
+records=10000000 memory=256M disks=4 bps=83886080 stripes="1 4" repeat=3 threads=2 keep=0 slow=""
 dir="" array="/tmp/joule-disk-array"
 while [ $# -gt 0 ]; do
   case $1 in
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
     --disks) disks=$2; shift 2 ;;
     --bps) bps=$2; shift 2 ;;
     --stripes) stripes=$2; shift 2 ;;
+    --slow-bps) slow=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
@@ -51,6 +55,14 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 "$tool" up
+if [ -n "$slow" ]; then
+  # The last disk gets its own throttle (the tool gives them all the same).
+  cg=/sys/fs/cgroup/blkio/disk-array
+  mm=$(lsblk -no MAJ:MIN "$(findmnt -n -o SOURCE "$array/d$((disks - 1))")" | tr -d ' ')
+  echo "$mm $slow" >"$cg/blkio.throttle.read_bps_device"
+  echo "$mm $slow" >"$cg/blkio.throttle.write_bps_device"
+  echo "disk d$((disks - 1)) throttled to $slow B/s"
+fi
 in="$dir/in" out="$dir/out" first="$dir/first"
 "$joule" gensort "$records" "$in" >/dev/null
 bytes=$(stat -c %s "$in")
@@ -61,7 +73,10 @@ results="$dir/results.txt"
 for round in $(seq 1 "$repeat"); do
   order=$stripes
   [ $((round % 2)) = 0 ] && order=$(echo "$stripes" | tr ' ' '\n' | tac | tr '\n' ' ')
-  for s in $order; do
+  for config in $order; do
+    s=${config%u}
+    opts=""
+    [ "$s" != "$config" ] && opts="-Djoule.weightedStripes=false"
     temps=()
     for i in $(seq 0 $((s - 1))); do
       rm -rf "$array/d$i"/joule-* 2>/dev/null || true
@@ -69,7 +84,7 @@ for round in $(seq 1 "$repeat"); do
     done
     rm -f "$out"
     sync; echo 3 >/proc/sys/vm/drop_caches
-    /usr/bin/time -f '%e %U %S' -o "$dir/time" "$tool" run "$joule" sort --gensort -S "$memory" \
+    JOULE_JAVA_OPTS="$opts" /usr/bin/time -f '%e %U %S' -o "$dir/time" "$tool" run "$joule" sort --gensort -S "$memory" \
       --parallel "$threads" "${temps[@]}" --report-json "$dir/report.json" -o "$out" "$in"
     if [ -f "$first" ]; then
       cmp "$first" "$out" || { echo "stripe-bench: output with $s stripes differs" >&2; exit 1; }
@@ -77,32 +92,36 @@ for round in $(seq 1 "$repeat"); do
       "$joule" valsort "$out" >/dev/null 2>&1 || { echo "stripe-bench: valsort failed" >&2; exit 1; }
       mv "$out" "$first"
     fi
-    python3 - "$dir/report.json" "$dir/time" "$s" "$round" >>"$results" <<'EOF'
+    python3 - "$dir/report.json" "$dir/time" "$config" "$round" >>"$results" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
 wall, user, sys_ = (float(x) for x in open(sys.argv[2]).read().split()[-3:])
 ph = r["phases"]
 rf = next(p for p in ph if p["name"] == "run formation")
 fm = [p for p in ph if "final" in p["name"]][0]
+dev = "/".join(f'{d["bytesWritten"] / 1e6:.0f}@{d["writeMegabytesPerSecond"]:.0f}' for d in r.get("devices", []))
 print(sys.argv[3], sys.argv[4], wall, user + sys_, rf["wallSeconds"], rf["bytesWritten"],
-      fm["wallSeconds"], fm["bytesRead"], len(ph) - 1)
+      fm["wallSeconds"], fm["bytesRead"], len(ph) - 1, dev)
 EOF
-    tail -1 "$results" | awk '{printf "round %s, %s stripe(s): wall %.2f s, CPU %.2f s, run formation %.2f s, final merge %.2f s, merge passes %s\n", $2, $1, $3, $4, $5, $7, $9}'
+    tail -1 "$results" | awk '{printf "round %s, %s stripe(s): wall %.2f s, CPU %.2f s, run formation %.2f s, final merge %.2f s, merge passes %s; per temp dir MB written@busy MB/s %s\n", $2, $1, $3, $4, $5, $7, $9, $10}'
   done
 done
 echo "uptime after: $(uptime)"
-python3 - "$results" "$bps" "$stripes" <<'EOF'
+python3 - "$results" "$bps" "$stripes" "$disks" "${slow:-$bps}" <<'EOF'
 import statistics as st, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
-bps = float(sys.argv[2]); counts = sys.argv[3].split()
+bps = float(sys.argv[2]); counts = sys.argv[3].split(); disks = int(sys.argv[4]); slow = float(sys.argv[5])
 def med(s, i): return st.median(float(r[i]) for r in rows if r[0] == s)
 print()
 print("| stripes | wall s | speed-up | run formation s (MB/s written) | final merge s (MB/s read) | CPU s | temp I/O bound s | wall / bound |")
 print("|---:|---:|---:|---:|---:|---:|---:|---:|")
 base = med(counts[0], 2)
 for s in counts:
-    n = int(s); wall = med(s, 2); rf = med(s, 4); rfb = med(s, 5); fm = med(s, 6); fmb = med(s, 7)
-    bound = (rfb + fmb) / (n * bps)
+    n = int(s.rstrip("u")); wall = med(s, 2); rf = med(s, 4); rfb = med(s, 5); fm = med(s, 6); fmb = med(s, 7)
+    # The array's bound: all n disks busy, the last one at its own speed when it is among them.
+    rate = sum(slow if i == disks - 1 else bps for i in range(n))
+    bound = (rfb + fmb) / rate
     print(f"| {s} | {wall:.2f} | {base / wall:.2f}x | {rf:.2f} ({rfb / rf / 1e6:.0f}) | {fm:.2f} ({fmb / fm / 1e6:.0f}) | {med(s, 3):.2f} | {bound:.2f} | {wall / bound:.2f} |")
-print(f"\nthrottle: {bps / 1e6:.1f} MB/s per disk; medians of {len(rows) // len(counts)} rounds")
+print(f"\nthrottle: {bps / 1e6:.1f} MB/s per disk" + (f", the last {slow / 1e6:.1f} MB/s" if slow != bps else "")
+      + f"; medians of {len(rows) // len(counts)} rounds; \"u\": round robin, not weighted")
 EOF

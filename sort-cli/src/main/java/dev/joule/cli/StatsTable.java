@@ -1,6 +1,7 @@
 package dev.joule.cli;
 
 import dev.joule.io.config.DataSize;
+import dev.joule.io.report.DeviceReport;
 import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.SortReport;
 import java.util.ArrayList;
@@ -10,7 +11,9 @@ import java.util.Locale;
 /**
  * {@code joule sort --stats}: the report as an Nsort-style table, one row per phase and a total:
  * wall and CPU time, CPU % of one core, MB read and written, MB/s, runs in and out and fan-in; then
- * one summary line. MB are 10^6 bytes, as disk rates are quoted. Stateless.
+ * one summary line; then, when temp files were written, one line per temp directory with its bytes
+ * and its busy MB/s (bytes per second of its own transfer time: what weighted striping deals by).
+ * MB are 10^6 bytes, as disk rates are quoted. Stateless.
  */
 final class StatsTable {
   private static final String ROW = "%-Ns %8s %8s %6s %10s %10s %8s %7s %8s %6s";
@@ -71,6 +74,17 @@ final class StatsTable {
             r.stripes(),
             r.directIo() ? "on" : "off",
             DataSize.ofBytes(r.peakMemoryBytes() & ~((1L << 20) - 1))));
+    for (DeviceReport d : r.devices()) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "temp %s: written %.1f MB at %.1f MB/s busy, read %.1f MB at %.1f MB/s busy",
+              d.dir(),
+              d.bytesWritten() / 1e6,
+              d.writeMegabytesPerSecond(),
+              d.bytesRead() / 1e6,
+              d.readMegabytesPerSecond()));
+    }
     return out;
   }
 

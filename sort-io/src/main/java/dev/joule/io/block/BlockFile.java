@@ -56,6 +56,7 @@ public final class BlockFile implements AutoCloseable {
     try {
       for (int i = 0; i < opened.length; i++) {
         opened[i] = SegmentFile.openRead(parts.paths().get(i), policy, notices);
+        opened[i].meter(parts.meter(i));
       }
     } catch (SortIOException | RuntimeException e) {
       Failures.closeAllAfter(e, Arrays.asList(opened));
@@ -95,6 +96,7 @@ public final class BlockFile implements AutoCloseable {
       for (int i = 0; i < made.length; i++) {
         Path p = parts.paths().get(i);
         made[i] = SegmentFile.createNew(p, policy, notices, attrs);
+        made[i].meter(parts.meter(i));
         created.accept(p);
       }
     } catch (SortIOException | RuntimeException e) {
@@ -112,6 +114,11 @@ public final class BlockFile implements AutoCloseable {
   /** Every segment's path and the striping. */
   public FileParts parts() {
     return parts;
+  }
+
+  /** The segment that holds byte {@code position} (0 for a plain file). */
+  public int segmentAt(long position) {
+    return map == null ? 0 : map.segment(position);
   }
 
   /** The stripe (temp device) that holds byte {@code position}. */

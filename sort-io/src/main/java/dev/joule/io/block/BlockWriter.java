@@ -43,7 +43,7 @@ public final class BlockWriter implements AutoCloseable {
 
   private final BlockFile file;
   private final BlockPool pool;
-  private final BlockingQueue<Pending> queue;
+  private final List<BlockingQueue<Pending>> queues; // one per segment, or one in all
   private final List<Thread> writers;
   private final Object drained = new Object();
   private volatile IOException failure;
@@ -65,16 +65,17 @@ public final class BlockWriter implements AutoCloseable {
   }
 
   /**
-   * Writes from offset 0 of {@code file} on {@code writeThreads} threads of {@code threads}, with
-   * up to {@code maxInFlight} buffers queued or being written (at least one per thread to keep them
-   * all busy).
+   * Writes from offset 0 of {@code file}; with {@code perSegment}, on one thread of {@code threads}
+   * per segment of the file, each buffer queued to the segment its first byte lives in, with up to
+   * {@code maxInFlight} buffers queued or being written in all (at least one per segment to keep
+   * every device busy).
    *
    * @throws java.util.concurrent.RejectedExecutionException if {@code threads} has none to give
    *     (then none was started)
    */
   public BlockWriter(
-      BlockFile file, BlockPool pool, int maxInFlight, int writeThreads, SortThreads threads) {
-    this(file, pool, maxInFlight, 0, writeThreads, threads);
+      BlockFile file, BlockPool pool, int maxInFlight, boolean perSegment, SortThreads threads) {
+    this(file, pool, maxInFlight, 0, perSegment ? file.parts().segments() : 1, threads);
   }
 
   /**
@@ -108,19 +109,16 @@ public final class BlockWriter implements AutoCloseable {
     this.file = file;
     this.pool = pool;
     // Room for the poison of every thread besides the buffers.
-    this.queue = new ArrayBlockingQueue<>(maxInFlight + writeThreads);
+    List<BlockingQueue<Pending>> qs = new ArrayList<>(writeThreads);
     List<Thread> made = new ArrayList<>(writeThreads);
     for (int i = 0; i < writeThreads; i++) {
-      made.add(threads.newThread("write", this::run));
+      BlockingQueue<Pending> q = new ArrayBlockingQueue<>(maxInFlight + 1); // + 1: the poison
+      qs.add(q);
+      made.add(threads.newThread("write", () -> run(q)));
     }
+    this.queues = List.copyOf(qs);
     this.writers = List.copyOf(made);
-    SortThreads.startAll(
-        writers,
-        () -> {
-          for (int i = 0; i < writeThreads; i++) {
-            queue.offer(POISON);
-          }
-        });
+    SortThreads.startAll(writers, this::poisonAll);
   }
 
   /** Bytes accepted so far (written or still buffered). */
@@ -263,7 +261,7 @@ public final class BlockWriter implements AutoCloseable {
       queued++;
     }
     try {
-      queue.put(p);
+      queues.get(queues.size() == 1 ? 0 : file.segmentAt(p.offset)).put(p);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       pool.release(b);
@@ -287,7 +285,13 @@ public final class BlockWriter implements AutoCloseable {
   }
 
   @SuppressWarnings("ReferenceEquality") // POISON is a sentinel: identity is the point
-  private void run() {
+  private void poisonAll() {
+    for (BlockingQueue<Pending> q : queues) {
+      q.offer(POISON); // every queue has room for it
+    }
+  }
+
+  private void run(BlockingQueue<Pending> queue) {
     boolean failed = false;
     while (true) {
       Pending p;
@@ -407,9 +411,7 @@ public final class BlockWriter implements AutoCloseable {
         }
       }
     }
-    for (int i = 0; i < writers.size(); i++) {
-      queue.offer(POISON); // the queue is empty and has room for one per thread
-    }
+    poisonAll(); // the queues are empty
     SortThreads.joinUninterruptibly(writers);
     if (interrupted || Thread.currentThread().isInterrupted()) {
       Thread.currentThread().interrupt();

@@ -7,43 +7,70 @@ import java.util.Objects;
 /**
  * Where the bytes of one logical file are: a single path, or the segment files of a block-striped
  * file and the {@link StripeMap} that says which bytes each holds. Segment {@code i} lives on the
- * temp stripe (device) numbered {@code stripe(i)}, so that I/O can be queued per device.
+ * temp stripe (device) numbered {@code stripe(i)}, so that I/O can be queued per device, and its
+ * transfers are counted on that device's {@link DeviceMeter} by every {@link BlockFile} opened on
+ * these parts.
  *
- * <p>Immutable; equal when paths, stripes and map agree.
+ * <p>Immutable; equal when paths, stripes and map agree (the meters are not part of the identity).
  */
 public final class FileParts {
   private final List<Path> paths;
   private final int[] stripes;
   private final StripeMap map; // null for a single file
+  private final DeviceMeter[] meters;
 
-  private FileParts(List<Path> paths, int[] stripes, StripeMap map) {
+  private FileParts(List<Path> paths, int[] stripes, StripeMap map, DeviceMeter[] meters) {
     this.paths = List.copyOf(paths);
     this.stripes = stripes.clone();
     this.map = map;
+    this.meters = meters.clone();
   }
 
   /** A plain file on stripe 0 (or not a temp file at all). */
   public static FileParts single(Path path) {
-    return new FileParts(List.of(path), new int[] {0}, null);
+    return new FileParts(List.of(path), new int[] {0}, null, new DeviceMeter[] {DeviceMeter.NONE});
   }
 
-  /** A plain file on stripe {@code stripe}. */
-  public static FileParts single(Path path, int stripe) {
-    return new FileParts(List.of(path), new int[] {stripe}, null);
+  /** A plain file on stripe {@code stripe}, whose transfers {@code meter} counts. */
+  public static FileParts single(Path path, int stripe, DeviceMeter meter) {
+    return new FileParts(List.of(path), new int[] {stripe}, null, new DeviceMeter[] {meter});
   }
 
   /**
    * A striped file: segment {@code i} is {@code paths.get(i)} on stripe {@code stripes[i]}, laid
-   * out by {@code map} (which must have {@code paths.size()} segments).
+   * out by {@code map} (which must have {@code paths.size()} segments), its transfers counted on
+   * {@code meters[i]}.
    */
-  public static FileParts striped(List<Path> paths, int[] stripes, StripeMap map) {
-    if (paths.size() != stripes.length || map.segments() != paths.size()) {
+  public static FileParts striped(
+      List<Path> paths, int[] stripes, StripeMap map, DeviceMeter[] meters) {
+    if (paths.size() != stripes.length
+        || map.segments() != paths.size()
+        || meters.length != paths.size()) {
       throw new IllegalArgumentException(
-          paths.size() + " paths, " + stripes.length + " stripes, " + map.segments() + " segments");
+          paths.size()
+              + " paths, "
+              + stripes.length
+              + " stripes, "
+              + meters.length
+              + " meters, "
+              + map.segments()
+              + " segments");
     }
     return paths.size() == 1
-        ? single(paths.get(0), stripes[0])
-        : new FileParts(paths, stripes, map);
+        ? single(paths.get(0), stripes[0], meters[0])
+        : new FileParts(paths, stripes, map, meters);
+  }
+
+  /** As {@link #striped(List, int[], StripeMap, DeviceMeter[])}, counted nowhere. */
+  public static FileParts striped(List<Path> paths, int[] stripes, StripeMap map) {
+    DeviceMeter[] none = new DeviceMeter[paths.size()];
+    java.util.Arrays.fill(none, DeviceMeter.NONE);
+    return striped(paths, stripes, map, none);
+  }
+
+  /** The meter of segment {@code i}'s device. */
+  public DeviceMeter meter(int i) {
+    return meters[i];
   }
 
   /** The first segment's path: the name of the file in messages and hooks. */

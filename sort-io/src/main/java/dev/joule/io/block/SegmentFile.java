@@ -68,6 +68,7 @@ final class SegmentFile implements AutoCloseable {
   private final FileChannel direct; // null when not using DIRECT
   private final Set<OpenOption> bufferedOptions;
   private volatile FileChannel buffered;
+  private DeviceMeter meter = DeviceMeter.NONE; // set before the file is shared
   private boolean forceFailed;
   private boolean closed;
 
@@ -208,6 +209,11 @@ final class SegmentFile implements AutoCloseable {
     return b;
   }
 
+  /** Counts this segment's transfers on {@code m} (the device it lives on). */
+  void meter(DeviceMeter m) {
+    this.meter = m;
+  }
+
   /** The file this object reads or writes. */
   Path path() {
     return path;
@@ -250,6 +256,7 @@ final class SegmentFile implements AutoCloseable {
    */
   int read(long position, ByteBuffer dst) throws SortIOException {
     int total = 0;
+    long started = meter.start();
     try {
       while (dst.hasRemaining()) {
         long pos = position + total;
@@ -276,6 +283,7 @@ final class SegmentFile implements AutoCloseable {
     } catch (IOException e) {
       throw new SortIOException("read", path, SortIOException.reasonOf(e), e);
     }
+    meter.read(total, started);
     return total;
   }
 
@@ -286,6 +294,7 @@ final class SegmentFile implements AutoCloseable {
    */
   void write(long position, ByteBuffer src) throws SortIOException {
     long pos = position;
+    long started = meter.start();
     try {
       while (src.hasRemaining()) {
         int aligned = alignedPrefix(pos, src);
@@ -308,6 +317,7 @@ final class SegmentFile implements AutoCloseable {
     } catch (IOException e) {
       throw new SortIOException("write", path, SortIOException.reasonOf(e), e);
     }
+    meter.wrote(pos - position, started);
   }
 
   /** Cuts the file to {@code size} bytes. */

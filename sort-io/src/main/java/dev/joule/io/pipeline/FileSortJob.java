@@ -8,6 +8,7 @@ import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.DeviceMeter;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.SortConfig;
@@ -30,6 +31,7 @@ import dev.joule.io.plan.MergePlan;
 import dev.joule.io.plan.RecordEstimate;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.report.DataSummary;
+import dev.joule.io.report.DeviceReport;
 import dev.joule.io.report.PhaseClock;
 import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.SortReport;
@@ -161,7 +163,7 @@ final class FileSortJob {
     long outBytes = out.writer().position();
     out.commit();
     phases.add(clock.phase("in-memory sort", in.size(), outBytes, 0, r.records() == 0 ? 0 : 1, 0));
-    return report(in, r.records(), 0, 0, 0, inSum, r.output().summary());
+    return report(in, r.records(), 0, 0, 0, inSum, r.output().summary(), List.of());
   }
 
   private SortReport twoPass(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
@@ -316,6 +318,7 @@ final class FileSortJob {
     DataSummary inSum = v.checkAgainstInput(rf.records(), rf.inputChecksum(), output);
     // Delete the temps before publishing: a cleanup error then fails the sort while the previous
     // output is still in place (the output contract), instead of failing after it was replaced.
+    List<DeviceReport> devices = devices(temp);
     temp.close();
     temp = null;
     long written = merged.bytes(); // less than outBytes when unique output left records out
@@ -329,7 +332,14 @@ final class FileSortJob {
             1,
             finalInputs.size()));
     return report(
-        in, rf.records(), rf.runs().size(), mp.passes().size(), mp.fanIn(), inSum, v.summary());
+        in,
+        rf.records(),
+        rf.runs().size(),
+        mp.passes().size(),
+        mp.fanIn(),
+        inSum,
+        v.summary(),
+        devices);
   }
 
   /** Output bytes of all records of {@code runs}: the records and their framing. */
@@ -349,7 +359,8 @@ final class FileSortJob {
       int passes,
       int fanIn,
       DataSummary inSum,
-      DataSummary outSum) {
+      DataSummary outSum,
+      List<DeviceReport> devices) {
     return new SortReport(
         records,
         in.size(),
@@ -362,7 +373,24 @@ final class FileSortJob {
         meter.peak(),
         phases,
         inSum,
-        outSum);
+        outSum,
+        devices);
+  }
+
+  /** What each temp directory of {@code temp} did. */
+  private List<DeviceReport> devices(TempSpace temp) {
+    List<DeviceReport> list = new ArrayList<>();
+    for (int i = 0; i < config.tempDirs().size(); i++) {
+      DeviceMeter m = temp.meter(i);
+      list.add(
+          new DeviceReport(
+              config.tempDirs().get(i).toString(),
+              m.bytesRead(),
+              m.bytesWritten(),
+              m.readNanos(),
+              m.writeNanos()));
+    }
+    return list;
   }
 
   private static long[] sizes(List<RunDescriptor> runs) {

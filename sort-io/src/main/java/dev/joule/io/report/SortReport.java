@@ -22,6 +22,8 @@ import java.util.List;
  * @param phases one entry per phase, in order
  * @param input valsort numbers of the input
  * @param output valsort numbers of the output
+ * @param devices one entry per temp directory, in configuration order (empty for a sort that wrote
+ *     no temp file)
  */
 public record SortReport(
     long records,
@@ -35,11 +37,43 @@ public record SortReport(
     long peakMemoryBytes,
     List<PhaseReport> phases,
     DataSummary input,
-    DataSummary output) {
+    DataSummary output,
+    List<DeviceReport> devices) {
 
-  /** Copies the phase list. */
+  /** Copies the lists. */
   public SortReport {
     phases = List.copyOf(phases);
+    devices = List.copyOf(devices);
+  }
+
+  /** A report without per-device figures. */
+  public SortReport(
+      long records,
+      long bytes,
+      int threads,
+      int stripes,
+      boolean directIo,
+      int runs,
+      int mergePasses,
+      int fanIn,
+      long peakMemoryBytes,
+      List<PhaseReport> phases,
+      DataSummary input,
+      DataSummary output) {
+    this(
+        records,
+        bytes,
+        threads,
+        stripes,
+        directIo,
+        runs,
+        mergePasses,
+        fanIn,
+        peakMemoryBytes,
+        phases,
+        input,
+        output,
+        List.of());
   }
 
   /** Wall time of all phases. */
@@ -73,6 +107,11 @@ public record SortReport(
     w.endArray();
     input.appendJson(w, "input");
     output.appendJson(w, "output");
+    w.beginArray("devices");
+    for (DeviceReport d : devices) {
+      d.appendJson(w);
+    }
+    w.endArray();
     return w.endObject().toString();
   }
 }

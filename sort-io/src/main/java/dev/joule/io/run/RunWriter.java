@@ -87,8 +87,9 @@ public final class RunWriter implements AutoCloseable {
     this.blockSize = blockSize;
     this.payload = RunLayout.payload(blockSize);
     this.pages = RunLayout.pageTable(layout);
-    // One write thread per segment: a striped run's consecutive blocks go to different devices.
-    this.out = new BlockWriter(file, pool, maxInFlight, file.parts().segments(), threads);
+    // A write queue and thread per segment: a striped run's consecutive blocks go to different
+    // devices.
+    this.out = new BlockWriter(file, pool, maxInFlight, true, threads);
     try {
       out.write(header(layout, blockSize));
     } catch (IOException | RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.joule.io.stripe;
 
 import dev.joule.io.block.BlockFile;
+import dev.joule.io.block.DeviceMeter;
 import dev.joule.io.block.FileParts;
 import dev.joule.io.block.StripeMap;
 import dev.joule.io.config.DirectIoPolicy;
@@ -30,11 +31,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class TempSpace implements AutoCloseable {
   private static final AtomicInteger HOOKS = new AtomicInteger();
 
+  /**
+   * Writes each stripe must have been measured for before units are weighted by speed: a few
+   * transfers, so that one slow first write (a cold file system) does not skew a whole run.
+   */
+  static final int WEIGHT_AFTER_WRITES = 4;
+
+  /** Longest weighting pattern per stripe: speed ratios are rounded to quarters of a unit. */
+  private static final int PATTERN_PER_STRIPE = 4;
+
   private final List<Stripe> stripes;
   private final StripeAllocator allocator;
   private final NoticeSink notices;
   private final TempFileTracker tracker = new TempFileTracker();
   private final AtomicInteger fileCounter = new AtomicInteger();
+  private final List<DeviceMeter> meters = new ArrayList<>();
+  private final boolean weighted = !"false".equals(System.getProperty("joule.weightedStripes"));
   private final Thread hook;
   private boolean closed;
   private boolean cleanedUp;
@@ -85,6 +97,7 @@ public final class TempSpace implements AutoCloseable {
         synchronized (stripes) {
           stripes.add(Stripe.open(d, uuid));
         }
+        space.meters.add(new DeviceMeter());
       }
     } catch (SortIOException e) {
       space.closeAfterFailure(e);
@@ -142,7 +155,11 @@ public final class TempSpace implements AutoCloseable {
               .resolve(String.format(Locale.ROOT, "%s-%06d", kind, fileCounter.incrementAndGet()));
       int stripe = stripes.indexOf(s);
       return BlockFile.createNew(
-          FileParts.single(file, stripe), policy, notices, tracker::track, Stripe.FILE_0600);
+          FileParts.single(file, stripe, meters.get(stripe)),
+          policy,
+          notices,
+          tracker::track,
+          Stripe.FILE_0600);
     }
   }
 
@@ -174,18 +191,56 @@ public final class TempSpace implements AutoCloseable {
       int first = allocator.next(n, expectedBytes);
       String name = String.format(Locale.ROOT, "%s-%06d", kind, fileCounter.incrementAndGet());
       int[] order = new int[n];
-      int[] pattern = new int[n];
-      List<Path> paths = new ArrayList<>(n);
+      DeviceMeter[] segmentMeters = new DeviceMeter[n];
       for (int i = 0; i < n; i++) {
         order[i] = (first + i) % n;
-        pattern[i] = i;
+        segmentMeters[i] = meters.get(order[i]);
+      }
+      int[] pattern = pattern(segmentMeters);
+      int[] units = new int[n];
+      for (int seg : pattern) {
+        units[seg]++;
+      }
+      List<Path> paths = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
         Stripe s = stripes.get(order[i]);
-        s.checkUsable(base + (expectedBytes + n - 1) / n + unit);
+        long share = (long) Math.ceil((double) expectedBytes * units[i] / pattern.length);
+        s.checkUsable(base + share + unit);
         paths.add(s.privateDir().resolve(name));
       }
-      FileParts parts = FileParts.striped(paths, order, new StripeMap(base, unit, pattern));
+      FileParts parts =
+          FileParts.striped(paths, order, new StripeMap(base, unit, pattern), segmentMeters);
       return BlockFile.createNew(parts, policy, notices, tracker::track, Stripe.FILE_0600);
     }
+  }
+
+  /**
+   * The units of one cycle: round robin until every stripe has {@link #WEIGHT_AFTER_WRITES} writes
+   * measured, then in proportion to each stripe's write rate (a stripe twice as fast gets twice the
+   * units, so that a slow disk does not pace the fast ones); round robin again with {@code
+   * -Djoule.weightedStripes=false}.
+   */
+  private int[] pattern(DeviceMeter[] segmentMeters) {
+    int n = segmentMeters.length;
+    double[] rate = new double[n];
+    boolean measured = weighted;
+    for (int i = 0; i < n && measured; i++) {
+      rate[i] = segmentMeters[i].writeRate();
+      measured = segmentMeters[i].writes() >= WEIGHT_AFTER_WRITES && rate[i] > 0;
+    }
+    if (measured) {
+      return StripeMap.weightedPattern(rate, PATTERN_PER_STRIPE * n);
+    }
+    int[] roundRobin = new int[n];
+    for (int i = 0; i < n; i++) {
+      roundRobin[i] = i;
+    }
+    return roundRobin;
+  }
+
+  /** The meter of stripe {@code i} (configuration order): bytes and time of its transfers. */
+  public DeviceMeter meter(int i) {
+    return meters.get(i);
   }
 
   /** Deletes every segment of one temp file early (for example a run already merged). */
