@@ -15,13 +15,15 @@ import java.util.concurrent.BlockingQueue;
  * caller copies bytes in with {@link #write(ByteBuffer)} or lays them out in place with {@link
  * #reserve(int)}; each full buffer is queued, with its file offset, to a thread ({@code
  * joule-write-N}, or the caller's from {@link SortThreads}) that writes it there and returns it to
- * the pool. A writer of a block-striped file has one thread per stripe, so that consecutive buffers
- * (which go to different devices) are written at the same time.
+ * the pool. A writer of a block-striped file has a queue and a thread per segment (device), so that
+ * consecutive buffers, which go to different devices, are written at the same time, and each device
+ * has one write in flight at a time: its {@link DeviceMeter} then times the device, not a queue.
  *
- * <p>Algorithm: buffers are written in order, so the file grows contiguously and every buffer but
- * the last is a whole multiple of 4096 bytes at an aligned offset (DIRECT-eligible); the last one's
- * unaligned tail goes through the buffered channel ({@link BlockFile#write}). {@link
- * #finish(boolean)} drains the queue, truncates to the exact length and optionally forces.
+ * <p>Algorithm: buffers are queued in stream order, each with its offset, so the file is filled
+ * contiguously and every buffer but the last is a whole multiple of 4096 bytes at an aligned offset
+ * (DIRECT-eligible); the last one's unaligned tail goes through the buffered channel ({@link
+ * BlockFile#write}). {@link #finish(boolean)} drains the queue, truncates to the exact length and
+ * optionally forces.
  *
  * <p>Memory bound: at most {@code maxInFlight} pool buffers queued or being written, plus the one
  * being filled. Errors of the thread surface as {@link SortIOException} on the caller's next call,
@@ -108,7 +110,6 @@ public final class BlockWriter implements AutoCloseable {
     }
     this.file = file;
     this.pool = pool;
-    // Room for the poison of every thread besides the buffers.
     List<BlockingQueue<Pending>> qs = new ArrayList<>(writeThreads);
     List<Thread> made = new ArrayList<>(writeThreads);
     for (int i = 0; i < writeThreads; i++) {
@@ -284,13 +285,13 @@ public final class BlockWriter implements AutoCloseable {
     }
   }
 
-  @SuppressWarnings("ReferenceEquality") // POISON is a sentinel: identity is the point
   private void poisonAll() {
     for (BlockingQueue<Pending> q : queues) {
       q.offer(POISON); // every queue has room for it
     }
   }
 
+  @SuppressWarnings("ReferenceEquality") // POISON is a sentinel: identity is the point
   private void run(BlockingQueue<Pending> queue) {
     boolean failed = false;
     while (true) {
