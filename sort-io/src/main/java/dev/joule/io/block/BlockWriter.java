@@ -266,6 +266,10 @@ public final class BlockWriter implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       pool.release(b);
+      synchronized (drained) {
+        queued--; // never queued: close() must not wait for it
+        drained.notifyAll();
+      }
       throw new InterruptedIOException("interrupted while queueing a write of " + file.path());
     }
     rethrow();
