@@ -36,8 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Stages 5–6: merges run files, pulled in merge order from a {@link MergeSource} (prefetched
- * blocks, loser tree), into a new run file (an intermediate merge of the plan, {@link #mergeToRun})
- * or into the output ({@link #mergeToOutput}).
+ * blocks, loser tree), into new run files (the intermediate merges of one pass of the plan, several
+ * at once, {@link #mergeToRuns}) or into the output ({@link #mergeToOutput}).
  *
  * <p><b>Parallel final merge.</b> With {@code parts > 1} the final merge is cut by {@link
  * MergeSplitter} (over {@link RunFileView}s) into key ranges at ranks rounded down to whole
@@ -178,9 +178,9 @@ final class MergePhase {
    * shared arenas can only start over ({@link ArenaMemory#reset}) when no merge holds a pool.
    *
    * <p>Failures: the first failure (in time) is thrown with the later ones suppressed; it makes the
-   * other threads stop taking merges and interrupts them, which stops them at their next block.
-   * Every thread has ended when this returns. Interrupting the caller cancels the pass the same way
-   * and throws {@link SortCancelledException}.
+   * other threads stop within {@link #ENTRIES_PER_CHECK} entries and take no further merge. Every
+   * thread has ended when this returns. Interrupting the caller stops them the same way and throws
+   * {@link SortCancelledException}.
    */
   void mergeToRuns(List<List<RunDescriptor>> merges, TempSpace temp, int width, MergeDone done)
       throws IOException {
