@@ -22,11 +22,18 @@ import java.util.function.Consumer;
  * @param outputFault a fault the output path of a file sort injects before its self-validation
  *     ({@link OutputFault#NONE}: none); the validation tests show with it that a wrong output is
  *     caught and not published
+ * @param beforeIntermediateMerge called with the input run files of every intermediate merge (not
+ *     the final one), on the thread that runs that merge, before it opens them; concurrent merges
+ *     of one pass call it concurrently. The concurrency tests hold merges here to see how many are
+ *     in flight, and damage an input; an exception thrown by the hook fails that merge
  */
 public record SortHooks(
-    long runRecordsLimit, Consumer<List<Path>> afterRunFormation, OutputFault outputFault) {
+    long runRecordsLimit,
+    Consumer<List<Path>> afterRunFormation,
+    OutputFault outputFault,
+    Consumer<List<Path>> beforeIntermediateMerge) {
   /** No hooks: runs as large as the budget allows, nothing called between phases, no fault. */
-  public static final SortHooks NONE = new SortHooks(0, runs -> {}, OutputFault.NONE);
+  public static final SortHooks NONE = new SortHooks(0, runs -> {}, OutputFault.NONE, inputs -> {});
 
   private static volatile Access access;
 
@@ -37,21 +44,27 @@ public record SortHooks(
     }
     Objects.requireNonNull(afterRunFormation, "afterRunFormation");
     Objects.requireNonNull(outputFault, "outputFault");
+    Objects.requireNonNull(beforeIntermediateMerge, "beforeIntermediateMerge");
   }
 
   /** These hooks with another run record limit. */
   public SortHooks withRunRecordsLimit(long records) {
-    return new SortHooks(records, afterRunFormation, outputFault);
+    return new SortHooks(records, afterRunFormation, outputFault, beforeIntermediateMerge);
   }
 
   /** These hooks with another after-run-formation callback. */
   public SortHooks withAfterRunFormation(Consumer<List<Path>> hook) {
-    return new SortHooks(runRecordsLimit, hook, outputFault);
+    return new SortHooks(runRecordsLimit, hook, outputFault, beforeIntermediateMerge);
   }
 
   /** These hooks with another output fault. */
   public SortHooks withOutputFault(OutputFault fault) {
-    return new SortHooks(runRecordsLimit, afterRunFormation, fault);
+    return new SortHooks(runRecordsLimit, afterRunFormation, fault, beforeIntermediateMerge);
+  }
+
+  /** These hooks with another before-intermediate-merge callback. */
+  public SortHooks withBeforeIntermediateMerge(Consumer<List<Path>> hook) {
+    return new SortHooks(runRecordsLimit, afterRunFormation, outputFault, hook);
   }
 
   /** How this package reaches the hooks that {@code SortConfig} keeps private. */

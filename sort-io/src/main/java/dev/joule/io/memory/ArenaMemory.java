@@ -38,6 +38,21 @@ public final class ArenaMemory {
     return c;
   }
 
+  /**
+   * How many buffers of {@code size} bytes the arenas can lend at once: whole windows per slab, so
+   * that a caller who sizes several pools by it knows they will all be carved, none allocated fresh
+   * on top of the arenas.
+   */
+  public long buffers(int size) {
+    long n = 0;
+    for (RecordArena a : arenas) {
+      for (int s = 0; s < a.slabCount(); s++) {
+        n += a.slabCapacity(s) / size;
+      }
+    }
+    return n;
+  }
+
   /** A pool of {@code count} buffers of {@code size} bytes carved from the arenas, or null. */
   public synchronized BlockPool pool(int count, int size) {
     int a = arena;

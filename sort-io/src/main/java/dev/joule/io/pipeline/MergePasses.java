@@ -1,6 +1,5 @@
 package dev.joule.io.pipeline;
 
-import dev.joule.io.fs.Failures;
 import dev.joule.io.plan.MergePlan;
 import dev.joule.io.report.PhaseClock;
 import dev.joule.io.report.PhaseReport;
@@ -8,16 +7,20 @@ import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * Runs the passes of a {@link MergePlan} that come before its final merge, for the file sort and
- * the session alike: each intermediate merge writes a new run ({@link MergePhase#mergeToRun}), and
- * its inputs are deleted as soon as it ends, so temp space peaks at one pass's output. Returns the
- * final merge's inputs, which the caller merges into its output or its cursor.
+ * the session alike: each intermediate merge writes a new run, and its inputs are deleted as soon
+ * as it ends, so temp space peaks at one pass's input and output. The merges of one pass read only
+ * runs or earlier passes' outputs, so several of them run at once ({@link MergePhase#mergeToRuns},
+ * as many as {@link MergePhase#passWidth} allows); each merge's output is the same whichever thread
+ * runs it and whenever, so the sort's output does not depend on the thread count. Returns the final
+ * merge's inputs, which the caller merges into its output or its cursor.
  *
- * <p>Stateless; runs on the caller's thread.
+ * <p>Stateless; called on the caller's thread.
  */
 final class MergePasses {
   private MergePasses() {}
@@ -25,7 +28,8 @@ final class MergePasses {
   /**
    * Runs every pass of {@code plan} before the final one over {@code runs} (run formation's output,
    * in run order) and returns the final merge's inputs in run order. {@code reports} receives one
-   * {@link PhaseReport} per pass.
+   * {@link PhaseReport} per pass, named {@code "merge pass N (W at a time)"}, W being how many of
+   * its merges ran at once.
    */
   static List<RunDescriptor> beforeFinal(
       MergePlan plan,
@@ -34,45 +38,59 @@ final class MergePasses {
       TempSpace temp,
       Consumer<PhaseReport> reports)
       throws IOException {
-    List<RunDescriptor> segments = new ArrayList<>(runs);
-    for (int i = 0; i < plan.merges().size(); i++) {
-      segments.add(null);
+    // Written by the merge threads, each at its own merges' ids; read after they have all ended.
+    RunDescriptor[] segments = new RunDescriptor[runs.size() + plan.merges().size()];
+    for (int i = 0; i < runs.size(); i++) {
+      segments[i] = runs.get(i);
     }
     for (MergePlan.Pass pass : plan.passes()) {
       if (pass.isFinal()) {
         break;
       }
-      String name = "merge pass " + pass.number();
+      List<MergePlan.Merge> merges = pass.merges();
+      List<List<RunDescriptor>> inputs = new ArrayList<>();
+      long read = 0;
+      int runsIn = 0;
+      int fanIn = 0;
+      for (MergePlan.Merge m : merges) {
+        List<RunDescriptor> in = inputs(m, segments);
+        inputs.add(in);
+        read += fileBytes(in);
+        runsIn += in.size();
+        fanIn = Math.max(fanIn, in.size());
+      }
+      int width = merge.passWidth(fanIn, merges.size());
+      String name = "merge pass " + pass.number() + " (" + width + " at a time)";
       merge.startPass(name, pass.volumeRead());
       PhaseClock clock = new PhaseClock();
-      long read = 0;
+      merge.mergeToRuns(
+          inputs,
+          temp,
+          width,
+          (i, run) -> {
+            MergePlan.Merge m = merges.get(i);
+            segments[m.id()] = run;
+            for (int id : m.inputs()) {
+              temp.delete(segments[id].parts()); // consumed: free its space now
+              segments[id] = null;
+            }
+          });
       long written = 0;
-      int inputs = 0;
-      int width = 0;
-      for (MergePlan.Merge m : pass.merges()) {
-        List<RunDescriptor> in = inputs(m, segments);
-        read += fileBytes(in);
-        RunDescriptor d = merge.mergeToRun(in, temp);
-        written += d.fileSize();
-        inputs += in.size();
-        width = Math.max(width, in.size());
-        segments.set(m.id(), d);
-        for (int id : m.inputs()) {
-          temp.delete(segments.get(id).parts()); // consumed: free its space now
-          segments.set(id, null);
-        }
-        Failures.checkCancelled();
+      for (MergePlan.Merge m : merges) {
+        written += segments[m.id()].fileSize();
       }
-      reports.accept(clock.phase(name, read, written, inputs, pass.merges().size(), width));
+      reports.accept(clock.phase(name, read, written, runsIn, merges.size(), fanIn));
     }
-    return plan.finalMerge() == null ? segments : inputs(plan.finalMerge(), segments);
+    return plan.finalMerge() == null
+        ? Arrays.asList(segments)
+        : inputs(plan.finalMerge(), segments);
   }
 
   /** The segments a merge reads, in run order. */
-  private static List<RunDescriptor> inputs(MergePlan.Merge m, List<RunDescriptor> segments) {
+  private static List<RunDescriptor> inputs(MergePlan.Merge m, RunDescriptor[] segments) {
     List<RunDescriptor> in = new ArrayList<>();
     for (int id : m.inputs()) {
-      in.add(segments.get(id));
+      in.add(segments[id]);
     }
     return in;
   }

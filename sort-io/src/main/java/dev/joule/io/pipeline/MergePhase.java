@@ -28,14 +28,16 @@ import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Stages 5–6: merges run files, pulled in merge order from a {@link MergeSource} (prefetched
- * blocks, loser tree), into a new run file (an intermediate merge of the plan, {@link #mergeToRun})
- * or into the output ({@link #mergeToOutput}).
+ * blocks, loser tree), into new run files (the intermediate merges of one pass of the plan, several
+ * at once, {@link #mergeToRuns}) or into the output ({@link #mergeToOutput}).
  *
  * <p><b>Parallel final merge.</b> With {@code parts > 1} the final merge is cut by {@link
  * MergeSplitter} (over {@link RunFileView}s) into key ranges at ranks rounded down to whole
@@ -72,6 +74,10 @@ final class MergePhase {
   private final ArenaMemory lent; // may be null: allocate fresh pools
   private final EntrySpec entries;
   private final SortThreads threads;
+
+  // Set when one merge of a concurrent pass failed or the caller was interrupted: the pass's other
+  // merges stop at their next check (mergeEntries) instead of being interrupted (joinStopping).
+  private volatile boolean stopMerges;
 
   // Progress of the current pass, summed over its merges and parts (ProgressListener).
   private final AtomicLong progressDone = new AtomicLong();
@@ -124,37 +130,206 @@ final class MergePhase {
     return new MergeInputs(runs, entries.layout(), c.directIo(), c.notices());
   }
 
-  /** Merges {@code runs} (adjacent, in run order) into a new run file on the next stripe. */
-  RunDescriptor mergeToRun(List<RunDescriptor> runs, TempSpace temp) throws IOException {
-    try (Resources res = new Resources(meter);
-        MergeInputs in = open(runs)) {
-      BlockPool writePool = newPool(res, plan.runWriteBuffers(), plan.tempTransfer());
-      RunSpill out =
-          res.add(
-              RunSpill.create(
-                  temp,
-                  "merge",
-                  entries.layout(),
-                  MergePasses.fileBytes(runs),
-                  plan.tempTransfer(),
-                  writePool,
-                  c.directIo(),
-                  threads));
-      long[] from = new long[in.size()];
-      long[] to = new long[in.size()];
-      for (int i = 0; i < to.length; i++) {
-        to[i] = in.descriptor(i).recordCount();
+  /**
+   * How many intermediate merges of one pass run at once: at most {@code threads}, the pass's
+   * {@code merges}, and as many as the budget gives the least each needs ({@code k + 1} read
+   * buffers for its widest {@code k} inputs, so that its prefetcher can make progress, plus the run
+   * writer's {@link SortPlan#runWriteBuffers()}); at least 1, even when the budget holds less than
+   * one such merge (it then gets its least all the same, as before).
+   */
+  int passWidth(int k, int merges) {
+    long byMemory = budgetBuffers() / (k + 1L + plan.runWriteBuffers());
+    return (int) Math.max(1, Math.min(c.threads(), Math.min(merges, byMemory)));
+  }
+
+  /**
+   * Temp-block buffers the intermediate merges may hold at once: when they borrow run formation's
+   * arenas, exactly as many as can be carved from them (so that no pool is allocated fresh on top
+   * of the arenas, which stay counted), else as many fresh ones as the budget holds at their
+   * metered size (a page of alignment each).
+   */
+  private long budgetBuffers() {
+    int t = plan.tempTransfer();
+    long budget = c.memoryBudget().bytes();
+    if (lent == null) {
+      return budget / (t + Alignment.BYTES);
+    }
+    return Math.min(budget / t, lent.buffers(t));
+  }
+
+  /** What a pass does once an intermediate merge has written its run. */
+  @FunctionalInterface
+  interface MergeDone {
+    /** Merge {@code i} of the pass wrote {@code run}; called on the thread that ran it. */
+    void accept(int i, RunDescriptor run) throws IOException;
+  }
+
+  /**
+   * Merges each of {@code merges} (each adjacent runs in run order; none reads another's output)
+   * into a new run file, {@code width} at a time ({@link #passWidth}): with {@code width > 1} on as
+   * many merge threads of {@link SortThreads}, each taking the next merge of the list when it is
+   * done with one, so that merges of unequal size keep every thread busy; with 1 on the caller's
+   * thread, where interrupts reach the cursors directly.
+   *
+   * <p>Memory: each thread holds one set of buffers for the whole pass, its share of {@link
+   * #budgetBuffers} (at most {@code 2k} plus the run writer's for the pass's widest merge), carved
+   * once and split per merge into the read pool and the run writer's buffers; all threads' sets
+   * together stay within the budget. They are carved once per pass, not per merge, because carving
+   * from the shared arenas can only start over ({@link ArenaMemory#reset}) when no merge holds a
+   * pool.
+   *
+   * <p>Failures: the first failure (in time) is thrown with the later ones suppressed; it makes the
+   * other threads stop within {@link #ENTRIES_PER_CHECK} entries and take no further merge. Every
+   * thread has ended when this returns. Interrupting the caller stops them the same way and throws
+   * {@link SortCancelledException}.
+   */
+  void mergeToRuns(List<List<RunDescriptor>> merges, TempSpace temp, int width, MergeDone done)
+      throws IOException {
+    int k = 2;
+    for (List<RunDescriptor> m : merges) {
+      k = Math.max(k, m.size());
+    }
+    long least = k + 1L + plan.runWriteBuffers();
+    int buffers =
+        (int) Math.max(least, Math.min(2L * k + plan.runWriteBuffers(), budgetBuffers() / width));
+    AtomicInteger next = new AtomicInteger();
+    FirstFailure failure = new FirstFailure();
+    List<Thread> running = new ArrayList<>();
+    stopMerges = false;
+    try (Resources res = new Resources(meter)) {
+      Runnable[] bodies = new Runnable[width];
+      for (int j = 0; j < width; j++) {
+        BlockPool own = newPool(res, buffers, plan.tempTransfer());
+        bodies[j] =
+            () -> {
+              try {
+                for (int i = next.getAndIncrement();
+                    i < merges.size() && !stopMerges;
+                    i = next.getAndIncrement()) {
+                  Failures.checkCancelled();
+                  done.accept(i, mergeToRun(merges.get(i), temp, own));
+                }
+              } catch (Throwable t) {
+                failure.add(t);
+                stopMerges = true; // the others stop at their next check
+              }
+            };
       }
-      long memory = Math.min(plan.mergeMemory(), mergeBudget());
-      mergeEntries(
-          in,
-          from,
-          to,
-          pool(res, in.size(), memory),
-          cur -> out.addEntry(cur.buffer(), cur.position(), cur.entryLength()));
-      return out.finish();
+      if (width == 1) {
+        bodies[0].run(); // on the caller's thread: interrupts reach the cursors directly
+      } else {
+        // All made before any starts: a factory failing on thread j leaves none running.
+        for (int j = 0; j < width; j++) {
+          running.add(threads.newThread("merge", bodies[j]));
+        }
+        SortThreads.startAll(running, () -> stopMerges = true);
+        joinStopping(running);
+      }
+      failure.rethrow();
     } finally {
-      resetLent(); // every pool of this merge is closed by now
+      stopMerges = false;
+      resetLent(); // every thread has ended and closed its merges' pools
+    }
+  }
+
+  /**
+   * Joins the merge threads of a pass; an interrupt of the caller stops them ({@link #stopMerges})
+   * and, once all have ended, cancels the sort. They are stopped by the flag, not interrupted: an
+   * interrupt can reach a merge thread inside a write-behind hand-off, whose writer then waits for
+   * a write that was never queued when it closes, and the pass would never end.
+   */
+  private void joinStopping(List<Thread> running) throws SortCancelledException {
+    boolean cancelled = false;
+    for (Thread t : running) {
+      while (t.isAlive()) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          cancelled = true;
+          stopMerges = true;
+        }
+      }
+    }
+    if (cancelled) {
+      Thread.currentThread().interrupt();
+      throw new SortCancelledException("sort cancelled during an intermediate merge pass");
+    }
+  }
+
+  /** The first of several threads' failures, with the later ones suppressed. Thread-safe. */
+  private static final class FirstFailure {
+    private Throwable first;
+
+    synchronized void add(Throwable t) {
+      if (first == null) {
+        first = t;
+      } else if (t != first) {
+        first.addSuppressed(t);
+      }
+    }
+
+    synchronized void rethrow() throws IOException {
+      if (first != null) {
+        throw Failures.translate(first);
+      }
+    }
+  }
+
+  /**
+   * Merges {@code runs} (adjacent, in run order) into a new run file striped over the temp dirs,
+   * with buffers of {@code own} (all of them free): up to {@code 2k} for reading, whatever is left
+   * beyond the least {@code k + 1}, and the run writer's.
+   */
+  private RunDescriptor mergeToRun(List<RunDescriptor> runs, TempSpace temp, BlockPool own)
+      throws IOException {
+    List<Path> files = new ArrayList<>(runs.size());
+    for (RunDescriptor d : runs) {
+      files.add(d.path());
+    }
+    SortHooks.of(c).beforeIntermediateMerge().accept(files);
+    int k = runs.size();
+    int read = (int) Math.max(k + 1, Math.min(2L * k, own.capacity() - plan.runWriteBuffers()));
+    List<ByteBuffer> taken = new ArrayList<>();
+    try {
+      for (int i = 0; i < read + plan.runWriteBuffers(); i++) {
+        ByteBuffer b = own.tryAcquire();
+        if (b == null) {
+          throw new IllegalStateException(
+              "merge of " + k + " runs needs more than the " + own.capacity() + " buffers it has");
+        }
+        taken.add(b);
+      }
+      try (Resources res = new Resources(meter)) {
+        BlockPool pool = res.add(BlockPool.over(taken.subList(0, read), plan.tempTransfer()));
+        BlockPool writePool =
+            res.add(BlockPool.over(taken.subList(read, taken.size()), plan.tempTransfer()));
+        MergeInputs in = res.add(open(runs));
+        RunSpill out =
+            res.add(
+                RunSpill.create(
+                    temp,
+                    "merge",
+                    entries.layout(),
+                    MergePasses.fileBytes(runs),
+                    plan.tempTransfer(),
+                    writePool,
+                    c.directIo(),
+                    threads));
+        long[] from = new long[in.size()];
+        long[] to = new long[in.size()];
+        for (int i = 0; i < to.length; i++) {
+          to[i] = in.descriptor(i).recordCount();
+        }
+        mergeEntries(
+            in,
+            from,
+            to,
+            pool,
+            cur -> out.addEntry(cur.buffer(), cur.position(), cur.entryLength()));
+        return out.finish();
+      }
+    } finally {
+      taken.forEach(own::release); // the sub-pools are closed: nothing uses these any more
     }
   }
 
@@ -401,6 +576,10 @@ final class MergePhase {
           c.progress().update(progressName, progressDone.addAndGet(done), progressTotal);
           done = 0;
           Failures.checkCancelled();
+          if (stopMerges) {
+            throw new SortCancelledException(
+                "merge stopped: its pass was cancelled or another of its merges failed");
+          }
         }
       }
       progressDone.addAndGet(done);

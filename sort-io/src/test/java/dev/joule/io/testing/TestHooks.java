@@ -23,6 +23,15 @@ public final class TestHooks {
   }
 
   /**
+   * Calls {@code hook} with the input run files of every intermediate merge, on that merge's thread
+   * before it opens them; returns {@code b}.
+   */
+  public static SortConfig.Builder beforeIntermediateMerge(
+      SortConfig.Builder b, Consumer<List<Path>> hook) {
+    return SortHooks.set(b, SortHooks.of(b).withBeforeIntermediateMerge(hook));
+  }
+
+  /**
    * Injects {@code fault} into the output path of the sort {@code b} configures; returns {@code b}.
    */
   public static SortConfig.Builder outputFault(SortConfig.Builder b, OutputFault fault) {
