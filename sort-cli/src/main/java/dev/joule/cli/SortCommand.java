@@ -18,8 +18,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Stack;
 import java.util.concurrent.Callable;
@@ -149,6 +151,23 @@ public final class SortCommand implements Callable<Integer> {
       description =
           "Write the sort's report (phases, times, runs, valsort numbers) as JSON to FILE.")
   Path reportJson;
+
+  @Option(
+      names = "--report-html",
+      paramLabel = "FILE",
+      description =
+          "Write the report as one self-contained HTML page to FILE: the phases over time, MB/s"
+              + " per device (input, each temp dir, output), CPU use, and the --stats table.")
+  Path reportHtml;
+
+  @Option(
+      names = "--timeline-interval",
+      paramLabel = "TIME",
+      description =
+          "How often the timeline of --report-json and --report-html samples each device and the"
+              + " CPU: 500ms, 1s, 2 (seconds); 0 takes none. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "1s")
+  String timelineInterval;
 
   @Option(
       names = "--explain",
@@ -302,6 +321,9 @@ public final class SortCommand implements Callable<Integer> {
     if (reportJson != null) {
       checkOutput(reportJson);
     }
+    if (reportHtml != null) {
+      checkOutput(reportHtml);
+    }
     if (explain && inputs.direct() == null) {
       throw usage(
           "--explain needs one input file: the size of standard input, a pipe or several files"
@@ -313,6 +335,7 @@ public final class SortCommand implements Callable<Integer> {
   /** The configuration of these options: format, key, last resort, unique, engine options. */
   private SortConfig config(NoticeSink notices, ProgressListener progress) {
     SortConfig.Builder b = options.toBuilder(notices, progress);
+    b.timelineInterval(interval(timelineInterval));
     String stray = fixed.strayOption();
     if (stray != null) {
       throw usage(stray + " applies to fixed-size records: add --record-size N (or --gensort)");
@@ -419,6 +442,14 @@ public final class SortCommand implements Callable<Integer> {
     }
     if (reportJson != null) {
       writeReport(report);
+    }
+    if (reportHtml != null) {
+      String title = direct != null ? direct.getFileName().toString() : "standard input";
+      try {
+        Files.writeString(reportHtml, HtmlReport.page(report, title));
+      } catch (IOException e) {
+        throw new SortIOException("write", reportHtml, SortIOException.reasonOf(e), e);
+      }
     }
     if (stats) {
       StatsTable.lines(report).forEach(err::println);
@@ -532,6 +563,36 @@ public final class SortCommand implements Callable<Integer> {
       }
     } catch (IOException e) {
       throw new SortIOException("write", name, SortIOException.reasonOf(e), e);
+    }
+  }
+
+  /** {@code --timeline-interval}: a number with {@code ms} or {@code s} (the default unit). */
+  private Duration interval(String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    long scale = 1_000_000_000L;
+    if (v.endsWith("ms")) {
+      scale = 1_000_000L;
+      v = v.substring(0, v.length() - 2);
+    } else if (v.endsWith("s")) {
+      v = v.substring(0, v.length() - 1);
+    }
+    Duration d;
+    try {
+      double n = Double.parseDouble(v.trim());
+      if (!(n >= 0) || n * scale > Long.MAX_VALUE / 2.0) {
+        throw new NumberFormatException();
+      }
+      d = Duration.ofNanos(Math.round(n * scale));
+    } catch (NumberFormatException e) {
+      throw usage(
+          "--timeline-interval: not a time: '"
+              + value
+              + "' (use e.g. 500ms, 1s, 2, or 0 for none)");
+    }
+    try {
+      return SortConfig.builder().timelineInterval(d).build().timelineInterval();
+    } catch (IllegalArgumentException e) {
+      throw usage("--timeline-interval: " + e.getMessage());
     }
   }
 

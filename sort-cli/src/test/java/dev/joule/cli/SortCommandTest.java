@@ -107,6 +107,8 @@ class SortCommandTest {
             "--transfer-temp",
             "--batch-size",
             "--report-json",
+            "--report-html",
+            "--timeline-interval",
             "--stats",
             "--explain",
             "--progress",

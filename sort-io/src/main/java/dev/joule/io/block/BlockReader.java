@@ -37,6 +37,7 @@ public final class BlockReader implements AutoCloseable {
   private volatile IOException failure;
   private volatile boolean closed;
   private long nextOffset;
+  private long takeOffset; // where the next buffer take() returns starts: for the wait's device
   private int outstanding;
 
   /**
@@ -67,6 +68,7 @@ public final class BlockReader implements AutoCloseable {
     this.transfer = transferSize;
     this.maxInFlight = maxInFlight;
     this.nextOffset = start;
+    this.takeOffset = start;
     this.submitted = new ArrayBlockingQueue<>(maxInFlight + 1);
     this.filled = new ArrayBlockingQueue<>(maxInFlight + 1);
     this.thread = threads.start("read", this::run);
@@ -105,8 +107,12 @@ public final class BlockReader implements AutoCloseable {
       throw new IllegalStateException("no buffer submitted");
     }
     ByteBuffer b;
+    long waitedSince = System.nanoTime();
     try {
       b = filled.take();
+      // The input's share of the timeline's "waited for the device": run formation and the
+      // one-pass sort stall here when the disk is slower than indexing and sorting.
+      file.parts().meterAt(takeOffset).waited(System.nanoTime() - waitedSince);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting for a read of " + file.path());
@@ -116,6 +122,7 @@ public final class BlockReader implements AutoCloseable {
       rethrow();
     }
     outstanding--;
+    takeOffset += b.remaining();
     return b;
   }
 

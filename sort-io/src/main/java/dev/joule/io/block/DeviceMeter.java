@@ -1,5 +1,6 @@
 package dev.joule.io.block;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -9,7 +10,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * then. {@link dev.joule.io.stripe.TempSpace} deals more stripe units to a device that writes
  * faster.
  *
- * <p>Two {@code System.nanoTime()} calls per transfer of a few MiB. Thread-safe.
+ * <p>The sort's timeline samples these counters once per interval: besides the totals it reads the
+ * transfers in flight at that instant and the time the sort's consumers spent waiting for this
+ * device ({@link #waited}), which tells a slow device from a busy CPU.
+ *
+ * <p>Two {@code System.nanoTime()} calls and four atomic additions per transfer of a few MiB.
+ * Thread-safe.
  */
 public final class DeviceMeter {
   /** A meter that counts nothing, for files that are not on a temp stripe. */
@@ -21,6 +27,8 @@ public final class DeviceMeter {
   private final AtomicLong readNanos = new AtomicLong();
   private final AtomicLong writeNanos = new AtomicLong();
   private final AtomicLong writes = new AtomicLong();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final AtomicLong waitNanos = new AtomicLong();
 
   /** A counting meter. */
   public DeviceMeter() {
@@ -31,9 +39,34 @@ public final class DeviceMeter {
     this.counting = counting;
   }
 
-  /** The clock for {@link #read} and {@link #wrote}: 0 when this meter does not count. */
+  /**
+   * Begins a transfer: the clock for {@link #read} and {@link #wrote} (0 when this meter does not
+   * count). Every start must end in exactly one of {@link #read}, {@link #wrote} or {@link
+   * #failed}, or the transfer stays counted as in flight.
+   */
   public long start() {
-    return counting ? System.nanoTime() : 0;
+    if (!counting) {
+      return 0;
+    }
+    inFlight.incrementAndGet();
+    return System.nanoTime();
+  }
+
+  /** Ends a transfer begun by {@link #start()} that threw: no bytes, no time. */
+  public void failed() {
+    if (counting) {
+      inFlight.decrementAndGet();
+    }
+  }
+
+  /**
+   * Counts {@code nanos} that a consumer of this device (the input's reader, the merge's cursors)
+   * spent waiting for a read from it, or reading itself.
+   */
+  public void waited(long nanos) {
+    if (counting) {
+      waitNanos.addAndGet(nanos);
+    }
   }
 
   /** Counts a read of {@code bytes} that began at {@code startNanos} ({@link #start()}). */
@@ -41,6 +74,7 @@ public final class DeviceMeter {
     if (counting) {
       bytesRead.addAndGet(bytes);
       readNanos.addAndGet(System.nanoTime() - startNanos);
+      inFlight.decrementAndGet();
     }
   }
 
@@ -50,6 +84,7 @@ public final class DeviceMeter {
       bytesWritten.addAndGet(bytes);
       writeNanos.addAndGet(System.nanoTime() - startNanos);
       writes.incrementAndGet();
+      inFlight.decrementAndGet();
     }
   }
 
@@ -76,6 +111,21 @@ public final class DeviceMeter {
   /** Number of write calls measured. */
   public long writes() {
     return writes.get();
+  }
+
+  /** Transfers begun and not yet ended, at this instant. */
+  public int inFlight() {
+    return inFlight.get();
+  }
+
+  /** Nanoseconds consumers spent waiting for this device (see {@link #waited}). */
+  public long waitNanos() {
+    return waitNanos.get();
+  }
+
+  /** Whether this meter counts (false only for {@link #NONE}). */
+  public boolean counting() {
+    return counting;
   }
 
   /** Bytes per second of busy write time; 0 before any write. */

@@ -73,6 +73,11 @@ public final class FileParts {
     return meters[i];
   }
 
+  /** The meter of the device that holds byte {@code position}. */
+  public DeviceMeter meterAt(long position) {
+    return map == null ? meters[0] : meters[map.segment(position)];
+  }
+
   /** The first segment's path: the name of the file in messages and hooks. */
   public Path path() {
     return paths.get(0);

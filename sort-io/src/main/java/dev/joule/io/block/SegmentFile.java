@@ -279,9 +279,14 @@ final class SegmentFile implements AutoCloseable {
         total += n;
       }
     } catch (SortIOException e) {
+      meter.failed();
       throw e; // opening the buffered channel failed: already names its op
     } catch (IOException e) {
+      meter.failed();
       throw new SortIOException("read", path, SortIOException.reasonOf(e), e);
+    } catch (RuntimeException | Error e) {
+      meter.failed();
+      throw e;
     }
     meter.read(total, started);
     return total;
@@ -313,9 +318,14 @@ final class SegmentFile implements AutoCloseable {
         pos += n;
       }
     } catch (SortIOException e) {
+      meter.failed();
       throw e; // opening the buffered channel failed: already names its op
     } catch (IOException e) {
+      meter.failed();
       throw new SortIOException("write", path, SortIOException.reasonOf(e), e);
+    } catch (RuntimeException | Error e) {
+      meter.failed();
+      throw e;
     }
     meter.wrote(pos - position, started);
   }

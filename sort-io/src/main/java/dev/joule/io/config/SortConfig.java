@@ -4,6 +4,7 @@ import dev.joule.core.key.SortKey;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.io.hooks.SortHooks;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -54,6 +55,12 @@ public final class SortConfig {
   /** Default memory budget of the API: 256 MiB (the CLI derives its own from the machine). */
   public static final DataSize DEFAULT_MEMORY = DataSize.ofMiB(256);
 
+  /** Default interval of a file sort's timeline: one second. */
+  public static final Duration DEFAULT_TIMELINE_INTERVAL = Duration.ofSeconds(1);
+
+  /** Shortest timeline interval accepted: a millisecond (shorter ones would cost CPU). */
+  public static final Duration MIN_TIMELINE_INTERVAL = Duration.ofMillis(1);
+
   /** Most worker threads ({@link #threads()}). */
   public static final int MAX_THREADS = 256;
 
@@ -72,6 +79,8 @@ public final class SortConfig {
   private final int fanIn;
   private final NoticeSink notices;
   private final ProgressListener progress;
+  private final Duration timelineInterval;
+  private final TimelineListener timelineListener;
   private final SortHooks hooks;
 
   static {
@@ -111,6 +120,8 @@ public final class SortConfig {
     this.fanIn = b.fanIn;
     this.notices = b.notices;
     this.progress = b.progress;
+    this.timelineInterval = b.timelineInterval;
+    this.timelineListener = b.timelineListener;
   }
 
   /**
@@ -137,6 +148,8 @@ public final class SortConfig {
     b.fanIn = fanIn;
     b.notices = notices;
     b.progress = progress;
+    b.timelineInterval = timelineInterval;
+    b.timelineListener = timelineListener;
     b.hooks = hooks;
     return b;
   }
@@ -236,6 +249,19 @@ public final class SortConfig {
     return progress;
   }
 
+  /**
+   * How often a file sort samples its devices and CPU for the report's timeline; {@link
+   * Duration#ZERO} when it does not.
+   */
+  public Duration timelineInterval() {
+    return timelineInterval;
+  }
+
+  /** Where each sample of a file sort's timeline goes as it is taken. */
+  public TimelineListener timelineListener() {
+    return timelineListener;
+  }
+
   /** Default temp directory (one stripe): {@code java.io.tmpdir}. */
   public static Path defaultTempDir() {
     return Path.of(System.getProperty("java.io.tmpdir"));
@@ -281,6 +307,8 @@ public final class SortConfig {
     private int fanIn;
     private NoticeSink notices = NoticeSink.IGNORE;
     private ProgressListener progress = ProgressListener.NONE;
+    private Duration timelineInterval = DEFAULT_TIMELINE_INTERVAL;
+    private TimelineListener timelineListener = TimelineListener.NONE;
     private SortHooks hooks = SortHooks.NONE;
 
     private Builder() {}
@@ -420,6 +448,35 @@ public final class SortConfig {
     /** Where progress goes; default: nowhere. */
     public Builder progress(ProgressListener progress) {
       this.progress = Objects.requireNonNull(progress, "progress");
+      return this;
+    }
+
+    /**
+     * How often a file sort samples bytes, transfers in flight and waits per device, and the
+     * process's CPU, into {@code SortReport.timeline()} and the {@link #timelineListener}; default
+     * {@link #DEFAULT_TIMELINE_INTERVAL}, {@link Duration#ZERO} for no timeline (and no sampler
+     * thread). A sample costs a few atomic reads per device.
+     *
+     * @throws IllegalArgumentException if negative, or positive and below {@link
+     *     #MIN_TIMELINE_INTERVAL}
+     */
+    public Builder timelineInterval(Duration interval) {
+      Objects.requireNonNull(interval, "timelineInterval");
+      if (interval.isNegative()
+          || (!interval.isZero() && interval.compareTo(MIN_TIMELINE_INTERVAL) < 0)) {
+        throw new IllegalArgumentException(
+            "timeline interval "
+                + interval
+                + " must be 0 (no timeline) or at least "
+                + MIN_TIMELINE_INTERVAL);
+      }
+      this.timelineInterval = interval;
+      return this;
+    }
+
+    /** Where each timeline sample goes as it is taken; default: nowhere (the report keeps them). */
+    public Builder timelineListener(TimelineListener listener) {
+      this.timelineListener = Objects.requireNonNull(listener, "timelineListener");
       return this;
     }
 

@@ -2,6 +2,8 @@ package dev.joule.io.input;
 
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockReader;
+import dev.joule.io.block.DeviceMeter;
+import dev.joule.io.block.FileParts;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
@@ -37,6 +39,18 @@ public final class InputFile implements AutoCloseable {
    */
   public static InputFile open(Path path, DirectIoPolicy policy, NoticeSink notices)
       throws SortIOException {
+    return open(path, policy, notices, DeviceMeter.NONE);
+  }
+
+  /**
+   * As {@link #open(Path, DirectIoPolicy, NoticeSink)}, counting every read of the input on {@code
+   * meter} (the sort's timeline).
+   *
+   * @throws SortIOException op {@code "open"} naming the path
+   */
+  public static InputFile open(
+      Path path, DirectIoPolicy policy, NoticeSink notices, DeviceMeter meter)
+      throws SortIOException {
     BasicFileAttributes a = attributes(path);
     if (a.isDirectory()) {
       throw new SortIOException("open", path, "Is a directory");
@@ -45,7 +59,7 @@ public final class InputFile implements AutoCloseable {
       throw new SortIOException(
           "open", path, "not a regular file (use a stream for pipes and devices)");
     }
-    return new InputFile(BlockFile.openRead(path, policy, notices), a);
+    return new InputFile(BlockFile.openRead(FileParts.single(path, 0, meter), policy, notices), a);
   }
 
   private static BasicFileAttributes attributes(Path path) throws SortIOException {

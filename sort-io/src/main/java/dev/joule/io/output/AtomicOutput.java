@@ -3,6 +3,8 @@ package dev.joule.io.output;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
+import dev.joule.io.block.DeviceMeter;
+import dev.joule.io.block.FileParts;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
@@ -102,6 +104,24 @@ public final class AtomicOutput implements AutoCloseable {
       int maxInFlight,
       SortThreads threads)
       throws IOException {
+    return create(target, policy, notices, pool, maxInFlight, threads, DeviceMeter.NONE);
+  }
+
+  /**
+   * As {@link #create(Path, DirectIoPolicy, NoticeSink, BlockPool, int, SortThreads)}, counting
+   * every transfer of the temporary on {@code meter} (the sort's timeline).
+   *
+   * @throws SortIOException op {@code "create"} naming the temporary
+   */
+  public static AtomicOutput create(
+      Path target,
+      DirectIoPolicy policy,
+      NoticeSink notices,
+      BlockPool pool,
+      int maxInFlight,
+      SortThreads threads,
+      DeviceMeter meter)
+      throws IOException {
     Path resolved = target;
     if (Files.isSymbolicLink(target)) {
       try {
@@ -117,7 +137,7 @@ public final class AtomicOutput implements AutoCloseable {
     for (int attempt = 0; file == null; attempt++) {
       temp = dir.resolve("." + name + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".tmp");
       try {
-        file = BlockFile.createNew(temp, policy, notices);
+        file = BlockFile.createNew(FileParts.single(temp, 0, meter), policy, notices, p -> {});
       } catch (SortIOException e) {
         if (!(e.getCause() instanceof FileAlreadyExistsException) || attempt + 1 >= NAME_ATTEMPTS) {
           throw e;

@@ -65,6 +65,7 @@ final class FileSortJob {
   private final Resources res = new Resources(meter);
   private final List<PhaseReport> phases = new ArrayList<>();
   private TempSpace temp;
+  private TimelineSampler timeline;
   private RecordArena[] arenas; // run formation's, lent to the merge
 
   FileSortJob(Path output, SortConfig config) {
@@ -105,11 +106,17 @@ final class FileSortJob {
 
   /** Closes what the job opened (the temp files are already gone after a success). */
   void close() throws IOException {
+    if (timeline != null) {
+      timeline.close();
+    }
     res.close();
   }
 
   /** Closes what the job opened, adding errors to {@code primary}; deletes every temp file. */
   void closeAfterFailure(Throwable primary) {
+    if (timeline != null) {
+      timeline.close(); // first: its thread must not outlive the sort
+    }
     res.closeAfterFailure(primary);
     if (temp != null) {
       temp.closeAfterFailure(primary);
@@ -117,7 +124,11 @@ final class FileSortJob {
   }
 
   SortReport run(Path input) throws IOException {
-    InputFile in = res.add(InputFile.open(input, config.directIo(), notices));
+    timeline = TimelineSampler.start(config, threads, notices);
+    InputFile in =
+        res.add(
+            InputFile.open(
+                input, config.directIo(), notices, timeline.newDevice("input", input.toString())));
     EntrySpec spec = EntrySpec.of(config);
     if (config.format() instanceof FixedLengthFormat f) {
       in.checkWholeRecords(f.recordSize());
@@ -148,8 +159,8 @@ final class FileSortJob {
   private SortReport onePass(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
       throws IOException {
     BlockPool outPool = InMemorySortPhase.outputPool(plan, res);
-    AtomicOutput out =
-        res.add(AtomicOutput.create(output, config.directIo(), notices, outPool, 1, threads));
+    AtomicOutput out = createOutput(outPool);
+    timeline.phase("in-memory sort");
     PhaseClock clock = new PhaseClock();
     InMemorySortPhase.Result r =
         InMemorySortPhase.run(in, out, plan, spec, config, threads, sorter, res);
@@ -162,13 +173,15 @@ final class FileSortJob {
     DataSummary inSum = r.output().checkAgainstInput(r.records(), r.inputChecksum(), output);
     long outBytes = out.writer().position();
     out.commit();
-    phases.add(clock.phase("in-memory sort", in.size(), outBytes, 0, r.records() == 0 ? 0 : 1, 0));
+    addPhase(
+        clock.phase("in-memory sort", in.size(), outBytes, 0, r.records() == 0 ? 0 : 1, 0), null);
     return report(in, r.records(), 0, 0, 0, inSum, r.output().summary(), List.of());
   }
 
   private SortReport twoPass(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
       throws IOException {
-    temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+    openTemp();
+    timeline.phase("run formation");
     PhaseClock clock = new PhaseClock();
     arenas = RunFormationPhase.allocateArenas(plan, res);
     InPlaceChunks chunks = RunFormationPhase.inPlace(in, plan, spec, arenas, sorter, threads);
@@ -176,8 +189,9 @@ final class FileSortJob {
     RunFormationPhase.Result rf =
         RunFormationPhase.run(
             chunks, plan, config, threads, temp, sorter, arenas, indexes, meter, in.size());
-    phases.add(
-        clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+    addPhase(
+        clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
+        "merge pass 1");
     return merge(in, plan, rf);
   }
 
@@ -194,13 +208,15 @@ final class FileSortJob {
     BlockPool readPool = res.pool(SortPlan.READ_BUFFERS, plan.inputTransfer());
     RecordReader reader =
         res.add(new RecordReader(in, spec.format(), plan.inputTransfer(), readPool, threads));
+    timeline.phase(plan.onePass() ? "in-memory sort" : "run formation");
     PhaseClock clock = new PhaseClock();
     if (!plan.onePass()) {
-      temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+      openTemp();
       RunFormationPhase.Result rf =
           formParsedRuns(new ParsedChunks(reader, spec, threads), plan, sorter, in.size());
-      phases.add(
-          clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+      addPhase(
+          clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
+          "merge pass 1");
       return merge(in, plan, rf);
     }
     Resources onePass = res.add(new Resources(meter));
@@ -212,15 +228,7 @@ final class FileSortJob {
     if (filler.exhausted()) {
       reader.finish();
       config.progress().update("in-memory sort", reader.bytesRead(), in.size());
-      AtomicOutput out =
-          res.add(
-              AtomicOutput.create(
-                  output,
-                  config.directIo(),
-                  notices,
-                  InMemorySortPhase.outputPool(plan, res),
-                  1,
-                  threads));
+      AtomicOutput out = createOutput(InMemorySortPhase.outputPool(plan, res));
       return publishOnePass(
           in,
           out,
@@ -229,7 +237,8 @@ final class FileSortJob {
               index, first, out, spec, sorter, SortHooks.of(config).outputFault()));
     }
     notices.notice("the input is larger than its sample suggested: sorting it in two passes");
-    temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+    timeline.phase("run formation");
+    openTemp();
     List<RunDescriptor> runs = new ArrayList<>();
     RecordChecksum sum = new RecordChecksum();
     long written = 0;
@@ -272,8 +281,9 @@ final class FileSortJob {
             sum,
             rest.bytesRead(),
             written + rest.bytesWritten());
-    phases.add(
-        clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0));
+    addPhase(
+        clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
+        "merge pass 1");
     return merge(in, two, rf);
   }
 
@@ -299,10 +309,9 @@ final class FileSortJob {
     MergePhase merge = new MergePhase(config, plan, meter, new ArenaMemory(arenas));
     MergePlan mp = MergePlan.of(sizes(rf.runs()), plan.fanIn());
     List<RunDescriptor> finalInputs =
-        MergePasses.beforeFinal(mp, rf.runs(), merge, temp, phases::add);
-    AtomicOutput out =
-        res.add(
-            AtomicOutput.create(output, config.directIo(), notices, res.pool(1, 4096), 1, threads));
+        MergePasses.beforeFinal(
+            mp, rf.runs(), merge, temp, p -> addPhase(p, "merge pass " + (phases.size() + 1)));
+    AtomicOutput out = createOutput(res.pool(1, 4096));
     int parts = merge.parts(finalInputs.size(), rf.records());
     long outBytes = outputBytes(finalInputs);
     String name =
@@ -312,6 +321,7 @@ final class FileSortJob {
             + parts
             + (parts == 1 ? " part)" : " parts)");
     merge.startPass(name, outBytes);
+    timeline.phase(name);
     PhaseClock clock = new PhaseClock();
     MergePhase.Output merged = merge.mergeToOutput(finalInputs, out, parts);
     OutputValidator v = merged.validator();
@@ -323,14 +333,15 @@ final class FileSortJob {
     temp = null;
     long written = merged.bytes(); // less than outBytes when unique output left records out
     out.commitRegions(written);
-    phases.add(
+    addPhase(
         clock.phase(
             name,
             MergePasses.fileBytes(finalInputs),
             written,
             finalInputs.size(),
             1,
-            finalInputs.size()));
+            finalInputs.size()),
+        null);
     return report(
         in,
         rf.records(),
@@ -374,7 +385,35 @@ final class FileSortJob {
         phases,
         inSum,
         outSum,
-        devices);
+        devices,
+        timeline.finish());
+  }
+
+  /** Records a finished phase, in the report and on the timeline; {@code next} is the next one. */
+  private void addPhase(PhaseReport p, String next) {
+    phases.add(p);
+    timeline.phaseEnded(p, next);
+  }
+
+  /** Opens the temp space, each of its stripes a device of the timeline. */
+  private void openTemp() throws IOException {
+    temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+    for (int i = 0; i < config.tempDirs().size(); i++) {
+      timeline.device("temp " + i, config.tempDirs().get(i).toString(), temp.meter(i));
+    }
+  }
+
+  /** The output's temporary and writer, the output a device of the timeline. */
+  private AtomicOutput createOutput(BlockPool pool) throws IOException {
+    return res.add(
+        AtomicOutput.create(
+            output,
+            config.directIo(),
+            notices,
+            pool,
+            1,
+            threads,
+            timeline.newDevice("output", output.toString())));
   }
 
   /** What each temp directory of {@code temp} did. */

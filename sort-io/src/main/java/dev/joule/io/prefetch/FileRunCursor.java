@@ -160,11 +160,14 @@ public final class FileRunCursor extends AbstractRunCursor implements AutoClosea
       Thread.currentThread().interrupt();
       throw new UncheckedIOException(new InterruptedIOException("merge cancelled"));
     }
+    long waitedSince = System.nanoTime();
     try {
       owned = prefetcher.take(run, k);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    // Charged to the block's device, so the timeline shows which stripe the merge waited for.
+    descriptor.parts().meterAt(descriptor.blockOffset(k)).waited(System.nanoTime() - waitedSince);
     block = k;
     // Read-only, like the arena slabs that run formation reads: the merge's hot code (key prefix,
     // key compare, record copy, CRC) then meets the buffer class it was compiled for in run

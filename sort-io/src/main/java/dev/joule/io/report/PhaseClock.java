@@ -13,6 +13,14 @@ public final class PhaseClock {
   /** Starts measuring now. */
   public PhaseClock() {}
 
+  /**
+   * Nanoseconds of CPU the whole process has used (all threads, user + system), or 0 if the JVM
+   * cannot tell: the clock of the phase reports, for the timeline's per-interval CPU.
+   */
+  public static long processCpuNanos() {
+    return CpuClock.processCpuNanos();
+  }
+
   /** The report of the phase so far: see {@link PhaseReport} for the fields. */
   public PhaseReport phase(
       String name, long read, long written, int runsIn, int runsOut, int fanIn) {

@@ -24,6 +24,7 @@ import java.util.List;
  * @param output valsort numbers of the output
  * @param devices one entry per temp directory, in configuration order (empty for a sort that wrote
  *     no temp file)
+ * @param timeline the sort over time ({@link Timeline#NONE} when it was not sampled)
  */
 public record SortReport(
     long records,
@@ -38,12 +39,46 @@ public record SortReport(
     List<PhaseReport> phases,
     DataSummary input,
     DataSummary output,
-    List<DeviceReport> devices) {
+    List<DeviceReport> devices,
+    Timeline timeline) {
 
   /** Copies the lists. */
   public SortReport {
     phases = List.copyOf(phases);
     devices = List.copyOf(devices);
+    java.util.Objects.requireNonNull(timeline, "timeline");
+  }
+
+  /** A report without a timeline. */
+  public SortReport(
+      long records,
+      long bytes,
+      int threads,
+      int stripes,
+      boolean directIo,
+      int runs,
+      int mergePasses,
+      int fanIn,
+      long peakMemoryBytes,
+      List<PhaseReport> phases,
+      DataSummary input,
+      DataSummary output,
+      List<DeviceReport> devices) {
+    this(
+        records,
+        bytes,
+        threads,
+        stripes,
+        directIo,
+        runs,
+        mergePasses,
+        fanIn,
+        peakMemoryBytes,
+        phases,
+        input,
+        output,
+        devices,
+        Timeline.NONE);
   }
 
   /** A report without per-device figures. */
@@ -73,7 +108,8 @@ public record SortReport(
         phases,
         input,
         output,
-        List.of());
+        List.of(),
+        Timeline.NONE);
   }
 
   /** Wall time of all phases. */
@@ -112,6 +148,7 @@ public record SortReport(
       d.appendJson(w);
     }
     w.endArray();
+    timeline.appendJson(w);
     return w.endObject().toString();
   }
 }

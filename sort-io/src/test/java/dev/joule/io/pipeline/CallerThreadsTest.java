@@ -365,7 +365,12 @@ class CallerThreadsTest {
       Set<String> expected =
           new TreeSet<>(
               List.of(
-                  "joule-read", "joule-write", "joule-runwrite", "joule-prefetch", "joule-merge"));
+                  "joule-read",
+                  "joule-write",
+                  "joule-runwrite",
+                  "joule-prefetch",
+                  "joule-merge",
+                  "joule-timeline"));
       if (shape == Shape.LINES) {
         expected.add("joule-parse");
       }
