@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * Test hooks of one sort, carried by its {@link SortConfig} but not part of the exported API: this
@@ -22,11 +23,22 @@ import java.util.function.Consumer;
  * @param outputFault a fault the output path of a file sort injects before its self-validation
  *     ({@link OutputFault#NONE}: none); the validation tests show with it that a wrong output is
  *     caught and not published
+ * @param onePassSlabBytes the slab size the one-pass sort of fixed records aims at (0: {@code
+ *     SortPlan.ONE_PASS_SLAB_BYTES}); lets tests fill an arena of a few KiB slab by slab. The plan
+ *     counts the slack of the slabs this gives, so a small value costs one-pass capacity
+ * @param beforeOnePassSlab called on the sorting thread with each slab number just before the
+ *     one-pass sort allocates that slab of its arena; an exception it throws (an {@code
+ *     OutOfMemoryError} stands for a refused allocation) fails the sort like any other
  */
 public record SortHooks(
-    long runRecordsLimit, Consumer<List<Path>> afterRunFormation, OutputFault outputFault) {
+    long runRecordsLimit,
+    Consumer<List<Path>> afterRunFormation,
+    OutputFault outputFault,
+    int onePassSlabBytes,
+    IntConsumer beforeOnePassSlab) {
   /** No hooks: runs as large as the budget allows, nothing called between phases, no fault. */
-  public static final SortHooks NONE = new SortHooks(0, runs -> {}, OutputFault.NONE);
+  public static final SortHooks NONE =
+      new SortHooks(0, runs -> {}, OutputFault.NONE, 0, slab -> {});
 
   private static volatile Access access;
 
@@ -37,21 +49,38 @@ public record SortHooks(
     }
     Objects.requireNonNull(afterRunFormation, "afterRunFormation");
     Objects.requireNonNull(outputFault, "outputFault");
+    if (onePassSlabBytes < 0 || onePassSlabBytes % 4096 != 0) {
+      throw new IllegalArgumentException(
+          "one-pass slab size " + onePassSlabBytes + " must be a multiple of 4096 (0: default)");
+    }
+    Objects.requireNonNull(beforeOnePassSlab, "beforeOnePassSlab");
   }
 
   /** These hooks with another run record limit. */
   public SortHooks withRunRecordsLimit(long records) {
-    return new SortHooks(records, afterRunFormation, outputFault);
+    return new SortHooks(
+        records, afterRunFormation, outputFault, onePassSlabBytes, beforeOnePassSlab);
   }
 
   /** These hooks with another after-run-formation callback. */
   public SortHooks withAfterRunFormation(Consumer<List<Path>> hook) {
-    return new SortHooks(runRecordsLimit, hook, outputFault);
+    return new SortHooks(runRecordsLimit, hook, outputFault, onePassSlabBytes, beforeOnePassSlab);
   }
 
   /** These hooks with another output fault. */
   public SortHooks withOutputFault(OutputFault fault) {
-    return new SortHooks(runRecordsLimit, afterRunFormation, fault);
+    return new SortHooks(
+        runRecordsLimit, afterRunFormation, fault, onePassSlabBytes, beforeOnePassSlab);
+  }
+
+  /** These hooks with another one-pass slab size (0: the default). */
+  public SortHooks withOnePassSlabBytes(int bytes) {
+    return new SortHooks(runRecordsLimit, afterRunFormation, outputFault, bytes, beforeOnePassSlab);
+  }
+
+  /** These hooks with another callback before each one-pass slab allocation. */
+  public SortHooks withBeforeOnePassSlab(IntConsumer hook) {
+    return new SortHooks(runRecordsLimit, afterRunFormation, outputFault, onePassSlabBytes, hook);
   }
 
   /** How this package reaches the hooks that {@code SortConfig} keeps private. */
