@@ -125,39 +125,6 @@ public final class RecordIndex {
    * input order with {@link #add} (any layout) or {@link #fill} (fixed-size layouts).
    */
   public void bind(ArenaView arena, EntryLayout layout, TieBreaker tieBreaker) {
-    bind(arena, layout, tieBreaker, arena.slabCount());
-  }
-
-  /**
-   * Binds the index to {@code arena} while it is still being filled: the size is set to the {@code
-   * total} entries the caller expects, but no slab is bound yet; the caller binds each slab with
-   * {@link #bindSlab} once it is allocated and then {@link #fill}s its entries (the one-pass sort
-   * indexes each slab as its reads complete). As after {@link #prepare}, entries are undefined
-   * until filled.
-   *
-   * @throws IllegalArgumentException if {@code total} exceeds the capacity or {@code layout} has no
-   *     fixed size
-   */
-  public void prepareFilling(
-      ArenaView arena, EntryLayout layout, TieBreaker tieBreaker, int total) {
-    if (!layout.fixedSize()) {
-      throw new IllegalArgumentException(layout + " has no fixed entry size: use add()");
-    }
-    if (total < 0 || total > keys.length) {
-      throw new IllegalArgumentException(
-          total + " records exceed the index capacity " + keys.length);
-    }
-    bind(arena, layout, tieBreaker, 0);
-    java.util.Arrays.fill(slabs, null);
-    this.size = total;
-  }
-
-  /** Binds slab {@code slab} of the arena given to {@link #prepareFilling} (now allocated). */
-  public void bindSlab(int slab) {
-    slabs[slab] = view.slab(slab);
-  }
-
-  private void bind(ArenaView arena, EntryLayout layout, TieBreaker tieBreaker, int bound) {
     this.view = arena;
     this.layout = layout;
     this.tieBreaker = tieBreaker;
@@ -165,7 +132,7 @@ public final class RecordIndex {
     this.keyLength = layout.fixedKeyLength();
     this.variable = layout.variableKey();
     this.tieMask = variable || keyLength > 8 ? TIE_MASK : 0;
-    for (int s = 0; s < bound; s++) {
+    for (int s = 0; s < arena.slabCount(); s++) {
       slabs[s] = arena.slab(s);
     }
     this.size = 0;

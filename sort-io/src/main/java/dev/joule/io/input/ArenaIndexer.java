@@ -73,53 +73,36 @@ public final class ArenaIndexer {
    */
   public static RecordChecksum checksumAndIndex(
       ArenaView arena, RecordIndex index, EntryLayout layout, TieBreaker tie, ForkJoinPool pool) {
+    int recordSize = layout.fixedEntrySize();
     index.prepare(arena, layout, tie);
     List<ForkJoinTask<RecordChecksum>> tasks = new ArrayList<>();
     int at = 0;
     for (int s = 0; s < arena.slabCount(); s++) {
-      at += submitSlab(arena, index, s, at, pool, tasks);
+      ByteBuffer slab = arena.slab(s);
+      int slabNo = s;
+      int n = arena.filled(s) / recordSize;
+      for (int from = 0; from < n; from += CHECKSUM_GRAIN) {
+        int first = from;
+        int count = Math.min(CHECKSUM_GRAIN, n - from);
+        int entry = at + from;
+        tasks.add(
+            pool.submit(
+                () -> {
+                  RecordChecksum c = new RecordChecksum();
+                  for (int r = 0; r < count; r += FUSED_STEP) {
+                    int m = Math.min(FUSED_STEP, count - r);
+                    c.addRecords(slab, (first + r) * recordSize, m, recordSize);
+                    index.fill(slabNo, first + r, m, entry + r);
+                  }
+                  return c;
+                }));
+      }
+      at += n;
     }
     return sum(tasks);
   }
 
-  /**
-   * Submits to {@code pool} the tasks that checksum the whole records of slab {@code slab} and fill
-   * their entries from {@code at} on into {@code index} (prepared or {@link
-   * RecordIndex#prepareFilling filling}, the slab bound), adds them to {@code tasks} and returns
-   * the slab's record count. The caller {@link #sum}s the tasks, and joins them before the arena or
-   * index goes away on any path.
-   */
-  public static int submitSlab(
-      ArenaView arena,
-      RecordIndex index,
-      int slab,
-      int at,
-      ForkJoinPool pool,
-      List<ForkJoinTask<RecordChecksum>> tasks) {
-    int recordSize = index.layout().fixedEntrySize();
-    ByteBuffer b = arena.slab(slab);
-    int n = arena.filled(slab) / recordSize;
-    for (int from = 0; from < n; from += CHECKSUM_GRAIN) {
-      int first = from;
-      int count = Math.min(CHECKSUM_GRAIN, n - from);
-      int entry = at + from;
-      tasks.add(
-          pool.submit(
-              () -> {
-                RecordChecksum c = new RecordChecksum();
-                for (int r = 0; r < count; r += FUSED_STEP) {
-                  int m = Math.min(FUSED_STEP, count - r);
-                  c.addRecords(b, (first + r) * recordSize, m, recordSize);
-                  index.fill(slab, first + r, m, entry + r);
-                }
-                return c;
-              }));
-    }
-    return n;
-  }
-
-  /** Joins {@code tasks} in order and returns the sum of their checksums. */
-  public static RecordChecksum sum(List<ForkJoinTask<RecordChecksum>> tasks) {
+  private static RecordChecksum sum(List<ForkJoinTask<RecordChecksum>> tasks) {
     RecordChecksum sum = new RecordChecksum();
     for (ForkJoinTask<RecordChecksum> t : tasks) {
       sum.add(t.join()); // join also publishes the task's index entries to this thread

@@ -29,8 +29,6 @@ public final class InputStage implements AutoCloseable {
   private RecordArena pendingArena;
   private List<Window> pending = List.of();
   private int submitted; // windows of pending handed to the reader
-  private int taken; // windows of pending taken back
-  private long chunkBytes; // of the chunk begun last, taken back so far
   private long bytesRead;
 
   /**
@@ -103,8 +101,6 @@ public final class InputStage implements AutoCloseable {
     arena.clear();
     pending = windows(arena, bytes);
     submitted = 0;
-    taken = 0;
-    chunkBytes = 0;
     pendingArena = arena;
   }
 
@@ -128,42 +124,18 @@ public final class InputStage implements AutoCloseable {
   }
 
   /** Waits for the chunk started last, marks its arena's slabs filled; returns its bytes. */
+  @SuppressWarnings("ReferenceEquality") // the reader returns our windows: identity is the point
   public long await() throws IOException {
-    if (pendingArena == null) {
+    RecordArena arena = pendingArena;
+    if (arena == null) {
       throw new IllegalStateException("no chunk was started");
     }
     if (submitted < pending.size()) {
       throw new IllegalStateException(
           (pending.size() - submitted) + " windows of the chunk were never submitted");
     }
-    takeUpTo(Integer.MAX_VALUE);
-    long total = chunkBytes;
-    pendingArena = null;
-    pending = List.of();
-    return total;
-  }
-
-  /**
-   * Waits for the windows of slab {@code slab} of the chunk begun last (it must have been
-   * submitted) and of any slab before it, and marks them filled; returns their bytes. {@link
-   * #await} then takes the windows still out.
-   */
-  public long awaitSlab(int slab) throws IOException {
-    if (pendingArena == null) {
-      throw new IllegalStateException("no chunk was begun");
-    }
-    if (submitted < pending.size() && pending.get(submitted).slab <= slab) {
-      throw new IllegalStateException("slab " + slab + " was not submitted");
-    }
-    return takeUpTo(slab);
-  }
-
-  @SuppressWarnings("ReferenceEquality") // the reader returns our windows: identity is the point
-  private long takeUpTo(int slab) throws IOException {
-    RecordArena arena = pendingArena;
     long total = 0;
-    while (taken < submitted && pending.get(taken).slab <= slab) {
-      Window w = pending.get(taken);
+    for (Window w : pending) {
       ByteBuffer b = reader.take();
       if (b != w.buffer) {
         throw new IllegalStateException("reader returned buffers out of order");
@@ -173,9 +145,9 @@ public final class InputStage implements AutoCloseable {
       if (got > 0) {
         arena.setFilled(w.slab, Math.max(arena.filled(w.slab), w.offset + got));
       }
-      taken++;
     }
-    chunkBytes += total;
+    pendingArena = null;
+    pending = List.of();
     bytesRead += total;
     return total;
   }

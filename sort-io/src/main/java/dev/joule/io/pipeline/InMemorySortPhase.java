@@ -26,9 +26,6 @@ import dev.joule.io.output.RecordOutput;
 import dev.joule.io.plan.SortPlan;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ForkJoinTask;
 
 /**
  * The one-pass sort (the input fits the budget). Fixed records ({@link #run}): read the whole input
@@ -86,53 +83,22 @@ final class InMemorySortPhase {
     RecordArena arena = res.reservedArena(bytes, slab);
     InputStage input = res.add(new InputStage(in, plan.inputTransfer(), bytes, slab, threads));
     input.begin(arena, bytes);
-    int slabs = arena.slabCount();
-    // The index comes after the second slab is handed over, so that the reader has two slabs to
-    // fill while this thread zeroes the index's heap pages (0.2-0.6 s for 10^7 entries).
-    int indexAfter = Math.min(1, slabs - 1);
-    RecordIndex index = null;
-    List<ForkJoinTask<RecordChecksum>> tasks = new ArrayList<>();
-    RecordChecksum sum;
-    try {
-      int indexed = 0;
-      int entries = 0;
-      for (int s = 0; s < slabs; s++) {
-        hooks.beforeOnePassSlab().accept(s);
-        arena.allocateSlab(s);
-        input.submitSlab(s);
-        if (s == indexAfter) {
-          index = res.index((int) (bytes / rs));
-          index.prepareFilling(arena.view(), spec.layout(), spec.tie(), (int) (bytes / rs));
-          for (int b = 0; b <= s; b++) {
-            index.bindSlab(b);
-          }
-        } else if (index != null) {
-          index.bindSlab(s);
-        }
-        // Checksum and index each slab on the pool once its reads are in, while the reader fills
-        // the next, instead of the whole arena after the read. The slab just handed over is left
-        // to the reader, so that waiting here never leaves it without a slab to fill.
-        for (; index != null && indexed < s; indexed++) {
-          input.awaitSlab(indexed);
-          entries +=
-              ArenaIndexer.submitSlab(arena.view(), index, indexed, entries, sorter.pool(), tasks);
-        }
-        Failures.checkCancelled();
-      }
-      input.awaitSlab(slabs - 1);
-      ArenaIndexer.submitSlab(arena.view(), index, slabs - 1, entries, sorter.pool(), tasks);
-      input.await();
-      input.finish();
-      sum = ArenaIndexer.sum(tasks);
-    } catch (IOException | RuntimeException | Error e) {
-      // The tasks read the arena and write the index: both must outlive them.
-      for (ForkJoinTask<RecordChecksum> t : tasks) {
-        t.quietlyJoin();
-      }
-      throw e;
+    for (int s = 0; s < arena.slabCount(); s++) {
+      hooks.beforeOnePassSlab().accept(s);
+      arena.allocateSlab(s);
+      input.submitSlab(s);
+      Failures.checkCancelled();
     }
-    c.progress().update("in-memory sort", input.bytesRead(), in.size());
+    // The index's heap pages are zeroed on this thread too (0.3-0.6 s for 10^7 entries), beside
+    // the reader's last slabs rather than after the read.
+    RecordIndex index = res.index((int) (bytes / rs));
+    long read = input.await();
+    input.finish();
+    c.progress().update("in-memory sort", read, in.size());
     Failures.checkCancelled();
+    RecordChecksum sum =
+        ArenaIndexer.checksumAndIndex(
+            arena.view(), index, spec.layout(), spec.tie(), sorter.pool());
     int n = index.size();
     sorter.sort(index);
     Failures.checkCancelled();
