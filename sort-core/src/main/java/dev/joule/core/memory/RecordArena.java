@@ -20,7 +20,12 @@ import java.nio.ByteOrder;
  * slabs have the same capacity except possibly the last.
  *
  * <p><b>Memory bound.</b> {@link #directBytes()}: the requested capacity rounded up to 4096 per
- * slab, plus 4096 bytes of alignment slack per slab. Nothing else is allocated after construction.
+ * slab, plus 4096 bytes of alignment slack per slab. Nothing else is allocated after construction,
+ * except by an arena made with {@link #reserve}: it allocates its slabs one by one, in order, with
+ * {@link #allocateSlab}, so that the owner can fill the first while it allocates the next (a fresh
+ * slab's pages are faulted in and zeroed at allocation; see docs/design.md D21). Its {@link
+ * #directBytes()} is the full reservation from the start, so an owner that counts it at creation
+ * never undercounts.
  *
  * <p><b>Ownership.</b> One owner, not thread-safe for filling; concurrent <em>reads</em> through a
  * {@link #view()} are safe once filling is done (the sorter and gatherer read from several
@@ -39,13 +44,15 @@ public final class RecordArena implements AutoCloseable {
 
   private final long directBytes;
   private final int slabBytes;
+  private final int[] capacities;
   private final ArenaView view = new ArenaView(this);
   private final DirectRegion region;
   private ByteBuffer[] slabs; // writable, BIG_ENDIAN; null once closed
   private ByteBuffer[] readers; // read-only duplicates handed to views
   private int[] filled;
+  private int allocated; // slabs [0, allocated) exist
 
-  private RecordArena(long capacityBytes, int slabBytes) {
+  private RecordArena(long capacityBytes, int slabBytes, boolean eager) {
     if (capacityBytes < 1) {
       throw new IllegalArgumentException("arena capacity " + capacityBytes + " must be positive");
     }
@@ -66,18 +73,24 @@ public final class RecordArena implements AutoCloseable {
     this.slabs = new ByteBuffer[n];
     this.readers = new ByteBuffer[n];
     this.filled = new int[n];
-    this.region = DirectRegion.open();
-    try {
-      for (int i = 0; i < n; i++) {
-        int size = (int) Math.min(slabBytes, rounded - (long) i * slabBytes);
-        slabs[i] = region.allocate(size);
-        readers[i] = slabs[i].asReadOnlyBuffer().order(ByteOrder.BIG_ENDIAN);
-      }
-    } catch (RuntimeException | Error e) {
-      region.close(); // the slabs allocated before the failure
-      throw e;
+    this.capacities = new int[n];
+    long reserved = 0;
+    for (int i = 0; i < n; i++) {
+      capacities[i] = (int) Math.min(slabBytes, rounded - (long) i * slabBytes);
+      reserved += capacities[i] + Alignment.BYTES; // what DirectRegion reserves per buffer
     }
-    this.directBytes = region.reservedBytes();
+    this.directBytes = reserved;
+    this.region = DirectRegion.open();
+    if (eager) {
+      try {
+        for (int i = 0; i < n; i++) {
+          allocateSlab(i);
+        }
+      } catch (RuntimeException | Error e) {
+        region.close(); // the slabs allocated before the failure
+        throw e;
+      }
+    }
     ArenaTracker.opened(this, directBytes);
   }
 
@@ -85,7 +98,7 @@ public final class RecordArena implements AutoCloseable {
   public static RecordArena allocate(long capacityBytes) {
     long aligned = (capacityBytes + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
     return new RecordArena(
-        capacityBytes, (int) Math.min(MAX_SLAB_BYTES, Math.max(Alignment.BYTES, aligned)));
+        capacityBytes, (int) Math.min(MAX_SLAB_BYTES, Math.max(Alignment.BYTES, aligned)), true);
   }
 
   /**
@@ -93,7 +106,52 @@ public final class RecordArena implements AutoCloseable {
    * (a multiple of 4096, at most 1 GiB). Small slabs are for tests of slab boundaries.
    */
   public static RecordArena allocate(long capacityBytes, int slabBytes) {
-    return new RecordArena(capacityBytes, slabBytes);
+    return new RecordArena(capacityBytes, slabBytes, true);
+  }
+
+  /**
+   * Caller owns the returned arena: the layout of {@link #allocate(long, int)}, but no slab is
+   * allocated yet; the caller allocates them in order with {@link #allocateSlab}. Until then a slab
+   * has its {@link #slabCapacity} but no memory: windows, views and {@link #setFilled} of it throw
+   * {@link IllegalStateException}. {@link #directBytes()} is the reservation of every slab already.
+   */
+  public static RecordArena reserve(long capacityBytes, int slabBytes) {
+    return new RecordArena(capacityBytes, slabBytes, false);
+  }
+
+  /**
+   * Allocates slab {@code slab}, which must be the first not yet allocated. Its memory is zeroed on
+   * this thread (that is where a fresh slab's page faults land). Hand the slab to other threads (a
+   * reader, a pool task) only after this returns, through something that publishes it (a queue or a
+   * task submission).
+   *
+   * @throws OutOfMemoryError if the JVM's direct memory limit or the OS refuses the memory; the
+   *     arena stays usable with the slabs it has, and the owner still closes it
+   */
+  public void allocateSlab(int slab) {
+    ByteBuffer[] s = slabs();
+    if (slab != allocated || slab >= s.length) {
+      throw new IllegalStateException(
+          "slab " + slab + " requested; allocated " + allocated + " of " + s.length + " slabs");
+    }
+    ByteBuffer b = region.allocate(capacities[slab]);
+    s[slab] = b;
+    readers[slab] = b.asReadOnlyBuffer().order(ByteOrder.BIG_ENDIAN);
+    allocated++;
+  }
+
+  /** Slabs allocated so far (all of them unless made by {@link #reserve}). */
+  public int allocatedSlabs() {
+    slabs();
+    return allocated;
+  }
+
+  private ByteBuffer slab(int slab) {
+    ByteBuffer b = slabs()[slab];
+    if (b == null) {
+      throw new IllegalStateException("slab " + slab + " is not allocated yet");
+    }
+    return b;
   }
 
   private ByteBuffer[] slabs() {
@@ -111,7 +169,8 @@ public final class RecordArena implements AutoCloseable {
 
   /** Capacity of slab {@code slab} in bytes (a multiple of 4096). */
   public int slabCapacity(int slab) {
-    return slabs()[slab].capacity();
+    slabs();
+    return capacities[slab];
   }
 
   /** Capacity of every slab but possibly the last. */
@@ -121,9 +180,10 @@ public final class RecordArena implements AutoCloseable {
 
   /** Total capacity of all slabs. */
   public long capacity() {
+    slabs();
     long c = 0;
-    for (ByteBuffer b : slabs()) {
-      c += b.capacity();
+    for (int b : capacities) {
+      c += b;
     }
     return c;
   }
@@ -136,7 +196,7 @@ public final class RecordArena implements AutoCloseable {
    * after {@link #close()} or across {@link #clear()}. Allocates one small buffer object.
    */
   public ByteBuffer writableWindow(int slab, int offset, int length) {
-    ByteBuffer s = slabs()[slab];
+    ByteBuffer s = slab(slab);
     if (offset % Alignment.BYTES != 0
         || offset < 0
         || length < 0
@@ -157,7 +217,7 @@ public final class RecordArena implements AutoCloseable {
 
   /** Records that bytes {@code [0, bytes)} of slab {@code slab} hold data (input order). */
   public void setFilled(int slab, int bytes) {
-    ByteBuffer s = slabs()[slab];
+    ByteBuffer s = slab(slab);
     if (bytes < 0 || bytes > s.capacity()) {
       throw new IllegalArgumentException(
           "filled " + bytes + " outside 0.." + s.capacity() + " of slab " + slab);
@@ -208,7 +268,11 @@ public final class RecordArena implements AutoCloseable {
     if (r == null) {
       throw new IllegalStateException("RecordArena is closed");
     }
-    return r[slab];
+    ByteBuffer b = r[slab];
+    if (b == null) {
+      throw new IllegalStateException("slab " + slab + " is not allocated yet");
+    }
+    return b;
   }
 
   /** Frees the slabs (see {@link DirectRegion}); idempotent. Later use of arena or views throws. */

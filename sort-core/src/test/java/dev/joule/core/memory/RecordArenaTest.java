@@ -31,6 +31,36 @@ class RecordArenaTest {
   }
 
   @Test
+  void aReservedArenaAllocatesItsSlabsInOrderAndCountsThemAllFromTheStart() {
+    long eager;
+    try (RecordArena a = RecordArena.allocate(5 * 4096 + 1, 2 * 4096)) {
+      eager = a.directBytes();
+    }
+    long live = ArenaTracker.liveDirectBytes();
+    try (RecordArena arena = RecordArena.reserve(5 * 4096 + 1, 2 * 4096)) {
+      assertEquals(eager, arena.directBytes(), "the reservation is what the slabs will take");
+      assertEquals(live + eager, ArenaTracker.liveDirectBytes());
+      assertEquals(3, arena.slabCount());
+      assertEquals(0, arena.allocatedSlabs());
+      assertEquals(6 * 4096, arena.capacity());
+      assertThrows(IllegalStateException.class, () -> arena.writableWindow(0, 0, 4096));
+      assertThrows(IllegalStateException.class, () -> arena.view().slab(0));
+      assertThrows(IllegalStateException.class, () -> arena.allocateSlab(1), "out of order");
+      arena.allocateSlab(0);
+      assertEquals(1, arena.allocatedSlabs());
+      arena.writableWindow(0, 4096, 4096).putInt(0, 42);
+      arena.setFilled(0, 8192);
+      assertEquals(42, arena.view().slab(0).getInt(4096));
+      assertThrows(IllegalStateException.class, () -> arena.setFilled(1, 1));
+      arena.allocateSlab(1);
+      arena.allocateSlab(2);
+      assertEquals(2 * 4096, arena.view().slab(2).capacity());
+      assertThrows(IllegalStateException.class, () -> arena.allocateSlab(3));
+    }
+    assertEquals(live, ArenaTracker.liveDirectBytes());
+  }
+
+  @Test
   void windowsWriteTheSlabAndFilledCountsAreKept() {
     try (RecordArena arena = RecordArena.allocate(3 * 4096, 4096)) {
       ByteBuffer w = arena.writableWindow(1, 0, 4096);

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * Test hooks of one sort, carried by its {@link SortConfig} but not part of the exported API: this
@@ -26,14 +27,23 @@ import java.util.function.Consumer;
  *     the final one), on the thread that runs that merge, before it opens them; concurrent merges
  *     of one pass call it concurrently. The concurrency tests hold merges here to see how many are
  *     in flight, and damage an input; an exception thrown by the hook fails that merge
+ * @param onePassSlabBytes the slab size the one-pass sort of fixed records aims at (0: {@code
+ *     SortPlan.ONE_PASS_SLAB_BYTES}); lets tests fill an arena of a few KiB slab by slab. The plan
+ *     counts the slack of the slabs this gives, so a small value costs one-pass capacity
+ * @param beforeOnePassSlab called on the sorting thread with each slab number just before the
+ *     one-pass sort allocates that slab of its arena; an exception it throws (an {@code
+ *     OutOfMemoryError} stands for a refused allocation) fails the sort like any other
  */
 public record SortHooks(
     long runRecordsLimit,
     Consumer<List<Path>> afterRunFormation,
     OutputFault outputFault,
-    Consumer<List<Path>> beforeIntermediateMerge) {
+    Consumer<List<Path>> beforeIntermediateMerge,
+    int onePassSlabBytes,
+    IntConsumer beforeOnePassSlab) {
   /** No hooks: runs as large as the budget allows, nothing called between phases, no fault. */
-  public static final SortHooks NONE = new SortHooks(0, runs -> {}, OutputFault.NONE, inputs -> {});
+  public static final SortHooks NONE =
+      new SortHooks(0, runs -> {}, OutputFault.NONE, inputs -> {}, 0, slab -> {});
 
   private static volatile Access access;
 
@@ -45,26 +55,72 @@ public record SortHooks(
     Objects.requireNonNull(afterRunFormation, "afterRunFormation");
     Objects.requireNonNull(outputFault, "outputFault");
     Objects.requireNonNull(beforeIntermediateMerge, "beforeIntermediateMerge");
+    if (onePassSlabBytes < 0 || onePassSlabBytes % 4096 != 0) {
+      throw new IllegalArgumentException(
+          "one-pass slab size " + onePassSlabBytes + " must be a multiple of 4096 (0: default)");
+    }
+    Objects.requireNonNull(beforeOnePassSlab, "beforeOnePassSlab");
   }
 
   /** These hooks with another run record limit. */
   public SortHooks withRunRecordsLimit(long records) {
-    return new SortHooks(records, afterRunFormation, outputFault, beforeIntermediateMerge);
+    return new SortHooks(
+        records,
+        afterRunFormation,
+        outputFault,
+        beforeIntermediateMerge,
+        onePassSlabBytes,
+        beforeOnePassSlab);
   }
 
   /** These hooks with another after-run-formation callback. */
   public SortHooks withAfterRunFormation(Consumer<List<Path>> hook) {
-    return new SortHooks(runRecordsLimit, hook, outputFault, beforeIntermediateMerge);
+    return new SortHooks(
+        runRecordsLimit,
+        hook,
+        outputFault,
+        beforeIntermediateMerge,
+        onePassSlabBytes,
+        beforeOnePassSlab);
   }
 
   /** These hooks with another output fault. */
   public SortHooks withOutputFault(OutputFault fault) {
-    return new SortHooks(runRecordsLimit, afterRunFormation, fault, beforeIntermediateMerge);
+    return new SortHooks(
+        runRecordsLimit,
+        afterRunFormation,
+        fault,
+        beforeIntermediateMerge,
+        onePassSlabBytes,
+        beforeOnePassSlab);
   }
 
   /** These hooks with another before-intermediate-merge callback. */
   public SortHooks withBeforeIntermediateMerge(Consumer<List<Path>> hook) {
-    return new SortHooks(runRecordsLimit, afterRunFormation, outputFault, hook);
+    return new SortHooks(
+        runRecordsLimit, afterRunFormation, outputFault, hook, onePassSlabBytes, beforeOnePassSlab);
+  }
+
+  /** These hooks with another one-pass slab size (0: the default). */
+  public SortHooks withOnePassSlabBytes(int bytes) {
+    return new SortHooks(
+        runRecordsLimit,
+        afterRunFormation,
+        outputFault,
+        beforeIntermediateMerge,
+        bytes,
+        beforeOnePassSlab);
+  }
+
+  /** These hooks with another callback before each one-pass slab allocation. */
+  public SortHooks withBeforeOnePassSlab(IntConsumer hook) {
+    return new SortHooks(
+        runRecordsLimit,
+        afterRunFormation,
+        outputFault,
+        beforeIntermediateMerge,
+        onePassSlabBytes,
+        hook);
   }
 
   /** How this package reaches the hooks that {@code SortConfig} keeps private. */

@@ -14,7 +14,10 @@ import java.util.List;
  * chunk at a time. The arena's aligned windows are the {@link BlockReader}'s destination buffers,
  * so there is no copy between the read and the sort; one chunk can be in flight on the reader's
  * thread while the caller sorts the previous one ({@link #start}, then {@link #await}). After the
- * last chunk, {@link #finish} checks that the file did not change while it was read.
+ * last chunk, {@link #finish} checks that the file did not change while it was read. A chunk can
+ * also be handed to the reader slab by slab ({@link #begin}, {@link #submitSlab}), so that the
+ * caller allocates the next slab of a {@link RecordArena#reserve reserved} arena while the reader
+ * fills the one before.
  *
  * <p>Memory: none of its own (the arenas are the caller's); at most {@code maxWindows} reads in
  * flight. Not thread-safe: one driving thread; {@link #close()} stops the reader thread.
@@ -25,10 +28,25 @@ public final class InputStage implements AutoCloseable {
   private final BlockReader reader;
   private RecordArena pendingArena;
   private List<Window> pending = List.of();
+  private int submitted; // windows of pending handed to the reader
   private long bytesRead;
 
-  /** One destination window: a slice of slab {@code slab} at {@code offset}. */
-  private record Window(int slab, int offset, ByteBuffer buffer) {}
+  /**
+   * One destination window: {@code length} bytes of slab {@code slab} at {@code offset}. Its buffer
+   * is made when the window is submitted, since a reserved arena's slab has no memory before.
+   */
+  private static final class Window {
+    final int slab;
+    final int offset;
+    final int length;
+    ByteBuffer buffer;
+
+    Window(int slab, int offset, int length) {
+      this.slab = slab;
+      this.offset = offset;
+      this.length = length;
+    }
+  }
 
   /**
    * Reads {@code in} in transfers of {@code transfer} bytes, with room for one chunk of up to
@@ -65,14 +83,43 @@ public final class InputStage implements AutoCloseable {
    * The previous chunk must have been awaited.
    */
   public void start(RecordArena arena, long bytes) throws IOException {
+    begin(arena, bytes);
+    for (int s = 0; s < arena.slabCount(); s++) {
+      submitSlab(s);
+    }
+  }
+
+  /**
+   * Starts a chunk of the next {@code bytes} of the input into {@code arena}, which is cleared
+   * first, but reads nothing yet: the caller hands each slab to the reader with {@link
+   * #submitSlab}, in order, once it is allocated. The previous chunk must have been awaited.
+   */
+  public void begin(RecordArena arena, long bytes) {
     if (pendingArena != null) {
       throw new IllegalStateException("the previous chunk was not awaited");
     }
     arena.clear();
     pending = windows(arena, bytes);
+    submitted = 0;
     pendingArena = arena;
-    for (Window w : pending) {
-      reader.submit(w.buffer());
+  }
+
+  /**
+   * Hands slab {@code slab} of the chunk begun last to the reader (nothing when the chunk does not
+   * reach it); the slabs before it must have been handed over already, and it must be allocated.
+   */
+  public void submitSlab(int slab) throws IOException {
+    if (pendingArena == null) {
+      throw new IllegalStateException("no chunk was begun");
+    }
+    if (submitted < pending.size() && pending.get(submitted).slab < slab) {
+      throw new IllegalStateException("slab " + slab + " submitted before the slabs ahead of it");
+    }
+    while (submitted < pending.size() && pending.get(submitted).slab == slab) {
+      Window w = pending.get(submitted);
+      w.buffer = pendingArena.writableWindow(w.slab, w.offset, w.length);
+      reader.submit(w.buffer);
+      submitted++;
     }
   }
 
@@ -83,16 +130,20 @@ public final class InputStage implements AutoCloseable {
     if (arena == null) {
       throw new IllegalStateException("no chunk was started");
     }
+    if (submitted < pending.size()) {
+      throw new IllegalStateException(
+          (pending.size() - submitted) + " windows of the chunk were never submitted");
+    }
     long total = 0;
     for (Window w : pending) {
       ByteBuffer b = reader.take();
-      if (b != w.buffer()) {
+      if (b != w.buffer) {
         throw new IllegalStateException("reader returned buffers out of order");
       }
       int got = b.limit() - b.position();
       total += got;
       if (got > 0) {
-        arena.setFilled(w.slab(), Math.max(arena.filled(w.slab()), w.offset() + got));
+        arena.setFilled(w.slab, Math.max(arena.filled(w.slab), w.offset + got));
       }
     }
     pendingArena = null;
@@ -124,7 +175,7 @@ public final class InputStage implements AutoCloseable {
       int inSlab = (int) Math.min(left, arena.slabCapacity(s));
       for (int off = 0; off < inSlab; off += transfer) {
         int len = Math.min(transfer, inSlab - off);
-        out.add(new Window(s, off, arena.writableWindow(s, off, len)));
+        out.add(new Window(s, off, len));
       }
       left -= inSlab;
     }

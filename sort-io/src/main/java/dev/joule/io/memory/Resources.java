@@ -35,7 +35,19 @@ public final class Resources implements AutoCloseable {
 
   /** A new arena of at least {@code capacity} bytes in slabs of {@code slabBytes}, registered. */
   public RecordArena arena(long capacity, int slabBytes) {
-    RecordArena a = RecordArena.allocate(capacity, slabBytes);
+    return register(RecordArena.allocate(capacity, slabBytes));
+  }
+
+  /**
+   * A new arena of at least {@code capacity} bytes in slabs of {@code slabBytes}, none allocated
+   * yet ({@link RecordArena#reserve}), registered and counted in full from now on: the meter's peak
+   * is then the same as for {@link #arena}, reached before the memory is.
+   */
+  public RecordArena reservedArena(long capacity, int slabBytes) {
+    return register(RecordArena.reserve(capacity, slabBytes));
+  }
+
+  private RecordArena register(RecordArena a) {
     long bytes = a.directBytes();
     meter.allocated(bytes);
     open.push(

@@ -75,13 +75,22 @@ final class InMemorySortPhase {
       in.checkUnchanged(0);
       return new Result(0, new RecordChecksum(), validator);
     }
-    int slab = InputStage.slabBytes(bytes, rs);
-    RecordArena arena = res.arena(bytes, slab);
+    SortHooks hooks = SortHooks.of(c);
+    int slab = plan.onePassSlabBytes(bytes, rs);
+    // Reserved, not allocated: each slab's fresh pages are faulted in and zeroed by its allocation
+    // (about 1.3 s for 1 GB on these VMs, docs/design.md D21), so this thread allocates slab s
+    // while the reader thread fills slab s - 1, and only the first slab's faults delay the read.
+    RecordArena arena = res.reservedArena(bytes, slab);
     InputStage input = res.add(new InputStage(in, plan.inputTransfer(), bytes, slab, threads));
-    input.start(arena, bytes);
-    // Allocated while the reader thread fills the arena: the JVM zeroes the index's fresh heap
-    // pages on this thread (0.3-0.6 s for 10^7 entries on these VMs, docs/design.md D5 and D21),
-    // which otherwise came after the read instead of beside it.
+    input.begin(arena, bytes);
+    for (int s = 0; s < arena.slabCount(); s++) {
+      hooks.beforeOnePassSlab().accept(s);
+      arena.allocateSlab(s);
+      input.submitSlab(s);
+      Failures.checkCancelled();
+    }
+    // The index's heap pages are zeroed on this thread too (0.3-0.6 s for 10^7 entries), beside
+    // the reader's last slabs rather than after the read.
     RecordIndex index = res.index((int) (bytes / rs));
     long read = input.await();
     input.finish();
@@ -93,7 +102,7 @@ final class InMemorySortPhase {
     int n = index.size();
     sorter.sort(index);
     Failures.checkCancelled();
-    OutputFault fault = SortHooks.of(c).outputFault();
+    OutputFault fault = hooks.outputFault();
     if (spec.unique()) {
       return new Result(n, sum, writeEntries(index, n, out.writer(), spec, validator, fault));
     }

@@ -2,6 +2,7 @@ package dev.joule.io.plan;
 
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.RecordArena;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
@@ -72,6 +73,14 @@ public final class SortPlan {
   public static final long ARENA_SLACK = 2L * Alignment.BYTES;
 
   /**
+   * The slab size the one-pass sort of fixed records aims at. The arena is allocated slab by slab
+   * while the reader fills the slabs before ({@code InMemorySortPhase}), so what is left serial is
+   * one slab's allocation: 64 MiB is 25-90 ms of page faults on these VMs (docs/design.md D21), and
+   * its 4 KiB of alignment slack is 1/16384 of it.
+   */
+  public static final int ONE_PASS_SLAB_BYTES = 64 << 20;
+
+  /**
    * Arenas of run formation: one being read, one being sorted, one being written (the EcoSort /
    * Nsort overlap; see {@code RunFormationPhase}).
    */
@@ -86,6 +95,8 @@ public final class SortPlan {
   private final int tempTransfer;
   private final boolean onePass;
   private final long onePassCapacity;
+  private final int onePassSlabTarget;
+  private final long onePassSlack;
   private final boolean inPlace;
   private final double entryBytes; // average entry size (the record size when in place)
   private final long recordsPerRun;
@@ -131,10 +142,14 @@ public final class SortPlan {
       temp = oneMergePassTransfer(temp, readBuffers, openFileLimit, c.directIo());
     }
     this.tempTransfer = temp;
+    this.onePassSlabTarget =
+        hooks.onePassSlabBytes() > 0 ? hooks.onePassSlabBytes() : ONE_PASS_SLAB_BYTES;
+    // No arena exceeds the budget, so its slab count is bounded before the capacity is known.
+    this.onePassSlack = onePassArenaSlack(budget, recordSize, onePassSlabTarget);
     this.onePassCapacity =
         Math.max(
             0,
-            (budget - (long) OUTPUT_BUFFERS * outTransfer - ARENA_SLACK - readBuffers)
+            (budget - (long) OUTPUT_BUFFERS * outTransfer - onePassSlack - readBuffers)
                 / (rs + indexBytesPerEntry()));
     // The runRecordsLimit test hook also applies here, so tests reach run formation and merges with
     // a few KiB of input instead of more than the budget's one-pass capacity. Parsed runs need no
@@ -480,12 +495,61 @@ public final class SortPlan {
     return tempTransfer;
   }
 
+  /**
+   * The slab size of the one-pass arena of {@code capacity} bytes of {@code recordSize}-byte
+   * records ({@link #onePassSlabBytes(long, int, int)} with this plan's target).
+   */
+  public int onePassSlabBytes(long capacity, int recordSize) {
+    return onePassSlabBytes(capacity, recordSize, onePassSlabTarget);
+  }
+
+  /**
+   * The slab size of a one-pass arena of {@code capacity} bytes: a multiple of lcm(recordSize,
+   * 4096) (full slabs hold whole records and start on a page) near {@code target}, larger when
+   * {@code target} would need more than {@link RecordArena#MAX_SLABS} slabs, at most 1 GiB; one
+   * slab of the whole capacity when that is no larger.
+   */
+  public static int onePassSlabBytes(long capacity, int recordSize, int target) {
+    long aligned = Math.max(Alignment.BYTES, Alignment.roundUp(capacity));
+    long lcm = recordSize * Alignment.recordQuantum(recordSize);
+    long largest = RecordArena.MAX_SLAB_BYTES / lcm * lcm;
+    if (largest == 0) {
+      return (int) Math.min(aligned, RecordArena.MAX_SLAB_BYTES); // one slab, or refused later
+    }
+    long fewest = (aligned + RecordArena.MAX_SLABS - 1) / RecordArena.MAX_SLABS;
+    long slab = Math.max(smallestSlab(recordSize, target), (fewest + lcm - 1) / lcm * lcm);
+    slab = Math.min(slab, largest);
+    return (int) Math.min(slab, aligned);
+  }
+
+  /** The smallest full slab {@link #onePassSlabBytes(long, int, int)} gives. */
+  private static long smallestSlab(int recordSize, int target) {
+    long lcm = recordSize * Alignment.recordQuantum(recordSize);
+    long largest = RecordArena.MAX_SLAB_BYTES / lcm * lcm;
+    return Math.max(lcm, Math.min(largest, target / lcm * lcm));
+  }
+
+  /**
+   * Bytes a one-pass arena of at most {@code maxArena} bytes reserves beyond its records: 4096 of
+   * alignment per slab and up to 4096 of rounding. Covers the parsed one-pass arena too, whose
+   * slabs are no smaller.
+   */
+  static long onePassArenaSlack(long maxArena, int recordSize, int target) {
+    long smallest = Math.max(Alignment.BYTES, smallestSlab(Math.max(1, recordSize), target));
+    long slabs = Math.min(RecordArena.MAX_SLABS, (maxArena + smallest - 1) / smallest);
+    return (Math.max(1, slabs) + 1) * Alignment.BYTES;
+  }
+
   /** Off-heap plus index memory of the one-pass sort, or of run formation. */
   public long sortMemory() {
     long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
     long index = (long) indexEntries() * RecordIndex.BYTES_PER_ENTRY;
     if (onePass) {
-      return arenaBytes() + index + (long) OUTPUT_BUFFERS * outTransfer + ARENA_SLACK + readBuffers;
+      return arenaBytes()
+          + index
+          + (long) OUTPUT_BUFFERS * outTransfer
+          + onePassSlack
+          + readBuffers;
     }
     int indexes = inPlace ? 2 : RUN_FORMATION_ARENAS;
     return RUN_FORMATION_ARENAS * arenaBytes()

@@ -6,6 +6,7 @@ import dev.joule.io.hooks.SortHooks;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /** Sets the internal {@link SortHooks} of a configuration under construction, for tests. */
 public final class TestHooks {
@@ -36,5 +37,18 @@ public final class TestHooks {
    */
   public static SortConfig.Builder outputFault(SortConfig.Builder b, OutputFault fault) {
     return SortHooks.set(b, SortHooks.of(b).withOutputFault(fault));
+  }
+
+  /**
+   * Makes the one-pass sort of fixed records fill its arena in slabs of about {@code bytes}
+   * (rounded to whole records and pages); returns {@code b}.
+   */
+  public static SortConfig.Builder onePassSlabBytes(SortConfig.Builder b, int bytes) {
+    return SortHooks.set(b, SortHooks.of(b).withOnePassSlabBytes(bytes));
+  }
+
+  /** Calls {@code hook} with each slab number before the one-pass sort allocates it. */
+  public static SortConfig.Builder beforeOnePassSlab(SortConfig.Builder b, IntConsumer hook) {
+    return SortHooks.set(b, SortHooks.of(b).withBeforeOnePassSlab(hook));
   }
 }
