@@ -74,6 +74,17 @@ final class StatsTable {
             r.stripes(),
             r.directIo() ? "on" : "off",
             DataSize.ofBytes(r.peakMemoryBytes() & ~((1L << 20) - 1))));
+    if (!r.timeline().samples().isEmpty()) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "timeline: %d samples every %s s; the sampler used %.1f ms of CPU (%.3f %% of the"
+                  + " sort's)",
+              r.timeline().samples().size(),
+              r.timeline().intervalNanos() / 1e9,
+              r.timeline().samplerCpuNanos() / 1e6,
+              r.cpuNanos() == 0 ? 0 : 100.0 * r.timeline().samplerCpuNanos() / r.cpuNanos()));
+    }
     for (DeviceReport d : r.devices()) {
       out.add(
           String.format(

@@ -44,6 +44,7 @@ final class TimelineSampler implements AutoCloseable {
   private volatile String phase = "plan";
   private boolean stopping; // guarded by lock
   private long lastCpu;
+  private volatile long samplerCpu;
   private long lastTick;
   private boolean listening = true;
 
@@ -109,7 +110,7 @@ final class TimelineSampler implements AutoCloseable {
       return Timeline.NONE;
     }
     stop();
-    return new Timeline(intervalNanos, samples, spans);
+    return new Timeline(intervalNanos, samples, spans, samplerCpu);
   }
 
   /** Stops and joins the sampler thread (idempotent): the sort's failure path. */
@@ -154,6 +155,7 @@ final class TimelineSampler implements AutoCloseable {
         break;
       }
     }
+    samplerCpu = PhaseClock.currentThreadCpuNanos(); // read by finish() after the join
     if (interrupted) {
       Thread.currentThread().interrupt();
     }

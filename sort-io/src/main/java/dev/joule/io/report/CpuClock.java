@@ -4,7 +4,10 @@ import dev.joule.core.memory.SuppressForbidden;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
-/** Process CPU time (all threads, user + system) for phase reports; -1-safe where unsupported. */
+/**
+ * Process CPU time (all threads, user + system) for phase reports, and the calling thread's own;
+ * -1-safe where unsupported.
+ */
 final class CpuClock {
   private static final OperatingSystemMXBean OS = ManagementFactory.getOperatingSystemMXBean();
 
@@ -18,5 +21,11 @@ final class CpuClock {
       return Math.max(0, t);
     }
     return 0;
+  }
+
+  /** Nanoseconds of CPU the calling thread has used, or 0 if the JVM cannot tell. */
+  static long currentThreadCpuNanos() {
+    java.lang.management.ThreadMXBean t = ManagementFactory.getThreadMXBean();
+    return t.isCurrentThreadCpuTimeSupported() ? Math.max(0, t.getCurrentThreadCpuTime()) : 0;
   }
 }

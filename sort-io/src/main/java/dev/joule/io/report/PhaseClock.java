@@ -21,6 +21,11 @@ public final class PhaseClock {
     return CpuClock.processCpuNanos();
   }
 
+  /** CPU nanoseconds the calling thread has used (0 where the JVM cannot tell). */
+  public static long currentThreadCpuNanos() {
+    return CpuClock.currentThreadCpuNanos();
+  }
+
   /** The report of the phase so far: see {@link PhaseReport} for the fields. */
   public PhaseReport phase(
       String name, long read, long written, int runsIn, int runsOut, int fanIn) {

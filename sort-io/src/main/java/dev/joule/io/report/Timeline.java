@@ -18,10 +18,15 @@ import java.util.Map;
  * @param intervalNanos the sampling interval (0: no timeline was taken)
  * @param samples the samples, in time order
  * @param phases the phases, in order
+ * @param samplerCpuNanos CPU time the sampler thread itself used (its cost, next to the process's)
  */
-public record Timeline(long intervalNanos, List<TimelineSample> samples, List<PhaseSpan> phases) {
+public record Timeline(
+    long intervalNanos,
+    List<TimelineSample> samples,
+    List<PhaseSpan> phases,
+    long samplerCpuNanos) {
   /** No timeline: the interval was zero, or the sort was not a file sort. */
-  public static final Timeline NONE = new Timeline(0, List.of(), List.of());
+  public static final Timeline NONE = new Timeline(0, List.of(), List.of(), 0);
 
   /** Copies the lists. */
   public Timeline {
@@ -65,7 +70,9 @@ public record Timeline(long intervalNanos, List<TimelineSample> samples, List<Ph
   }
 
   void appendJson(JsonWriter w) {
-    w.beginObject("timeline").field("intervalSeconds", intervalNanos / 1e9);
+    w.beginObject("timeline")
+        .field("intervalSeconds", intervalNanos / 1e9)
+        .field("samplerCpuSeconds", samplerCpuNanos / 1e9);
     w.beginArray("devices");
     for (Map.Entry<String, String> d : devices().entrySet()) {
       w.beginObject().field("device", d.getKey()).field("path", d.getValue()).endObject();
