@@ -134,12 +134,15 @@ final class MergePhase {
    * How many intermediate merges of one pass run at once: at most {@code threads}, the pass's
    * {@code merges}, and as many as the budget gives the least each needs ({@code k + 1} read
    * buffers for its widest {@code k} inputs, so that its prefetcher can make progress, plus the run
-   * writer's {@link SortPlan#runWriteBuffers()}); at least 1, even when the budget holds less than
+   * writer's {@link SortPlan#runWriteBuffers()}), and as many as the open-file limit holds at once
+   * ({@link SortPlan#concurrentMergesByFiles}); at least 1, even when the budget holds less than
    * one such merge (it then gets its least all the same, as before).
    */
   int passWidth(int k, int merges) {
     long byMemory = budgetBuffers() / (k + 1L + plan.runWriteBuffers());
-    return (int) Math.max(1, Math.min(c.threads(), Math.min(merges, byMemory)));
+    // Each merge holds its inputs and output open: the fan-in was planned for one at a time.
+    long byFiles = plan.concurrentMergesByFiles(k);
+    return (int) Math.max(1, Math.min(c.threads(), Math.min(merges, Math.min(byMemory, byFiles))));
   }
 
   /**

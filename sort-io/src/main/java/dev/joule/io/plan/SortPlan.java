@@ -102,6 +102,7 @@ public final class SortPlan {
   private final long recordsPerRun;
   private final int runs;
   private final int fanIn;
+  private final long filesFanIn; // merge inputs the descriptors allow one merge (with its output)
   private final int mergeFanIn;
   private final MergePlan mergePlan;
   private final int threads;
@@ -168,8 +169,9 @@ public final class SortPlan {
     // is not among the descriptors MergePlanLimits.reserve counts as open now.
     int reserve = MergePlanLimits.reserve(openFileLimit) + stripes.size();
     int perFile = MergePlanLimits.descriptorsPerFile(c.directIo()) * stripes.size();
+    this.filesFanIn = MergePlanLimits.fanInByFiles(openFileLimit, reserve, perFile);
     try {
-      if (MergePlanLimits.fanInByFiles(openFileLimit, reserve, perFile) < 2) {
+      if (filesFanIn < 2) {
         throw MergePlanLimits.tooFewDescriptors(openFileLimit, reserve, perFile, stripes.get(0));
       }
       limit = MergePlanLimits.maxFanIn(budget, tempTransfer, openFileLimit, reserve, perFile);
@@ -458,6 +460,14 @@ public final class SortPlan {
   /** The merge fan-in (0 for a one-pass sort). */
   public int fanIn() {
     return fanIn;
+  }
+
+  /**
+   * How many merges of up to {@code k} inputs the open-file limit lets run at once (each holds its
+   * inputs and its output open); at least 1.
+   */
+  public int concurrentMergesByFiles(int k) {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (filesFanIn + 1) / (k + 1L)));
   }
 
   /** The fan-in merges would use (also for a one-pass plan: a session that spills needs it). */

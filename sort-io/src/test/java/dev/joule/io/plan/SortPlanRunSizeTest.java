@@ -146,6 +146,10 @@ class SortPlanRunSizeTest {
         b.directIo(DirectIoPolicy.AUTO)
             .tempDirs(List.of(Path.of("/tmp/s0"), Path.of("/tmp/s1"), Path.of("/tmp/s2")))
             .build();
+    // One merge may hold 334 inputs and its output; concurrent merges share those descriptors.
+    SortPlan p = SortPlan.of(1L << 34, off, gensort, 400);
+    assertEquals(3, p.concurrentMergesByFiles(100), "335 descriptors / 101 per merge");
+    assertEquals(1, p.concurrentMergesByFiles(300));
     // A run is striped over the 3 stripes: 3 segments of 2 descriptors each.
     assertEquals((400 - 64 - 3 - 6) / 6, SortPlan.of(1L << 34, auto, gensort, 400).fanIn());
   }
