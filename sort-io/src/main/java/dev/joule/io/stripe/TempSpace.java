@@ -199,6 +199,13 @@ public final class TempSpace implements AutoCloseable {
         throw new IllegalStateException("temp space is closed");
       }
       int first = allocator.next(n, expectedBytes);
+      // A run's first segment gets its header and often its last, partial unit: start on the
+      // stripe that has been written least, so that these extras even out over the runs.
+      for (int i = 0; i < n; i++) {
+        if (meters.get(i).bytesWritten() + unit <= meters.get(first).bytesWritten()) {
+          first = i;
+        }
+      }
       String name = String.format(Locale.ROOT, "%s-%06d", kind, fileCounter.incrementAndGet());
       int[] order = new int[n];
       DeviceMeter[] segmentMeters = new DeviceMeter[n];

@@ -85,7 +85,8 @@ class TempSpaceTest {
       }
       try (BlockFile f = space.createStriped("run", 1 << 20, DirectIoPolicy.AUTO, 4096, 8192)) {
         FileParts p = f.parts();
-        assertEquals(s1, p.paths().get(0).getParent().getParent(), "the next stripe first");
+        assertEquals(
+            s2, p.paths().get(0).getParent().getParent(), "the stripe written least first");
         int[] units = new int[2];
         for (int seg : p.map().pattern()) {
           units[p.stripe(seg)]++;
