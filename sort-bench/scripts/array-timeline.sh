@@ -7,8 +7,9 @@
 #
 # Needs root and ../shared/tools/disk-array.sh (or DISK_ARRAY=path), like stripe-bench.sh.
 # Defaults: 4*10^7 binary gensort records (4 GB), -S 1G, 4 disks of 80 MiB/s of 3 GB each,
-# --timeline-interval 1s; the page, the JSON report and --stats go to --out (default
-# bench-out/array-timeline), the screenshot (headless chromium, 1400 px wide) to --png if given.
+# --timeline-interval 1s; input and output in the array's directory (unthrottled), the page, the
+# JSON report and --stats in --out (default bench-out/array-timeline), the screenshot (headless
+# chromium, 1400 px wide) in --png if given.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -30,18 +31,21 @@ done
 tool=${DISK_ARRAY:-$repo/../shared/tools/disk-array.sh}
 [ -x "$tool" ] || { echo "array-timeline: no disk-array.sh at $tool (set DISK_ARRAY)" >&2; exit 2; }
 mkdir -p "$out"
-data=$(mktemp -d "$repo/../array-timeline.XXXXXX")
+out=$(cd "$out" && pwd)
 export N=$disks SIZE=${SIZE:-3G} BPS=$bps DIR=$array
-trap '"$tool" down >/dev/null 2>&1 || true; rm -rf "$data"' EXIT INT TERM
+# Input and output beside the mounts, in the array's directory on the unthrottled disk, and named
+# relative to it, so that the page shows "in", "d0", ... rather than this machine's paths.
+trap 'rm -f "$array/in" "$array/out"; "$tool" down >/dev/null 2>&1 || true' EXIT INT TERM
 "$tool" up
-"$repo/joule" gensort "$records" "$data/in" >/dev/null
+cd "$array"
+"$repo/joule" gensort "$records" in >/dev/null
 temps=()
-for i in $(seq 0 $((disks - 1))); do temps+=(-T "$array/d$i"); done
+for i in $(seq 0 $((disks - 1))); do temps+=(-T "d$i"); done
 sync; echo 3 >/proc/sys/vm/drop_caches
 "$tool" run "$repo/joule" sort --gensort -S "$memory" "${temps[@]}" --timeline-interval "$interval" \
-  --stats --report-json "$out/report.json" --report-html "$out/report.html" -o "$data/out" \
-  "$data/in" 2> >(tee "$out/stats.txt" >&2)
-"$repo/joule" valsort "$data/out" >/dev/null 2>&1 || { echo "array-timeline: valsort failed" >&2; exit 1; }
+  --stats --report-json "$out/report.json" --report-html "$out/report.html" -o out in \
+  2> >(tee "$out/stats.txt" >&2)
+"$repo/joule" valsort out >/dev/null 2>&1 || { echo "array-timeline: valsort failed" >&2; exit 1; }
 echo "page: $out/report.html"
 if [ -n "$png" ]; then
   browser=$(command -v chromium || command -v chromium-browser || true)
