@@ -14,6 +14,7 @@ import dev.joule.io.config.ProgressListener;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.pipeline.ExternalSorter;
+import dev.joule.io.report.SortReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -100,6 +101,15 @@ public final class BenchCommand implements Callable<Integer> {
   int repeat = 3;
 
   @Option(
+      names = "--report-html",
+      paramLabel = "FILE",
+      description =
+          "Write one self-contained HTML page to FILE: the table of runs, then each run's phases"
+              + " over time, MB/s per device, CPU use and --stats table (as joule sort"
+              + " --report-html).")
+  Path reportHtml;
+
+  @Option(
       names = "--keep",
       description = "Keep the input and output files (their directory is printed).")
   boolean keep;
@@ -149,13 +159,24 @@ public final class BenchCommand implements Callable<Integer> {
       out.flush();
       RecordChecksum expected = generate(input, config.threads());
       List<BenchRow> rows = new ArrayList<>();
+      List<SortReport> reports = new ArrayList<>();
       for (int r = 1; r <= repeat; r++) {
         Files.deleteIfExists(output);
-        BenchRow row = timedSort(r, input, output, config, rapl, bar);
+        BenchRow row = timedSort(r, input, output, config, rapl, bar, reports);
         validate(output, expected, config.threads());
         rows.add(row);
       }
-      BenchRow.table(rows, rapl.available()).forEach(out::println);
+      List<String> table = BenchRow.table(rows, rapl.available());
+      table.forEach(out::println);
+      if (reportHtml != null) {
+        String title =
+            String.format(Locale.ROOT, "bench of %,d %s records", records, describeMode());
+        try {
+          Files.writeString(reportHtml, HtmlReport.benchPage(reports, table, title));
+        } catch (IOException e) {
+          throw new SortIOException("write", reportHtml, SortIOException.reasonOf(e), e);
+        }
+      }
       if (!rapl.available()) {
         out.println("energy: not measured: " + rapl.unavailableReason());
       }
@@ -198,14 +219,20 @@ public final class BenchCommand implements Callable<Integer> {
 
   @SuppressForbidden("process CPU time has no portable API; the bench needs it per run")
   private BenchRow timedSort(
-      int run, Path input, Path output, SortConfig config, RaplMeter rapl, ProgressBar bar)
+      int run,
+      Path input,
+      Path output,
+      SortConfig config,
+      RaplMeter rapl,
+      ProgressBar bar,
+      List<SortReport> reports)
       throws IOException {
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long[] e0 = rapl.available() ? rapl.read() : null;
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
     try {
-      env.engine().sort(input, output, config);
+      reports.add(env.engine().sort(input, output, config));
     } finally {
       if (bar != null) {
         bar.finish();

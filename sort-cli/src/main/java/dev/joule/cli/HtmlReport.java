@@ -35,8 +35,32 @@ final class HtmlReport {
 
   /** The page of {@code r}, titled {@code title} (e.g. the input's name). */
   static String page(SortReport r, String title) {
-    Timeline t = r.timeline();
     StringBuilder h = new StringBuilder(64 * 1024);
+    head(h, title);
+    body(h, r, "h2");
+    return h.append("</body>\n</html>\n").toString();
+  }
+
+  /**
+   * The page of a {@code joule bench}: the table of its runs ({@code table}, as printed), then for
+   * each run of {@code reports} the sections of {@link #page}.
+   */
+  static String benchPage(List<SortReport> reports, List<String> table, String title) {
+    StringBuilder h = new StringBuilder(64 * 1024 * Math.max(1, reports.size()));
+    head(h, title);
+    h.append("<h2>Runs</h2>\n<pre class=\"runs\">");
+    for (String line : table) {
+      h.append(esc(line)).append('\n');
+    }
+    h.append("</pre>\n");
+    for (int i = 0; i < reports.size(); i++) {
+      h.append("<h2>Run ").append(i + 1).append("</h2>\n");
+      body(h, reports.get(i), "h3");
+    }
+    return h.append("</body>\n</html>\n").toString();
+  }
+
+  private static void head(StringBuilder h, String title) {
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<title>joule sort: ")
         .append(esc(title))
@@ -48,7 +72,13 @@ final class HtmlReport {
         .append("pre{font-size:12px;background:#f7f7f7;padding:8px;overflow-x:auto}")
         .append("\n</style>\n</head>\n<body>\n<h1>joule sort: ")
         .append(esc(title))
-        .append("</h1>\n<p>")
+        .append("</h1>\n");
+  }
+
+  /** The summary line, the charts and the stats table of {@code r}, under {@code heading}s. */
+  private static void body(StringBuilder h, SortReport r, String heading) {
+    Timeline t = r.timeline();
+    h.append("<p>")
         .append(
             String.format(
                 Locale.ROOT,
@@ -63,20 +93,21 @@ final class HtmlReport {
                 r.mergePasses(),
                 r.mergePasses() == 1 ? "" : "es"))
         .append("</p>\n");
+    String open = "<" + heading + ">";
+    String close = "</" + heading + ">\n";
     if (t.samples().isEmpty()) {
       h.append("<p>No timeline was taken (--timeline-interval 0).</p>\n");
     } else {
-      h.append("<h2>Throughput per device</h2>\n");
+      h.append(open).append("Throughput per device").append(close);
       throughput(h, t);
-      h.append("<h2>CPU</h2>\n");
+      h.append(open).append("CPU").append(close);
       cpu(h, t);
     }
-    h.append("<h2>Phases</h2>\n<pre class=\"stats\">");
+    h.append(open).append("Phases").append(close).append("<pre class=\"stats\">");
     for (String line : StatsTable.lines(r)) {
       h.append(esc(line)).append('\n');
     }
-    h.append("</pre>\n</body>\n</html>\n");
-    return h.toString();
+    h.append("</pre>\n");
   }
 
   private static void throughput(StringBuilder h, Timeline t) {

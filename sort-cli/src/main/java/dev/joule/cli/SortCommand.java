@@ -18,10 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Stack;
 import java.util.concurrent.Callable;
@@ -159,15 +157,6 @@ public final class SortCommand implements Callable<Integer> {
           "Write the report as one self-contained HTML page to FILE: the phases over time, MB/s"
               + " per device (input, each temp dir, output), CPU use, and the --stats table.")
   Path reportHtml;
-
-  @Option(
-      names = "--timeline-interval",
-      paramLabel = "TIME",
-      description =
-          "How often the timeline of --report-json and --report-html samples each device and the"
-              + " CPU: 500ms, 1s, 2 (seconds); 0 takes none. Default: ${DEFAULT-VALUE}.",
-      defaultValue = "1s")
-  String timelineInterval;
 
   @Option(
       names = "--explain",
@@ -335,7 +324,6 @@ public final class SortCommand implements Callable<Integer> {
   /** The configuration of these options: format, key, last resort, unique, engine options. */
   private SortConfig config(NoticeSink notices, ProgressListener progress) {
     SortConfig.Builder b = options.toBuilder(notices, progress);
-    b.timelineInterval(interval(timelineInterval));
     String stray = fixed.strayOption();
     if (stray != null) {
       throw usage(stray + " applies to fixed-size records: add --record-size N (or --gensort)");
@@ -567,35 +555,6 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   /** {@code --timeline-interval}: a number with {@code ms} or {@code s} (the default unit). */
-  private Duration interval(String value) {
-    String v = value.trim().toLowerCase(Locale.ROOT);
-    long scale = 1_000_000_000L;
-    if (v.endsWith("ms")) {
-      scale = 1_000_000L;
-      v = v.substring(0, v.length() - 2);
-    } else if (v.endsWith("s")) {
-      v = v.substring(0, v.length() - 1);
-    }
-    Duration d;
-    try {
-      double n = Double.parseDouble(v.trim());
-      if (!(n >= 0) || n * scale > Long.MAX_VALUE / 2.0) {
-        throw new NumberFormatException();
-      }
-      d = Duration.ofNanos(Math.round(n * scale));
-    } catch (NumberFormatException e) {
-      throw usage(
-          "--timeline-interval: not a time: '"
-              + value
-              + "' (use e.g. 500ms, 1s, 2, or 0 for none)");
-    }
-    try {
-      return SortConfig.builder().timelineInterval(d).build().timelineInterval();
-    } catch (IllegalArgumentException e) {
-      throw usage("--timeline-interval: " + e.getMessage());
-    }
-  }
-
   private void writeReport(SortReport report) throws SortIOException {
     try {
       Files.writeString(reportJson, report.toJson() + "\n");

@@ -7,8 +7,10 @@ import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.ProgressListener;
 import dev.joule.io.config.SortConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -65,6 +67,15 @@ public final class SortOptions {
             + " java.io.tmpdir (${sys:java.io.tmpdir})."
       })
   List<Path> tempDirs = new ArrayList<>();
+
+  @Option(
+      names = "--timeline-interval",
+      paramLabel = "TIME",
+      description =
+          "How often the timeline of --report-json and --report-html samples each device and the"
+              + " CPU: 500ms, 1s, 2 (seconds); 0 takes none. Default: ${DEFAULT-VALUE}.",
+      defaultValue = "1s")
+  String timelineInterval = "1s";
 
   @Option(
       names = "--direct",
@@ -203,6 +214,8 @@ public final class SortOptions {
    */
   SortConfig.Builder toBuilder(NoticeSink notices, ProgressListener listener) {
     SortConfig.Builder b = SortConfig.builder();
+    Duration interval = interval(timelineInterval);
+    check("--timeline-interval", () -> b.timelineInterval(interval));
     DataSize budget = memoryBudget();
     check("--buffer-size", () -> b.memoryBudget(budget));
     if (budget.bytes() > MachineDefaults.maxDirectMemory()) {
@@ -227,6 +240,27 @@ public final class SortOptions {
     b.notices(quiet ? NoticeSink.IGNORE : notices);
     b.progress(listener);
     return b;
+  }
+
+  /** A time as {@code --timeline-interval} takes it: 500ms, 1s, 2 (seconds), 0. */
+  private Duration interval(String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    long scale = 1_000_000_000L;
+    if (v.endsWith("ms")) {
+      scale = 1_000_000L;
+      v = v.substring(0, v.length() - 2);
+    } else if (v.endsWith("s")) {
+      v = v.substring(0, v.length() - 1);
+    }
+    try {
+      double n = Double.parseDouble(v.trim());
+      if (!(n >= 0) || n * scale > Long.MAX_VALUE / 2.0) {
+        throw new NumberFormatException();
+      }
+      return Duration.ofNanos(Math.round(n * scale));
+    } catch (NumberFormatException e) {
+      throw invalid("--timeline-interval", "not a time (use e.g. 500ms, 1s, 2, or 0 for none)");
+    }
   }
 
   /** {@link #toBuilder}, built: gensort records. */

@@ -37,6 +37,33 @@ class HtmlReportTest {
   @TempDir Path dir;
 
   @Test
+  void aBenchPageHasTheTableOfRunsAndEachRunsCharts() throws Exception {
+    Path page = dir.resolve("bench.html");
+    List<String> args = new ArrayList<>(List.of("bench", "--records", "100000", "--repeat", "2"));
+    args.addAll(List.of("-S", "8M", "--timeline-interval", "10ms", "--dir", dir.toString()));
+    for (int i = 0; i < 2; i++) {
+      args.add("-T");
+      args.add(Files.createDirectories(dir.resolve("b" + i)).toString());
+    }
+    args.addAll(List.of("--report-html", page.toString()));
+    CliRun r = CliRun.run(args.toArray(String[]::new));
+    assertEquals(0, r.exitCode, r::toString);
+    String html = Files.readString(page);
+    assertTrue(html.contains("<h2>Runs</h2>") && html.contains("<h2>Run 1</h2>"), html);
+    assertTrue(html.contains("<h2>Run 2</h2>") && !html.contains("<h2>Run 3</h2>"), html);
+    // input, 2 temp dirs and output in each of the two runs; one CPU line each
+    assertEquals(2 * 4, count(html, "<polyline class=\"device\""), "one line per device and run");
+    assertEquals(2, count(html, "<polyline class=\"cpu\""));
+    for (String line : r.out.lines().toList()) {
+      if (line.startsWith("run ") || line.startsWith("median")) {
+        assertTrue(
+            html.contains(HtmlReport.esc(line)), "the printed table is on the page: " + line);
+      }
+    }
+    assertFalse(html.contains("<script") || html.contains("http"), "self-contained");
+  }
+
+  @Test
   void aFourStripeSortsPageHasOneLinePerStripeAndOpensCleanlyInChromium() throws Exception {
     Path in = dir.resolve("in");
     ByteBuffer b = ByteBuffer.allocate(200_000 * 100);
