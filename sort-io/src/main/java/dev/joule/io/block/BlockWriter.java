@@ -32,6 +32,9 @@ import java.util.concurrent.BlockingQueue;
 public final class BlockWriter implements AutoCloseable {
   private static final Pending POISON = new Pending(ByteBuffer.allocate(0), 0);
 
+  /** Shorter waits for a buffer are the hand-off itself, not a device holding the writer up. */
+  private static final long WAIT_NOTICED_NANOS = 50_000;
+
   /** A buffer to write and where. */
   private static final class Pending {
     final ByteBuffer buffer;
@@ -48,6 +51,7 @@ public final class BlockWriter implements AutoCloseable {
   private final List<BlockingQueue<Pending>> queues; // one per segment, or one in all
   private final List<Thread> writers;
   private final Object drained = new Object();
+  private volatile int lastFreedBy; // the segment whose write last returned a buffer
   private volatile IOException failure;
   private ByteBuffer current;
   private int queued; // guarded by drained
@@ -115,7 +119,8 @@ public final class BlockWriter implements AutoCloseable {
     for (int i = 0; i < writeThreads; i++) {
       BlockingQueue<Pending> q = new ArrayBlockingQueue<>(maxInFlight + 1); // + 1: the poison
       qs.add(q);
-      made.add(threads.newThread("write", () -> run(q)));
+      int segment = i;
+      made.add(threads.newThread("write", () -> run(q, segment)));
     }
     this.queues = List.copyOf(qs);
     this.writers = List.copyOf(made);
@@ -235,7 +240,14 @@ public final class BlockWriter implements AutoCloseable {
   private ByteBuffer current() throws IOException {
     if (current == null) {
       try {
+        long since = System.nanoTime();
         current = pool.acquire();
+        long waited = System.nanoTime() - since;
+        if (waited > WAIT_NOTICED_NANOS) {
+          // Every buffer was in flight: the caller waited for a device, the one whose write had
+          // just ended and freed the buffer ("time waited for it" in the timeline).
+          file.parts().meter(lastFreedBy).waited(waited);
+        }
         // A region that starts mid-page: the first buffer ends at the next page boundary, so that
         // every later transfer is aligned (DIRECT-eligible).
         int misaligned = (int) ((startOffset + written) % Alignment.BYTES);
@@ -296,7 +308,7 @@ public final class BlockWriter implements AutoCloseable {
   }
 
   @SuppressWarnings("ReferenceEquality") // POISON is a sentinel: identity is the point
-  private void run(BlockingQueue<Pending> queue) {
+  private void run(BlockingQueue<Pending> queue, int segment) {
     boolean failed = false;
     while (true) {
       Pending p;
@@ -320,6 +332,7 @@ public final class BlockWriter implements AutoCloseable {
         fail(new SortIOException("write", file.path(), "write-behind thread failed: " + e, e));
         failed = true;
       } finally {
+        lastFreedBy = segment;
         pool.release(b);
         synchronized (drained) {
           queued--;
