@@ -97,6 +97,15 @@ final class MergePhase {
     this.threads = SortThreads.of(c.threadFactory());
   }
 
+  /**
+   * Adds {@code bytes} to the pass's progress and reports the sum. Synchronized: the parts and the
+   * concurrent merges of a pass report from their own threads, and a listener must never see the
+   * sum go back (one thread adding after another but reporting before it).
+   */
+  private synchronized void reportProgress(long bytes) {
+    c.progress().update(progressName, progressDone.addAndGet(bytes), progressTotal);
+  }
+
   /** Names the pass the following merges belong to, for progress reports out of {@code bytes}. */
   void startPass(String name, long bytes) {
     progressName = name;
@@ -576,7 +585,7 @@ final class MergePhase {
         done += cur.recordLength();
         left--;
         if ((left & (ENTRIES_PER_CHECK - 1)) == 0) {
-          c.progress().update(progressName, progressDone.addAndGet(done), progressTotal);
+          reportProgress(done);
           done = 0;
           Failures.checkCancelled();
           if (stopMerges) {
@@ -613,7 +622,7 @@ final class MergePhase {
         }
         bw.commit(b);
         left -= n;
-        c.progress().update(progressName, progressDone.addAndGet((long) n * rs), progressTotal);
+        reportProgress((long) n * rs);
         Failures.checkCancelled();
       }
     }
