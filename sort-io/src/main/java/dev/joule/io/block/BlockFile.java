@@ -7,9 +7,7 @@ import dev.joule.io.fs.Failures;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * One open file for positional block I/O: a plain file, or a file block-striped over several
@@ -236,9 +234,8 @@ public final class BlockFile implements AutoCloseable {
    */
   @Override
   public void close() throws SortIOException {
-    List<SegmentFile> all = new ArrayList<>(Arrays.asList(segments));
     SortIOException first = null;
-    for (SegmentFile s : all) {
+    for (SegmentFile s : segments) {
       try {
         s.close();
       } catch (SortIOException e) {

@@ -148,21 +148,15 @@ public final class TempSpace implements AutoCloseable {
    */
   public BlockFile createFile(String kind, long expectedBytes, DirectIoPolicy policy)
       throws SortIOException {
-    if (!kind.matches("[a-z]{1,16}")) {
-      throw new IllegalArgumentException("bad temp file kind: " + kind);
-    }
+    checkKind(kind);
     // Check, create and track under the lock that refuseNewFiles() takes, so that a shutdown hook
     // sweeping the private dirs cannot race with a file being created (a signal left a run file and
     // its private dir behind).
     synchronized (this) {
-      if (closed) {
-        throw new IllegalStateException("temp space is closed");
-      }
+      checkOpen();
       Stripe s = stripes.get(allocator.next(stripes.size(), expectedBytes));
       s.checkUsable(expectedBytes);
-      Path file =
-          s.privateDir()
-              .resolve(String.format(Locale.ROOT, "%s-%06d", kind, fileCounter.incrementAndGet()));
+      Path file = s.privateDir().resolve(nextName(kind));
       int stripe = stripes.indexOf(s);
       return BlockFile.createNew(
           FileParts.single(file, stripe, meters.get(stripe)),
@@ -191,13 +185,9 @@ public final class TempSpace implements AutoCloseable {
     if (n == 1) {
       return createFile(kind, expectedBytes, policy);
     }
-    if (!kind.matches("[a-z]{1,16}")) {
-      throw new IllegalArgumentException("bad temp file kind: " + kind);
-    }
+    checkKind(kind);
     synchronized (this) {
-      if (closed) {
-        throw new IllegalStateException("temp space is closed");
-      }
+      checkOpen();
       int first = allocator.next(n, expectedBytes);
       // A run's first segment gets its header and often its last, partial unit: start on the
       // stripe that has been written least, so that these extras even out over the runs.
@@ -206,7 +196,7 @@ public final class TempSpace implements AutoCloseable {
           first = i;
         }
       }
-      String name = String.format(Locale.ROOT, "%s-%06d", kind, fileCounter.incrementAndGet());
+      String name = nextName(kind);
       int[] order = new int[n];
       DeviceMeter[] segmentMeters = new DeviceMeter[n];
       for (int i = 0; i < n; i++) {
@@ -267,6 +257,24 @@ public final class TempSpace implements AutoCloseable {
     for (Path p : file.paths()) {
       tracker.delete(p);
     }
+  }
+
+  private static void checkKind(String kind) {
+    if (!kind.matches("[a-z]{1,16}")) {
+      throw new IllegalArgumentException("bad temp file kind: " + kind);
+    }
+  }
+
+  /** Guarded by this: no file may appear once the shutdown hook has started its sweep. */
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("temp space is closed");
+    }
+  }
+
+  /** The next file name of {@code kind}: {@code kind-NNNNNN}, unique within this sort. */
+  private String nextName(String kind) {
+    return String.format(Locale.ROOT, "%s-%06d", kind, fileCounter.incrementAndGet());
   }
 
   private synchronized void refuseNewFiles() {
