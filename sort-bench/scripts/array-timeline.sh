@@ -5,7 +5,7 @@
 #   sort-bench/scripts/array-timeline.sh [--records N] [--memory SIZE] [--disks N] [--bps B/s]
 #       [--interval TIME] [--out DIR] [--png FILE]
 #
-# Needs root and ../shared/tools/disk-array.sh (or DISK_ARRAY=path), like stripe-bench.sh.
+# Needs root and DISK_ARRAY=path of the disk-array tool, like stripe-bench.sh.
 # Defaults: 4*10^7 binary gensort records (4 GB), -S 1G, 4 disks of 80 MiB/s of 3 GB each,
 # --timeline-interval 1s; input and output in the array's directory (unthrottled), the page, the
 # JSON report and --stats in --out (default bench-out/array-timeline), the screenshot (headless
@@ -28,8 +28,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ "$(id -u)" = 0 ] || { echo "array-timeline: needs root" >&2; exit 2; }
-tool=${DISK_ARRAY:-$repo/../shared/tools/disk-array.sh}
-[ -x "$tool" ] || { echo "array-timeline: no disk-array.sh at $tool (set DISK_ARRAY)" >&2; exit 2; }
+tool=${DISK_ARRAY:-}
+[ -n "$tool" ] && [ -x "$tool" ] || { echo "array-timeline: set DISK_ARRAY to the disk-array tool (got '$tool')" >&2; exit 2; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 export N=$disks SIZE=${SIZE:-3G} BPS=$bps DIR=$array

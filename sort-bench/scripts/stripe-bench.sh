@@ -6,8 +6,8 @@
 #       [--stripes "1 4"] [--slow-bps B/s] [--repeat R] [--threads T] [--dir DIR]
 #       [--array-dir DIR] [--keep]
 #
-# Needs root (loop mounts, cgroup v1 blkio, drop_caches) and ../shared/tools/disk-array.sh beside
-# the repository (or DISK_ARRAY=path). Defaults: 10^7 binary gensort records (1 GB), -S 256M,
+# Needs root (loop mounts, cgroup v1 blkio, drop_caches) and DISK_ARRAY=path of a disk-array tool
+# (`up`, `run CMD`, `down` with N, SIZE, BPS, DIR in the environment). Defaults: 10^7 binary gensort records (1 GB), -S 256M,
 # 4 disks of 80 MiB/s (83886080 B/s) of 3 GB each, stripe counts "1 4", 3 rounds, 2 threads.
 # --slow-bps throttles the last disk to another speed (weighted striping); a stripe count written
 # with a "u" suffix ("4u") runs with -Djoule.weightedStripes=false (plain round robin).
@@ -42,8 +42,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ "$(id -u)" = 0 ] || { echo "stripe-bench: needs root (loop mounts, blkio throttle)" >&2; exit 2; }
-tool=${DISK_ARRAY:-$repo/../shared/tools/disk-array.sh}
-[ -x "$tool" ] || { echo "stripe-bench: no disk-array.sh at $tool (set DISK_ARRAY)" >&2; exit 2; }
+tool=${DISK_ARRAY:-}
+[ -n "$tool" ] && [ -x "$tool" ] || { echo "stripe-bench: set DISK_ARRAY to the disk-array tool (got '$tool')" >&2; exit 2; }
 joule="$repo/joule"
 [ -f "$repo/sort-cli/target/joule.jar" ] || { echo "build first: mvn -B -DskipTests package" >&2; exit 2; }
 [ -n "$dir" ] || dir=$(mktemp -d "$repo/../stripe-bench.XXXXXX")
