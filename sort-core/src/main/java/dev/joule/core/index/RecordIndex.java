@@ -3,6 +3,7 @@ package dev.joule.core.index;
 import dev.joule.core.memory.ArenaView;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.core.valsort.RecordChecksum;
 import java.nio.ByteBuffer;
 
 /**
@@ -503,7 +504,14 @@ public final class RecordIndex {
    * Compares the records of two entries with equal keys by the tie breaker; 0 when there is none.
    */
   public int compareTie(long refA, long refB) {
-    TieBreaker t = tieBreaker;
+    return compareRecords(tieBreaker, refA, refB);
+  }
+
+  /**
+   * Compares the records of two entries by {@code t} (0 when {@code t} is null): the tie breaker,
+   * or another order of equal keys (unique mode's {@code sameKey}).
+   */
+  public int compareRecords(TieBreaker t, long refA, long refB) {
     if (t == null) {
       return 0;
     }
@@ -518,6 +526,13 @@ public final class RecordIndex {
         b,
         layout.recordStart(b, eb),
         layout.recordLength(b, eb));
+  }
+
+  /** Adds the record of the entry at ref word {@code ref} to {@code sum}. */
+  public void addRecordTo(RecordChecksum sum, long ref) {
+    ByteBuffer b = slabs[slabOf(ref)];
+    int e = offsetOf(ref);
+    sum.addRecord(b, layout.recordStart(b, e), layout.recordLength(b, e));
   }
 
   /**

@@ -92,6 +92,17 @@ public final class RecordChecksum {
     lo = sum;
   }
 
+  /**
+   * Subtracts another checksum from this one, modulo 2^128: what is left is the sum of the records
+   * of this one that {@code other} does not cover, when {@code other}'s records are a subset (a
+   * run's records kept out of its chunk's, the rest being the duplicates unique mode left out).
+   */
+  public void subtract(RecordChecksum other) {
+    long diff = lo - other.lo;
+    hi -= other.hi + (Long.compareUnsigned(lo, other.lo) < 0 ? 1 : 0);
+    lo = diff;
+  }
+
   /** Upper 64 bits of the 128-bit sum. */
   public long hi() {
     return hi;

@@ -275,6 +275,22 @@ public final class OutputValidator {
     dropped++;
   }
 
+  /**
+   * Accounts for {@code n} records with checksum {@code sum} that unique mode left out before they
+   * reached this validator (duplicates dropped as runs were formed): they count with the records
+   * dropped here when the output is checked against the input.
+   */
+  public void addDroppedEarlier(long n, RecordChecksum sum) {
+    if (n == 0) {
+      return;
+    }
+    if (!unique) {
+      throw new IllegalStateException("records dropped outside unique mode");
+    }
+    dropped += n;
+    droppedChecksum.add(sum);
+  }
+
   /** Records left out of unique output so far. */
   public long dropped() {
     return dropped;

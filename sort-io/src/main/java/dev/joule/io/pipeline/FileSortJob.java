@@ -36,7 +36,6 @@ import dev.joule.io.report.PhaseClock;
 import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.RoundRobinStripes;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
@@ -67,6 +66,7 @@ final class FileSortJob {
   private TempSpace temp;
   private TimelineSampler timeline;
   private RecordArena[] arenas; // run formation's, lent to the merge
+  private UniqueDrops drops; // duplicates unique mode left out of the runs
 
   FileSortJob(Path output, SortConfig config) {
     this.output = output;
@@ -130,6 +130,7 @@ final class FileSortJob {
             InputFile.open(
                 input, config.directIo(), notices, timeline.newDevice("input", input.toString())));
     EntrySpec spec = EntrySpec.of(config);
+    drops = new UniqueDrops(spec);
     if (config.format() instanceof FixedLengthFormat f) {
       in.checkWholeRecords(f.recordSize());
     }
@@ -188,7 +189,7 @@ final class FileSortJob {
     RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
     RunFormationPhase.Result rf =
         RunFormationPhase.run(
-            chunks, plan, config, threads, temp, sorter, arenas, indexes, meter, in.size());
+            chunks, plan, config, threads, temp, sorter, arenas, indexes, meter, in.size(), drops);
     addPhase(
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
         "merge pass 1");
@@ -247,17 +248,16 @@ final class FileSortJob {
       sorter.sort(index);
       try (Resources local = new Resources(meter)) {
         runs.add(
-            RunSpill.writeSorted(
+            RunFormationPhase.writeRun(
                 temp,
-                plan.tempTransfer(),
+                plan,
                 local.pool(plan.runWriteBuffers(), plan.tempTransfer()),
-                config.directIo(),
+                config,
                 threads,
                 index,
-                first.entries(),
-                first.recordBytes(),
+                first,
                 new RecordGatherer(sorter.pool()),
-                first.checksum()));
+                drops));
       }
       sum.add(first.checksum());
       written += runs.get(0).fileSize();
@@ -294,7 +294,7 @@ final class FileSortJob {
     arenas = RunFormationPhase.allocateArenas(plan, res);
     RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
     return RunFormationPhase.run(
-        chunks, plan, config, threads, temp, sorter, arenas, indexes, meter, inputSize);
+        chunks, plan, config, threads, temp, sorter, arenas, indexes, meter, inputSize, drops);
   }
 
   /** The merge passes and the final merge of the runs {@code rf} formed, then the publication. */
@@ -325,6 +325,7 @@ final class FileSortJob {
     PhaseClock clock = new PhaseClock();
     MergePhase.Output merged = merge.mergeToOutput(finalInputs, out, parts);
     OutputValidator v = merged.validator();
+    drops.addTo(v);
     DataSummary inSum = v.checkAgainstInput(rf.records(), rf.inputChecksum(), output);
     // Delete the temps before publishing: a cleanup error then fails the sort while the previous
     // output is still in place (the output contract), instead of failing after it was replaced.

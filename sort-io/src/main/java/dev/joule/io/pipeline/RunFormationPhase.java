@@ -116,12 +116,14 @@ final class RunFormationPhase {
       RecordArena[] arenas,
       RecordIndex[] indexes,
       MemoryMeter meter,
-      long inputSize)
+      long inputSize,
+      UniqueDrops drops)
       throws IOException {
     Resources res = new Resources(meter);
     res.add(source);
     try {
-      Result r = form(source, plan, c, threads, temp, sorter, arenas, indexes, res, inputSize);
+      Result r =
+          form(source, plan, c, threads, temp, sorter, arenas, indexes, res, inputSize, drops);
       res.close();
       return r;
     } catch (Throwable e) {
@@ -140,7 +142,8 @@ final class RunFormationPhase {
       RecordArena[] arenas,
       RecordIndex[] indexes,
       Resources res,
-      long inputSize)
+      long inputSize,
+      UniqueDrops drops)
       throws IOException {
     int k = arenas.length;
     int ki = indexes.length;
@@ -171,27 +174,13 @@ final class RunFormationPhase {
       }
       Failures.checkCancelled();
       ChunkSource.Chunk chunk = source.index();
-      RecordChecksum chunkSum = chunk.checksum();
-      sum.add(chunkSum);
-      int n = chunk.entries();
-      long bytes = chunk.recordBytes();
-      records += n;
+      sum.add(chunk.checksum());
+      records += chunk.entries();
       sorter.sort(index);
       Failures.checkCancelled();
       writes.add(
           writer.submit(
-              () ->
-                  RunSpill.writeSorted(
-                      temp,
-                      plan.tempTransfer(),
-                      writePool,
-                      c.directIo(),
-                      threads,
-                      index,
-                      n,
-                      bytes,
-                      gatherer,
-                      chunkSum))); // the chunk's checksum: same records, saves a CRC pass
+              () -> writeRun(temp, plan, writePool, c, threads, index, chunk, gatherer, drops)));
       c.progress().update("run formation", source.bytesRead(), inputSize);
       if (!pipelined) {
         written += await(writes.get(i), runs);
@@ -209,6 +198,41 @@ final class RunFormationPhase {
       }
     }
     return new Result(runs, records, sum, source.bytesRead(), written);
+  }
+
+  /**
+   * Writes the sorted {@code chunk} in {@code index} as one run: in unique mode only the first
+   * record of each key ({@link UniqueDrops}). The run's checksum is the chunk's, taken before
+   * sorting (the same records: saves a CRC pass), less the records left out.
+   */
+  static RunDescriptor writeRun(
+      TempSpace temp,
+      SortPlan plan,
+      BlockPool pool,
+      SortConfig c,
+      SortThreads threads,
+      RecordIndex index,
+      ChunkSource.Chunk chunk,
+      RecordGatherer gatherer,
+      UniqueDrops drops)
+      throws IOException {
+    int n = chunk.entries();
+    UniqueDrops.Kept kept = drops.keepFirst(index, n, chunk.checksum());
+    long bytes =
+        kept.entries() == n
+            ? chunk.recordBytes()
+            : (long) Math.ceil((double) chunk.recordBytes() * kept.entries() / n);
+    return RunSpill.writeSorted(
+        temp,
+        plan.tempTransfer(),
+        pool,
+        c.directIo(),
+        threads,
+        index,
+        kept.entries(),
+        bytes,
+        gatherer,
+        kept.checksum());
   }
 
   /** Waits for one run write (in submission order) and records its descriptor. */

@@ -15,6 +15,7 @@ import dev.joule.io.config.DataSize;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
@@ -22,6 +23,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -301,6 +303,63 @@ class ParsedSortTest {
     }
   }
 
+  /**
+   * Unique mode with many duplicates in two passes: every run holds each key once, so run formation
+   * writes far less than the input (all of it without the drop), and the output is the reference's.
+   * Also for fixed records read in place. Keys whose equal normalized keys still need the records
+   * compared (a version field) are in {@link GnuKeysSortTest}; the run made from an overflowing
+   * one-pass arena in {@link #anInputLargerThanItsSampleSaysOverflowsIntoTwoPasses}.
+   */
+  @Test
+  void uniqueRunsHoldEachKeyOnce() throws IOException {
+    Random r = new Random(SEED + 9);
+    List<byte[]> recs = new ArrayList<>();
+    for (int i = 0; i < 60_000; i++) {
+      recs.add(("v" + r.nextInt(40) + " of forty values").getBytes(StandardCharsets.US_ASCII));
+    }
+    byte[] input = lines(recs, (byte) '\n', true);
+    byte[] expected = lines(reference(recs, Arrays::compareUnsigned, true), (byte) '\n', true);
+    List<byte[]> few = recs.subList(0, 3000);
+    sort(
+        lines(few, (byte) '\n', true),
+        config(Shape.MULTI_PASS, 2).format(RecordFormat.lines()).unique(true).build(),
+        lines(reference(few, Arrays::compareUnsigned, true), (byte) '\n', true));
+    // Runs of 5000 lines (about 100 KB): written whole, they would be the input's size; with each
+    // of the 40 values once, one block (4 KiB) each, plus the header and footer.
+    SortConfig.Builder lines = config(Shape.ONE_PASS, 2).format(RecordFormat.lines()).unique(true);
+    SortReport rep = sort(input, TestHooks.runRecordsLimit(lines, 5000).build(), expected);
+    PhaseReport formation = rep.phases().get(0);
+    assertEquals(12, rep.runs(), "seed " + SEED);
+    assertTrue(
+        formation.bytesWritten() < input.length / 4,
+        "seed "
+            + SEED
+            + ": run formation wrote "
+            + formation.bytesWritten()
+            + " of "
+            + input.length);
+    assertEquals(recs.size(), rep.records());
+
+    // Fixed 8-byte records, key = bytes 0..2 (read in place): the first of each key in input order.
+    List<byte[]> fixed = new ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      byte[] b = bytes(r, 8, -1);
+      b[0] = (byte) r.nextInt(3);
+      b[1] = (byte) r.nextInt(5);
+      fixed.add(b);
+    }
+    Comparator<byte[]> byKey = (a, b) -> Arrays.compareUnsigned(a, 0, 2, b, 0, 2);
+    var format = RecordFormat.fixed(8, dev.joule.core.record.KeySpec.bytes(0, 2));
+    SortConfig.Builder f = config(Shape.ONE_PASS, 2).format(format).unique(true);
+    rep =
+        sort(
+            concat(fixed),
+            TestHooks.runRecordsLimit(f, 20_000).build(),
+            concat(reference(fixed, byKey, true)));
+    assertTrue(rep.runs() >= 4, "seed " + SEED + ": runs " + rep.runs());
+    assertTrue(rep.phases().get(0).bytesWritten() < 100_000L * 8 / 4, "seed " + SEED);
+  }
+
   // ---- derived keys ----
 
   /**
@@ -420,5 +479,13 @@ class ParsedSortTest {
     assertTrue(
         notices.stream().anyMatch(l -> l.contains("larger than its sample")),
         "notices: " + notices);
+
+    // Unique: the overflowing arena's run drops its duplicates like the others (short lines
+    // repeat).
+    byte[] unique = lines(reference(recs, Arrays::compareUnsigned, true), (byte) '\n', true);
+    SortConfig u = config(Shape.ONE_PASS, 2).format(RecordFormat.lines()).unique(true).build();
+    SortReport ur = sort(lines(recs, (byte) '\n', true), u, unique);
+    assertTrue(ur.runs() >= 2, "runs " + ur.runs());
+    assertTrue(ur.output().records() < recs.size(), "seed " + SEED + ": no duplicates generated");
   }
 }

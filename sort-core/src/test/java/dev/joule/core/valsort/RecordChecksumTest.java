@@ -1,0 +1,62 @@
+package dev.joule.core.valsort;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.math.BigInteger;
+import java.util.Random;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.Test;
+
+/** The 128-bit checksum's arithmetic against BigInteger, the definition's sum modulo 2^128. */
+class RecordChecksumTest {
+  private static final long SEED = Long.getLong("joule.seed", 0xC4EC_5005L);
+  private static final BigInteger MOD = BigInteger.ONE.shiftLeft(128);
+
+  private static BigInteger value(RecordChecksum c) {
+    return new BigInteger(1, toBytes(c.hi(), c.lo()));
+  }
+
+  private static byte[] toBytes(long hi, long lo) {
+    byte[] b = new byte[16];
+    for (int i = 0; i < 8; i++) {
+      b[i] = (byte) (hi >>> (56 - 8 * i));
+      b[8 + i] = (byte) (lo >>> (56 - 8 * i));
+    }
+    return b;
+  }
+
+  @Test
+  void subtractIsTheSumOfTheRecordsLeft() {
+    Random r = new Random(SEED);
+    RecordChecksum all = new RecordChecksum();
+    RecordChecksum some = new RecordChecksum();
+    BigInteger expectedRest = BigInteger.ZERO;
+    for (int i = 0; i < 1000; i++) {
+      byte[] rec = new byte[r.nextInt(20)];
+      r.nextBytes(rec);
+      all.addRecord(rec, 0, rec.length);
+      if (r.nextBoolean()) {
+        some.addRecord(rec, 0, rec.length);
+      } else {
+        CRC32 crc = new CRC32();
+        crc.update(rec);
+        expectedRest = expectedRest.add(BigInteger.valueOf(crc.getValue()));
+      }
+    }
+    all.subtract(some);
+    assertEquals(expectedRest, value(all), "seed " + SEED);
+  }
+
+  @Test
+  void subtractBorrowsAcrossTheWordsAndWrapsModulo2To128() {
+    long[][] cases = {
+      {1, 0, 0, 1}, {0, 0, 0, 1}, {5, -1L, 7, 3}, {-1L, -1L, -1L, -1L}, {0, 7, 0, 9}
+    };
+    for (long[] c : cases) {
+      RecordChecksum a = RecordChecksum.of(c[0], c[1]);
+      BigInteger expected = value(a).subtract(value(RecordChecksum.of(c[2], c[3]))).mod(MOD);
+      a.subtract(RecordChecksum.of(c[2], c[3]));
+      assertEquals(expected, value(a), java.util.Arrays.toString(c));
+    }
+  }
+}
