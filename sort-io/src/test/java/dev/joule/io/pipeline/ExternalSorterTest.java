@@ -16,12 +16,14 @@ import dev.joule.core.valsort.StreamingValidator;
 import dev.joule.core.valsort.ValsortException;
 import dev.joule.core.valsort.ValsortSummary;
 import dev.joule.io.config.DataSize;
+import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortCancelledException;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.report.SortReport;
+import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
 import io.netty.buffer.ByteBuf;
@@ -29,10 +31,12 @@ import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -283,6 +287,46 @@ class ExternalSorterTest {
       assertEquals(
           List.of(), l.filter(p -> p.getFileName().toString().startsWith(".out")).toList());
     }
+  }
+
+  /**
+   * An interrupt that lands after run formation, when the final merge (the only pass) is about to
+   * open its runs, is seen first by a {@code FileChannel} call, which closes the channel and throws
+   * {@link ClosedByInterruptException}; it cancels the sort like any other interrupt: {@link
+   * SortCancelledException}, the flag kept, the previous output unchanged, nothing left behind. The
+   * thread count (one part on the sorting thread, or parts on merge threads) and direct I/O are
+   * drawn from the seed.
+   */
+  @Test
+  void interruptBeforeTheFinalMergeOpensItsRunsCancelsCleanly() throws Exception {
+    Random random = new Random(SEED + 1);
+    int threads = 1 + random.nextInt(3);
+    DirectIoPolicy io = random.nextBoolean() ? DirectIoPolicy.AUTO : DirectIoPolicy.OFF;
+    String ctx = "seed " + SEED + ", threads " + threads + ", direct I/O " + io + ": ";
+    Path in = writeInput(gensort(40_000));
+    Path out = dir.resolve("out");
+    byte[] previous = new byte[1000];
+    random.nextBytes(previous);
+    Files.write(out, previous);
+    SortConfig.Builder b = TestHooks.runRecordsLimit(small(2), 4096).threads(threads).directIo(io);
+    SortConfig c =
+        TestHooks.afterRunFormation(b.fanIn(16), runs -> Thread.currentThread().interrupt())
+            .build();
+    SortPlan p = ExternalSorter.plan(in, out, c);
+    assertEquals(1, p.mergePasses(), ctx + p.describe());
+    CleanFailureContract.Snapshot before = CleanFailureContract.before(out, stripes);
+    SortCancelledException e;
+    try {
+      e = assertThrows(SortCancelledException.class, () -> ExternalSorter.sort(in, out, c), ctx);
+      assertTrue(Thread.currentThread().isInterrupted(), ctx + "interrupt flag kept");
+    } finally {
+      Thread.interrupted();
+    }
+    assertTrue(
+        PipelineTestSupport.causedBy(e, ClosedByInterruptException.class),
+        ctx + "no ClosedByInterruptException in the cause chain of " + e);
+    before.assertCleanFailure(e, null, true, ctx);
+    assertArrayEquals(previous, Files.readAllBytes(out), ctx + "previous output changed");
   }
 
   @Test

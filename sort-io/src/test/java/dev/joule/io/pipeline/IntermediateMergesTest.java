@@ -22,12 +22,14 @@ import dev.joule.io.testing.TestHooks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
@@ -364,5 +366,75 @@ class IntermediateMergesTest {
     assertTrue(two.together(), ctx + "the merges did not run at once");
     before.assertCleanFailure(e, null, true, ctx);
     assertEquals(List.of(), factory.alive(), ctx + "caller threads alive after the cancellation");
+  }
+
+  /**
+   * An interrupt that reaches the sorting thread just as a one-at-a-time intermediate merge starts
+   * (after the pass's cancellation check, before the merge opens its input runs) cancels the sort
+   * like any other interrupt: the first read of a run meets the flag inside {@code FileChannel},
+   * which closes the channel and throws {@link ClosedByInterruptException}, and that must still end
+   * in {@link SortCancelledException} with the interrupt flag set, the previous output unchanged
+   * and nothing left behind. Which merge is hit, and whether the runs are read with direct I/O, is
+   * drawn from the seed.
+   */
+  @Test
+  void anInterruptAsAOneAtATimeMergeOpensItsRunsCancelsTheSortCleanly() throws Exception {
+    Random random = new Random(SEED + 6);
+    byte[] data = PipelineTestSupport.records(SEED + 6, 30L * RUN, GENSORT, 0);
+    Path in = dir.resolve("in");
+    Path out = dir.resolve("out");
+    Files.write(in, data);
+    DirectIoPolicy io = random.nextBoolean() ? DirectIoPolicy.AUTO : DirectIoPolicy.OFF;
+    // A first sort counts the intermediate merges; its output is the previous output to keep.
+    AtomicInteger merges = new AtomicInteger();
+    SortConfig counting =
+        TestHooks.beforeIntermediateMerge(
+                config(1).directIo(io), inputs -> merges.incrementAndGet())
+            .build();
+    SortReport r = ExternalSorter.sort(in, out, counting);
+    String plan = "seed " + SEED + ", direct I/O " + io + ", " + r.phases();
+    assertTrue(merges.get() >= 2, plan + ": not enough intermediate merges");
+    assertTrue(widths(r).stream().allMatch(w -> w == 1), plan + ": merges ran concurrently");
+    int target = random.nextInt(merges.get());
+    String ctx =
+        "seed "
+            + SEED
+            + ", direct I/O "
+            + io
+            + ", interrupt at intermediate merge "
+            + target
+            + " of "
+            + merges.get()
+            + ": ";
+    Thread caller = Thread.currentThread();
+    AtomicInteger calls = new AtomicInteger();
+    AtomicInteger elsewhere = new AtomicInteger();
+    SortConfig c =
+        TestHooks.beforeIntermediateMerge(
+                config(1).directIo(io),
+                inputs -> {
+                  if (Thread.currentThread() != caller) {
+                    elsewhere.incrementAndGet();
+                  }
+                  if (calls.getAndIncrement() == target) {
+                    Thread.currentThread().interrupt();
+                  }
+                })
+            .build();
+    CleanFailureContract.Snapshot before = CleanFailureContract.before(out, stripes);
+    SortCancelledException e;
+    try {
+      e = assertThrows(SortCancelledException.class, () -> ExternalSorter.sort(in, out, c), ctx);
+      assertTrue(Thread.currentThread().isInterrupted(), ctx + "the interrupt flag was cleared");
+    } finally {
+      Thread.interrupted();
+    }
+    assertEquals(0, elsewhere.get(), ctx + "a merge ran off the sorting thread");
+    assertEquals(target + 1, calls.get(), ctx + "merges started after the interrupt");
+    // Else the interrupt was caught before any channel saw it: this test no longer covers the path.
+    assertTrue(
+        PipelineTestSupport.causedBy(e, ClosedByInterruptException.class),
+        ctx + "no ClosedByInterruptException in the cause chain of " + e);
+    before.assertCleanFailure(e, null, true, ctx);
   }
 }

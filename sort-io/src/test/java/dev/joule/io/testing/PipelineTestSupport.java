@@ -65,6 +65,16 @@ public final class PipelineTestSupport {
     return out;
   }
 
+  /** Whether {@code e} or an exception in its cause chain is a {@code type}. */
+  public static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Arenas closed, stripe dirs empty, no joule- worker threads left. */
   public static void assertNoLeaks(String test, List<Path> stripes)
       throws IOException, InterruptedException {
