@@ -535,6 +535,15 @@ public final class RecordIndex {
     sum.addRecord(b, layout.recordStart(b, e), layout.recordLength(b, e));
   }
 
+  /** Adds the record of the entry at ref word {@code ref} to {@code sum} {@code times} times. */
+  public void addRecordTo(RecordChecksum sum, long ref, long times) {
+    ByteBuffer b = slabs[slabOf(ref)];
+    int e = offsetOf(ref);
+    RecordChecksum one = new RecordChecksum();
+    one.addRecord(b, layout.recordStart(b, e), layout.recordLength(b, e));
+    sum.addTimes(one, times);
+  }
+
   /**
    * The sort order of two entries given as (key word, ref word): key, tie breaker, then input order
    * (address). This is the order every {@code RunSorter} produces.

@@ -92,6 +92,19 @@ public final class RecordChecksum {
     lo = sum;
   }
 
+  /** Adds {@code other} {@code times} times (modulo 2^128; {@code times} taken as unsigned). */
+  public void addTimes(RecordChecksum other, long times) {
+    // (oh·2^64 + ol) · t mod 2^128 = (oh·t + high(ol·t))·2^64 + low(ol·t)
+    long lo = other.lo;
+    long low = lo * times;
+    long high =
+        other.hi * times
+            + Math.multiplyHigh(lo, times) // signed; the two terms below make it unsigned
+            + ((lo >> 63) & times)
+            + ((times >> 63) & lo);
+    add(of(high, low));
+  }
+
   /**
    * Subtracts another checksum from this one, modulo 2^128: what is left is the sum of the records
    * of this one that {@code other} does not cover, when {@code other}'s records are a subset (a

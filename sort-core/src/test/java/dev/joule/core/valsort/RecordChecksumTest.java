@@ -48,6 +48,22 @@ class RecordChecksumTest {
   }
 
   @Test
+  void addTimesIsRepeatedAddition() {
+    Random r = new Random(SEED + 1);
+    for (int i = 0; i < 200; i++) {
+      RecordChecksum one = RecordChecksum.of(r.nextInt(3) == 0 ? r.nextLong() : 0, r.nextLong());
+      long times = i < 100 ? r.nextInt(1000) : r.nextLong();
+      RecordChecksum sum = RecordChecksum.of(r.nextLong(), r.nextLong());
+      BigInteger expected =
+          value(sum)
+              .add(value(one).multiply(new BigInteger(Long.toUnsignedString(times))))
+              .mod(MOD);
+      sum.addTimes(one, times);
+      assertEquals(expected, value(sum), "seed " + SEED + ", case " + i);
+    }
+  }
+
+  @Test
   void subtractBorrowsAcrossTheWordsAndWrapsModulo2To128() {
     long[][] cases = {
       {1, 0, 0, 1}, {0, 0, 0, 1}, {5, -1L, 7, 3}, {-1L, -1L, -1L, -1L}, {0, 7, 0, 9}
