@@ -64,10 +64,13 @@ public final class SortPlan {
   public static final int TRANSFERS_PER_BUDGET = 32;
 
   /**
-   * Smallest temp transfer the planner picks by itself to merge in one pass: 1 MiB, at which direct
-   * temp I/O still ran at 1.1 to 3.2 GB/s here (sort-bench/results/io.md).
+   * Smallest temp transfer the planner picks by itself to merge in one pass: 256 KiB. Direct reads
+   * one at a time ran at 1.1 GB/s with 256 KiB against 1.4 with 1 MiB here (dd, 2026-11-25,
+   * sort-bench/results/io.md), 80 % of the speed, while a second merge pass reads and writes every
+   * run once more: 61 MB of numbers with duplicates at -S 64M (33 runs, 31 at most per pass with 1
+   * MiB) went from two passes to one (sort-bench/results/gnu-text.md, run E).
    */
-  public static final int MIN_MERGE_TRANSFER = 1 << 20;
+  public static final int MIN_MERGE_TRANSFER = 256 << 10;
 
   /** Alignment slack per arena: one 4096-byte page of its single slab, plus rounding. */
   public static final long ARENA_SLACK = 2L * Alignment.BYTES;
