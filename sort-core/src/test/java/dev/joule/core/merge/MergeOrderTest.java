@@ -36,10 +36,15 @@ class MergeOrderTest {
   }
 
   private static ByteBuffer place(SplittableRandom rnd, byte[] key, int offset) {
-    int size = offset + key.length + 3;
+    // 0..12 random bytes after the key: the last word is read whole when 8 bytes are left, masked,
+    // or byte by byte near the buffer's end; the bytes after the key must not matter.
+    int size = offset + key.length + rnd.nextInt(13);
     ByteBuffer buf =
         rnd.nextBoolean() ? ByteBuffer.allocate(size) : ByteBuffer.allocateDirect(size);
     buf.order(rnd.nextBoolean() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
+    for (int i = offset + key.length; i < size; i++) {
+      buf.put(i, (byte) rnd.nextInt(256));
+    }
     buf.put(offset, key);
     return buf;
   }
