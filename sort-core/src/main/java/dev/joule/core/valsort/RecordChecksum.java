@@ -31,8 +31,11 @@ public final class RecordChecksum {
     return c;
   }
 
-  /** Adds the CRC-32 of {@code length} bytes at absolute index {@code index} of {@code buf}. */
-  public void addRecord(ByteBuffer buf, int index, int length) {
+  /**
+   * Adds the CRC-32 of {@code length} bytes at absolute index {@code index} of {@code buf}, and
+   * returns it (for a caller that adds the same record to another sum).
+   */
+  public int addRecord(ByteBuffer buf, int index, int length) {
     crc.reset();
     if (length <= SCRATCH_BYTES) {
       if (scratch == null) {
@@ -47,7 +50,9 @@ public final class RecordChecksum {
     } else {
       crc.update(buf.slice(index, length));
     }
-    addCrc((int) crc.getValue());
+    int value = (int) crc.getValue();
+    addCrc(value);
+    return value;
   }
 
   /**

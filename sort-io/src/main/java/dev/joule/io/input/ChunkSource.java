@@ -17,8 +17,27 @@ import java.io.IOException;
  * thread-safe: one driving thread.
  */
 public interface ChunkSource extends AutoCloseable {
-  /** What one chunk holds: entries, record bytes and the valsort checksum of its records. */
-  record Chunk(int entries, long recordBytes, RecordChecksum checksum) {}
+  /**
+   * What one chunk holds: entries, their records' bytes and the valsort checksum of every record
+   * read into it, including the {@code dropped} repeats unique mode left out as they were read
+   * (checksum {@code droppedChecksum}; {@link EntryFiller#dropRepeatsAsRead}).
+   */
+  record Chunk(
+      int entries,
+      long recordBytes,
+      RecordChecksum checksum,
+      long dropped,
+      RecordChecksum droppedChecksum) {
+    /** A chunk from which nothing was dropped. */
+    public Chunk(int entries, long recordBytes, RecordChecksum checksum) {
+      this(entries, recordBytes, checksum, 0, new RecordChecksum());
+    }
+
+    /** Records read into the chunk: its entries and the repeats dropped. */
+    public long records() {
+      return entries + dropped;
+    }
+  }
 
   /** Starts filling {@code arena} and {@code index} with the next chunk. */
   void start(RecordArena arena, RecordIndex index) throws IOException;

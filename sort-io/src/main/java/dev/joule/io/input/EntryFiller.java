@@ -24,10 +24,13 @@ import java.util.IdentityHashMap;
  * index that holds the chunk is filled again (the protocol of {@link ChunkSource}: an index is
  * reused only once its chunk is written) or the filler is closed.
  *
- * <p>Memory: the appender's key scratch, and an overflow arena per chunk of one outsized record:
- * above the budget by that record's entry, as the reader's carry buffer is by the record (the arena
- * and index are the caller's). Not thread-safe: one thread fills one chunk at a time (run
- * formation's parse thread); {@link #close()} after the last fill.
+ * <p>In unique mode of whole lines run formation may ask for repeats to be left out as they are
+ * read ({@link #dropRepeatsAsRead}); a chunk then says how many were, with their checksum.
+ *
+ * <p>Memory: the appender's key scratch, the repeat filter's table, and an overflow arena per chunk
+ * of one outsized record: above the budget by that record's entry, as the reader's carry buffer is
+ * by the record (the arena and index are the caller's). Not thread-safe: one thread fills one chunk
+ * at a time (run formation's parse thread); {@link #close()} after the last fill.
  */
 public final class EntryFiller implements AutoCloseable {
   private final RecordReader records;
@@ -36,11 +39,25 @@ public final class EntryFiller implements AutoCloseable {
   private boolean exhausted;
   private SortIOException tooLarge;
   private final IdentityHashMap<RecordIndex, RecordArena> overflows = new IdentityHashMap<>();
+  private final EntrySpec spec;
+  private RepeatFilter repeats; // null: every record becomes an entry
 
   /** Fills from {@code records}, entries as {@code spec} says. */
   public EntryFiller(RecordReader records, EntrySpec spec) {
     this.records = records;
+    this.spec = spec;
     this.appender = new EntryAppender(spec);
+  }
+
+  /**
+   * From the next chunk on, leaves out a line equal to one already in its chunk, in unique mode of
+   * whole lines ({@link RepeatFilter}); a no-op for other sorts. For run formation, whose runs
+   * account for the records dropped ({@link ChunkSource.Chunk#dropped()}).
+   */
+  public void dropRepeatsAsRead() {
+    if (RepeatFilter.applies(spec) && repeats == null) {
+      repeats = new RepeatFilter();
+    }
   }
 
   /**
@@ -67,6 +84,12 @@ public final class EntryFiller implements AutoCloseable {
     release(index); // its chunk is written: the caller fills an index again only then
     appender.reset(arena, index);
     RecordChecksum sum = new RecordChecksum();
+    RecordChecksum droppedSum = new RecordChecksum();
+    long dropped = 0;
+    RepeatFilter filter = repeats == null || repeats.off() ? null : repeats;
+    if (filter != null) {
+      filter.reset(index);
+    }
     long bytes = 0;
     while (true) {
       if (!pending) {
@@ -80,6 +103,12 @@ public final class EntryFiller implements AutoCloseable {
       ByteBuffer src = records.buffer();
       int start = records.start();
       int length = records.length();
+      if (filter != null && filter.repeats(src, start, length)) {
+        droppedSum.addCrc(sum.addRecord(src, start, length));
+        dropped++;
+        pending = false;
+        continue;
+      }
       if (!appender.append(src, start, length)) {
         if (appender.size() == 0 && appendOutsized(index, src, start, length)) {
           sum.addRecord(src, start, length);
@@ -94,11 +123,17 @@ public final class EntryFiller implements AutoCloseable {
         }
         break; // the arena or index is full: this record starts the next chunk
       }
+      if (filter != null) {
+        filter.added();
+        if (filter.off()) {
+          filter = null;
+        }
+      }
       sum.addRecord(src, start, length);
       bytes += length;
       pending = false;
     }
-    return new ChunkSource.Chunk(index.size(), bytes, sum);
+    return new ChunkSource.Chunk(index.size(), bytes, sum, dropped, droppedSum);
   }
 
   /**

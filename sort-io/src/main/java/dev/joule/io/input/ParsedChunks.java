@@ -46,6 +46,7 @@ public final class ParsedChunks implements ChunkSource {
   public ParsedChunks(RecordReader records, EntryFiller filler, SortThreads threads) {
     this.records = records;
     this.filler = filler;
+    filler.dropRepeatsAsRead(); // runs account for what it drops (RunFormationPhase)
     this.parser = new WorkerThread(threads, "parse");
   }
 

@@ -316,7 +316,7 @@ final class FileSortJob {
     long outBytes = outputBytes(finalInputs);
     String name =
         "merge pass "
-            + mp.passes().size()
+            + Math.max(1, mp.passes().size()) // one run (e.g. unique input that shrank) is copied
             + " (final, "
             + parts
             + (parts == 1 ? " part)" : " parts)");

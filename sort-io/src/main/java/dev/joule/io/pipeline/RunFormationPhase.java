@@ -175,7 +175,7 @@ final class RunFormationPhase {
       Failures.checkCancelled();
       ChunkSource.Chunk chunk = source.index();
       sum.add(chunk.checksum());
-      records += chunk.entries();
+      records += chunk.records();
       sorter.sort(index);
       Failures.checkCancelled();
       writes.add(
@@ -217,7 +217,7 @@ final class RunFormationPhase {
       UniqueDrops drops)
       throws IOException {
     int n = chunk.entries();
-    UniqueDrops.Kept kept = drops.keepFirst(index, n, chunk.checksum());
+    UniqueDrops.Kept kept = drops.keepFirst(index, chunk);
     long bytes =
         kept.entries() == n
             ? chunk.recordBytes()

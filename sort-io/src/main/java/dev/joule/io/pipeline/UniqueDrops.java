@@ -3,6 +3,7 @@ package dev.joule.io.pipeline;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.index.UniqueKeys;
 import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.input.ChunkSource;
 import dev.joule.io.input.EntrySpec;
 import dev.joule.io.output.OutputValidator;
 
@@ -29,29 +30,36 @@ final class UniqueDrops {
   }
 
   /**
-   * Keeps the first entry of each key of the sorted entries {@code [0, n)} of {@code index} at its
-   * front and returns how many (all {@code n} outside unique mode); the records left out are
-   * accounted here. {@code chunk} is the checksum of all {@code n} records, taken before sorting.
+   * Keeps the first entry of each key of the sorted entries of {@code chunk} in {@code index} at
+   * its front and returns how many (all of them outside unique mode); the records left out, here
+   * and as the chunk was read ({@link ChunkSource.Chunk#dropped()}), are accounted here.
    *
-   * @return how many entries are kept, with their checksum (for the run's footer, without another
-   *     CRC pass)
+   * @return how many entries are kept, with their checksum (the chunk's, taken as it was read, less
+   *     the records left out: the run's footer needs no other CRC pass)
    */
-  Kept keepFirst(RecordIndex index, int n, RecordChecksum chunk) {
+  Kept keepFirst(RecordIndex index, ChunkSource.Chunk chunk) {
+    int n = chunk.entries();
+    RecordChecksum kept = RecordChecksum.of(chunk.checksum().hi(), chunk.checksum().lo());
+    if (chunk.dropped() > 0) {
+      synchronized (this) {
+        records += chunk.dropped();
+        checksum.add(chunk.droppedChecksum());
+      }
+      kept.subtract(chunk.droppedChecksum());
+    }
     if (!spec.unique()) {
-      return new Kept(n, chunk);
+      return new Kept(n, kept);
     }
     RecordChecksum left = new RecordChecksum();
-    int kept = UniqueKeys.keepFirst(index, n, spec.sameKey(), left);
-    if (kept == n) {
-      return new Kept(n, chunk);
+    int k = UniqueKeys.keepFirst(index, n, spec.sameKey(), left);
+    if (k < n) {
+      synchronized (this) {
+        records += n - k;
+        checksum.add(left);
+      }
+      kept.subtract(left);
     }
-    synchronized (this) {
-      records += n - kept;
-      checksum.add(left);
-    }
-    RecordChecksum rest = RecordChecksum.of(chunk.hi(), chunk.lo());
-    rest.subtract(left);
-    return new Kept(kept, rest);
+    return new Kept(k, kept);
   }
 
   /** What a run keeps of its chunk: its first {@code entries} entries, with this checksum. */
