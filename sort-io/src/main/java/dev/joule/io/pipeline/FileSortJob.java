@@ -225,6 +225,7 @@ final class FileSortJob {
     RecordArena arena = onePass.arena(bytes, InputStage.slabBytes(bytes, 1));
     RecordIndex index = onePass.index(plan.indexEntries());
     EntryFiller filler = res.add(new EntryFiller(reader, spec)); // its overflow arenas
+    filler.dropRepeatsAsRead(); // the one pass and the first run both account for the drops
     ChunkSource.Chunk first = filler.fill(arena, index);
     if (filler.exhausted()) {
       reader.finish();
@@ -277,7 +278,7 @@ final class FileSortJob {
     RunFormationPhase.Result rf =
         new RunFormationPhase.Result(
             runs,
-            first.entries() + rest.records(),
+            first.records() + rest.records(),
             sum,
             rest.bytesRead(),
             written + rest.bytesWritten());

@@ -138,7 +138,8 @@ final class InMemorySortPhase {
     Failures.checkCancelled();
     OutputValidator v =
         writeEntries(index, chunk.entries(), out.writer(), spec, OutputValidator.of(spec), fault);
-    return new Result(chunk.entries(), chunk.checksum(), v);
+    v.addDroppedEarlier(chunk.dropped(), chunk.droppedChecksum()); // repeats left out as read
+    return new Result(chunk.records(), chunk.checksum(), v);
   }
 
   /** Writes the records of the sorted {@code index}'s first {@code n} entries, one by one. */
