@@ -311,7 +311,7 @@ final class FileSortJob {
     List<RunDescriptor> finalInputs =
         MergePasses.beforeFinal(
             mp, rf.runs(), merge, temp, p -> addPhase(p, "merge pass " + (phases.size() + 1)));
-    AtomicOutput out = createOutput(res.pool(1, 4096));
+    AtomicOutput out = createOutput(res.pool(1, SortPlan.MERGED_OUTPUT_WRITER_BUFFER));
     int parts = merge.parts(finalInputs.size(), rf.records());
     long outBytes = outputBytes(finalInputs);
     String name =

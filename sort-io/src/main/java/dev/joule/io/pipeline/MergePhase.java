@@ -1,6 +1,7 @@
 package dev.joule.io.pipeline;
 
 import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.DirectRegion;
 import dev.joule.core.merge.MergeSplitter;
 import dev.joule.core.merge.RunCursor;
 import dev.joule.io.block.BlockPool;
@@ -50,7 +51,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * parts' validators are combined at the boundaries. Unique output merges in one part.
  *
  * <p><b>Memory</b> per part: {@code k + spare} temp-block buffers (spare ≤ k, from the part's share
- * of the budget) plus {@link SortPlan#OUTPUT_BUFFERS} − 1 output buffers, all allocated once per
+ * of the budget) plus {@link SortPlan#OUTPUT_POOL_BUFFERS} output buffers, all allocated once per
  * merge and closed with it; carved from run formation's idle arenas when they are lent ({@link
  * ArenaMemory}).
  */
@@ -347,7 +348,8 @@ final class MergePhase {
 
   private BlockPool pool(Resources res, int k, long memory) {
     long buffers =
-        (memory - (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer()) / plan.tempTransfer();
+        (memory - DirectRegion.bytesFor(SortPlan.OUTPUT_POOL_BUFFERS, plan.outputTransfer()))
+            / plan.tempTransfer();
     int count = (int) Math.max(k + 1, Math.min(2L * k, buffers));
     return newPool(res, count, plan.tempTransfer());
   }
@@ -363,7 +365,7 @@ final class MergePhase {
     long budget = mergeBudget();
     long perPart =
         (long) (k + 1) * plan.tempTransfer()
-            + (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer();
+            + DirectRegion.bytesFor(SortPlan.OUTPUT_POOL_BUFFERS, plan.outputTransfer());
     long byMemory = Math.max(1, budget / perPart);
     long byRecords = Math.max(1, records / (recordsPerPage() * MIN_PAGES_PER_PART));
     return (int) Math.max(1, Math.min(c.threads(), Math.min(byMemory, byRecords)));
@@ -411,7 +413,7 @@ final class MergePhase {
               try (Resources res = new Resources(meter)) {
                 BlockPool pool = pool(res, k, budget);
                 BlockPool outPool =
-                    newPool(res, SortPlan.OUTPUT_BUFFERS - 1, plan.outputTransfer());
+                    newPool(res, SortPlan.OUTPUT_POOL_BUFFERS, plan.outputTransfer());
                 BlockWriter w = res.add(out.regionWriter(cuts.outputStart[part], outPool, 1));
                 long[] from = cuts.ranks[part];
                 long[] to = cuts.ranks[part + 1];
