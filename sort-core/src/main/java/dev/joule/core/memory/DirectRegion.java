@@ -75,8 +75,17 @@ public final class DirectRegion implements AutoCloseable {
       b.limit(size);
       b = b.slice();
     }
-    reserved += size + Alignment.BYTES;
+    reserved += bytesFor(1, size);
     return b.order(ByteOrder.BIG_ENDIAN);
+  }
+
+  /**
+   * The bytes {@code buffers} buffers of {@code size} bytes reserve, as {@link #reservedBytes()}
+   * counts them: each buffer and 4096 bytes of alignment slack. Memory budgets count pools by it,
+   * so that what a plan counts is what a sort is charged.
+   */
+  public static long bytesFor(int buffers, int size) {
+    return (long) buffers * ((long) size + Alignment.BYTES);
   }
 
   /** Bytes reserved so far, counting 4096 bytes of alignment slack per buffer; 0 once closed. */

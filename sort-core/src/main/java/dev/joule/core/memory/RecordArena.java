@@ -258,6 +258,17 @@ public final class RecordArena implements AutoCloseable {
     return slabs == null ? 0 : directBytes;
   }
 
+  /**
+   * The direct bytes an arena of {@code capacityBytes} in slabs of {@code slabBytes} reserves, as
+   * {@link #directBytes()} of such an arena: the capacity rounded up to 4096, plus 4096 per slab.
+   * For planners that must count an arena before making it.
+   */
+  public static long directBytes(long capacityBytes, int slabBytes) {
+    long rounded = (capacityBytes + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
+    long slabs = (rounded + slabBytes - 1) / slabBytes;
+    return rounded + slabs * Alignment.BYTES;
+  }
+
   /** Whether {@link #close()} was called. */
   public boolean isClosed() {
     return slabs == null;

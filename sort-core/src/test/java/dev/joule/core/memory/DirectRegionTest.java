@@ -28,6 +28,12 @@ class DirectRegionTest {
         assertEquals(1, b.get(size - 8));
       }
       assertEquals(4096 + 3 * 4096 + (1 << 20) + 3 * 4096, r.reservedBytes());
+      assertEquals(
+          DirectRegion.bytesFor(1, 4096)
+              + DirectRegion.bytesFor(1, 3 * 4096)
+              + DirectRegion.bytesFor(1, 1 << 20),
+          r.reservedBytes(),
+          "what budgets count for the same buffers");
     }
   }
 

@@ -30,6 +30,22 @@ class RecordArenaTest {
     }
   }
 
+  /** Planners count an arena before making it: the static figure is the made arena's. */
+  @Test
+  void directBytesIsKnownBeforeTheArenaIsMade() {
+    long[][] cases = {
+      {1, 4096}, {4096, 4096}, {4097, 4096}, {5 * 4096 + 1, 2 * 4096}, {100_000, 1 << 16}
+    };
+    for (long[] c : cases) {
+      try (RecordArena a = RecordArena.reserve(c[0], (int) c[1])) {
+        assertEquals(
+            a.directBytes(),
+            RecordArena.directBytes(c[0], (int) c[1]),
+            c[0] + " bytes in slabs of " + c[1]);
+      }
+    }
+  }
+
   @Test
   void aReservedArenaAllocatesItsSlabsInOrderAndCountsThemAllFromTheStart() {
     long eager;

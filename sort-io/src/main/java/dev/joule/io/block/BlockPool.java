@@ -14,7 +14,8 @@ import java.util.List;
  * reclaim, and each freshly touched page costs 3–7 µs of kernel time on these VMs (docs/design.md,
  * D5), so buffers are made once per sort and reused.
  *
- * <p>Memory bound: {@code count * (bufferSize + 4096)} bytes of direct memory for the pool's life.
+ * <p>Memory bound: {@code count * (bufferSize + 4096)} bytes of direct memory for the pool's life
+ * ({@link DirectRegion#bytesFor}).
  *
  * <p>Thread-safe. Ownership is explicit, not reference counted: {@code acquire} transfers a buffer
  * to the caller, {@code release} takes it back; releasing a foreign or already released buffer

@@ -1,9 +1,9 @@
 package dev.joule.io.input;
 
-import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.io.block.BlockReader;
 import dev.joule.io.block.SortThreads;
+import dev.joule.io.plan.SortPlan;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -66,16 +66,7 @@ public final class InputStage implements AutoCloseable {
    * full slabs hold whole records and start aligned.
    */
   public static int slabBytes(long capacity, int recordSize) {
-    long aligned = Math.max(Alignment.BYTES, Alignment.roundUp(capacity));
-    if (aligned <= RecordArena.MAX_SLAB_BYTES) {
-      return (int) aligned;
-    }
-    long lcm = recordSize * Alignment.recordQuantum(recordSize);
-    if (lcm > RecordArena.MAX_SLAB_BYTES) {
-      throw new IllegalArgumentException(
-          "record size " + recordSize + " too large for a multi-slab arena");
-    }
-    return (int) (RecordArena.MAX_SLAB_BYTES / lcm * lcm);
+    return SortPlan.arenaSlabBytes(capacity, recordSize);
   }
 
   /**

@@ -10,13 +10,14 @@ import java.util.List;
  * Lends the memory of run formation's arenas to the merge as {@link BlockPool}s ({@link
  * BlockPool#over}): the arenas are idle once the runs are written, their pages are already touched,
  * and on these VMs every freshly touched 4 KiB page costs 3–7 µs of kernel time (docs/design.md,
- * D5), about 0.2 s per 160 MB of merge buffers. The merge therefore allocates nothing new and the
- * sort's peak memory is run formation's.
+ * D5), about 0.2 s per 160 MB of merge buffers. The arenas stay counted against the budget, so a
+ * carved buffer costs nothing more; what a merge cannot carve it allocates fresh beside them,
+ * within what the budget has left.
  *
  * <p>Algorithm: a bump allocator over the arenas' slabs in 4096-aligned windows; {@link #reset()}
- * (after a merge has closed its pools) makes all of it available again. A request that does not fit
- * returns {@code null} and the caller allocates fresh memory. Thread-safe (parts of a parallel
- * merge carve their pools concurrently). The arenas are borrowed and must outlive the pools.
+ * (after a merge has closed its pools) makes all of it available again. {@link #carve} lends as
+ * many windows as are left; {@link #pool} all or none (null). Thread-safe. The arenas are borrowed
+ * and must outlive the pools.
  */
 public final class ArenaMemory {
   private final RecordArena[] arenas;
@@ -29,59 +30,80 @@ public final class ArenaMemory {
     this.arenas = arenas.clone();
   }
 
-  /** Bytes the arenas can lend (their total capacity). */
-  public long capacity() {
-    long c = 0;
-    for (RecordArena a : arenas) {
-      c += a.capacity();
-    }
-    return c;
+  /**
+   * How many more buffers of {@code size} bytes can be carved from where carving stands: whole
+   * windows per slab, so that a caller who sizes several pools of this size by it knows they will
+   * all be carved, none allocated fresh beside the arenas.
+   */
+  public synchronized long windowsLeft(int size) {
+    return take(new int[] {arena, slab, offset}, Integer.MAX_VALUE, size, null);
   }
 
   /**
-   * How many buffers of {@code size} bytes the arenas can lend at once: whole windows per slab, so
-   * that a caller who sizes several pools by it knows they will all be carved, none allocated fresh
-   * on top of the arenas.
+   * How many buffers of each request ({@code counts[i]} of {@code sizes[i]} bytes, carved in this
+   * order from where carving stands) {@link #carve} would lend; nothing is carved.
    */
-  public long buffers(int size) {
-    long n = 0;
-    for (RecordArena a : arenas) {
-      for (int s = 0; s < a.slabCount(); s++) {
-        n += a.slabCapacity(s) / size;
-      }
+  public synchronized int[] wouldCarve(int[] counts, int[] sizes) {
+    int[] at = {arena, slab, offset};
+    int[] carved = new int[counts.length];
+    for (int i = 0; i < counts.length; i++) {
+      carved[i] = (int) take(at, counts[i], sizes[i], null);
     }
-    return n;
+    return carved;
+  }
+
+  /**
+   * Up to {@code count} windows of {@code size} bytes carved from the arenas (fewer, possibly none,
+   * when they run out), 4096-aligned; the caller gives them back by {@link #reset()} once it no
+   * longer uses them.
+   */
+  public synchronized List<ByteBuffer> carve(int count, int size) {
+    List<ByteBuffer> buffers = new ArrayList<>(Math.min(count, 1024));
+    int[] at = {arena, slab, offset};
+    take(at, count, size, buffers);
+    arena = at[0];
+    slab = at[1];
+    offset = at[2];
+    return buffers;
   }
 
   /** A pool of {@code count} buffers of {@code size} bytes carved from the arenas, or null. */
   public synchronized BlockPool pool(int count, int size) {
-    int a = arena;
-    int s = slab;
-    int o = offset;
-    List<ByteBuffer> buffers = new ArrayList<>(count);
-    while (buffers.size() < count) {
-      if (a >= arenas.length) {
-        return null;
-      }
-      RecordArena ra = arenas[a];
-      if (s >= ra.slabCount()) {
-        a++;
-        s = 0;
-        o = 0;
-        continue;
-      }
-      if (o + size > ra.slabCapacity(s)) {
-        s++;
-        o = 0;
-        continue;
-      }
-      buffers.add(ra.writableWindow(s, o, size));
-      o += size;
+    if (take(new int[] {arena, slab, offset}, count, size, null) < count) {
+      return null;
     }
-    arena = a;
-    slab = s;
-    offset = o;
-    return BlockPool.over(buffers, size);
+    return BlockPool.over(carve(count, size), size);
+  }
+
+  /**
+   * Walks up to {@code count} windows of {@code size} bytes from position {@code at} ({arena, slab,
+   * offset}), advancing it; adds each to {@code sink} if not null; returns how many it found.
+   */
+  private long take(int[] at, long count, int size, List<ByteBuffer> sink) {
+    long n = 0;
+    while (n < count) {
+      if (at[0] >= arenas.length) {
+        break;
+      }
+      RecordArena ra = arenas[at[0]];
+      if (at[1] >= ra.slabCount()) {
+        at[0]++;
+        at[1] = 0;
+        at[2] = 0;
+        continue;
+      }
+      if (at[2] + size > ra.slabCapacity(at[1])) {
+        at[1]++;
+        at[2] = 0;
+        continue;
+      }
+      if (sink != null) {
+        sink.add(ra.writableWindow(at[1], at[2], size));
+      }
+      at[2] += size;
+      n++;
+    }
+    return n;
   }
 
   /** Makes all the arenas' memory available again; every pool carved so far must be closed. */

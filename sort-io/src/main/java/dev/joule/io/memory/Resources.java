@@ -1,7 +1,7 @@
 package dev.joule.io.memory;
 
 import dev.joule.core.index.RecordIndex;
-import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.DirectRegion;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.fs.Failures;
@@ -61,7 +61,7 @@ public final class Resources implements AutoCloseable {
   /** A new pool of {@code count} aligned buffers of {@code size} bytes, registered. */
   public BlockPool pool(int count, int size) {
     BlockPool p = new BlockPool(count, size);
-    long bytes = (long) count * (size + Alignment.BYTES);
+    long bytes = DirectRegion.bytesFor(count, size);
     meter.allocated(bytes);
     open.push(
         () -> {

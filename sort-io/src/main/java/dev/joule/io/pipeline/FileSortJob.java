@@ -16,7 +16,6 @@ import dev.joule.io.hooks.SortHooks;
 import dev.joule.io.input.ChunkSource;
 import dev.joule.io.input.EntryFiller;
 import dev.joule.io.input.EntrySpec;
-import dev.joule.io.input.InPlaceChunks;
 import dev.joule.io.input.InputFile;
 import dev.joule.io.input.InputStage;
 import dev.joule.io.input.ParsedChunks;
@@ -185,11 +184,8 @@ final class FileSortJob {
     timeline.phase("run formation");
     PhaseClock clock = new PhaseClock();
     arenas = RunFormationPhase.allocateArenas(plan, res);
-    InPlaceChunks chunks = RunFormationPhase.inPlace(in, plan, spec, arenas, sorter, threads);
-    RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
     RunFormationPhase.Result rf =
-        RunFormationPhase.run(
-            chunks, plan, config, threads, temp, sorter, arenas, indexes, meter, in.size(), drops);
+        formRuns(RunFormationPhase.inPlace(in, plan, spec, arenas, sorter, threads), plan, sorter);
     addPhase(
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
         "merge pass 1");
@@ -206,15 +202,18 @@ final class FileSortJob {
   private SortReport parsed(
       InputFile in, EntrySpec spec, RecordEstimate estimate, SortPlan plan, RadixRunSorter sorter)
       throws IOException {
-    BlockPool readPool = res.pool(SortPlan.READ_BUFFERS, plan.inputTransfer());
+    // Closed once the input is read: the merge has no use for the read pool.
+    Resources input = res.add(new Resources(meter));
+    BlockPool readPool = input.pool(SortPlan.READ_BUFFERS, plan.inputTransfer());
     RecordReader reader =
-        res.add(new RecordReader(in, spec.format(), plan.inputTransfer(), readPool, threads));
+        input.add(new RecordReader(in, spec.format(), plan.inputTransfer(), readPool, threads));
     timeline.phase(plan.onePass() ? "in-memory sort" : "run formation");
     PhaseClock clock = new PhaseClock();
     if (!plan.onePass()) {
       openTemp();
       RunFormationPhase.Result rf =
-          formParsedRuns(new ParsedChunks(reader, spec, threads), plan, sorter, in.size());
+          formParsedRuns(new ParsedChunks(reader, spec, threads), plan, sorter);
+      input.close();
       addPhase(
           clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
           "merge pass 1");
@@ -272,7 +271,8 @@ final class FileSortJob {
     onePass.close(); // the arena and index, before the two-pass plan's arenas are allocated
     SortPlan two = SortPlan.twoPass(in.size(), config, seen);
     RunFormationPhase.Result rest =
-        formParsedRuns(new ParsedChunks(reader, filler, threads), two, sorter, in.size());
+        formParsedRuns(new ParsedChunks(reader, filler, threads), two, sorter);
+    input.close();
     runs.addAll(rest.runs());
     sum.add(rest.inputChecksum());
     RunFormationPhase.Result rf =
@@ -288,14 +288,34 @@ final class FileSortJob {
     return merge(in, two, rf);
   }
 
-  /** Run formation of parsed records from {@code chunks} in the arenas of {@code plan}. */
+  /** Run formation of parsed records from {@code chunks} in new arenas of {@code plan}. */
   private RunFormationPhase.Result formParsedRuns(
-      ParsedChunks chunks, SortPlan plan, RadixRunSorter sorter, long inputSize)
-      throws IOException {
+      ParsedChunks chunks, SortPlan plan, RadixRunSorter sorter) throws IOException {
     arenas = RunFormationPhase.allocateArenas(plan, res);
-    RecordIndex[] indexes = RunFormationPhase.indexes(plan, chunks, res);
-    return RunFormationPhase.run(
-        chunks, plan, config, threads, temp, sorter, arenas, indexes, meter, inputSize, drops);
+    return formRuns(chunks, plan, sorter);
+  }
+
+  /**
+   * Run formation from {@code chunks} into {@link #arenas}, with indexes of its own. They are freed
+   * before this returns, uncounted and no longer referenced, so that the merge has their memory: it
+   * needs the arenas (it borrows them), not the indexes.
+   */
+  private RunFormationPhase.Result formRuns(
+      ChunkSource chunks, SortPlan plan, RadixRunSorter sorter) throws IOException {
+    try (Resources indexes = new Resources(meter)) {
+      return RunFormationPhase.run(
+          chunks,
+          plan,
+          config,
+          threads,
+          temp,
+          sorter,
+          arenas,
+          RunFormationPhase.indexes(plan, chunks, indexes),
+          meter,
+          plan.inputBytes(),
+          drops);
+    }
   }
 
   /** The merge passes and the final merge of the runs {@code rf} formed, then the publication. */
@@ -312,7 +332,7 @@ final class FileSortJob {
     List<RunDescriptor> finalInputs =
         MergePasses.beforeFinal(
             mp, rf.runs(), merge, temp, p -> addPhase(p, "merge pass " + (phases.size() + 1)));
-    AtomicOutput out = createOutput(res.pool(1, 4096));
+    AtomicOutput out = createOutput(res.pool(1, SortPlan.MERGED_OUTPUT_WRITER_BUFFER));
     int parts = merge.parts(finalInputs.size(), rf.records());
     long outBytes = outputBytes(finalInputs);
     String name =

@@ -157,8 +157,8 @@ final class InMemorySortPhase {
     return v;
   }
 
-  /** The output pool an in-memory sort needs: {@code OUTPUT_BUFFERS - 1} transfer buffers. */
+  /** The output pool an in-memory sort needs: {@link SortPlan#OUTPUT_POOL_BUFFERS} transfers. */
   static BlockPool outputPool(SortPlan plan, Resources res) {
-    return res.pool(SortPlan.OUTPUT_BUFFERS - 1, plan.outputTransfer());
+    return res.pool(SortPlan.OUTPUT_POOL_BUFFERS, plan.outputTransfer());
   }
 }

@@ -1,6 +1,7 @@
 package dev.joule.io.pipeline;
 
 import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.DirectRegion;
 import dev.joule.core.merge.MergeSplitter;
 import dev.joule.core.merge.RunCursor;
 import dev.joule.io.block.BlockPool;
@@ -50,9 +51,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * parts' validators are combined at the boundaries. Unique output merges in one part.
  *
  * <p><b>Memory</b> per part: {@code k + spare} temp-block buffers (spare ≤ k, from the part's share
- * of the budget) plus {@link SortPlan#OUTPUT_BUFFERS} − 1 output buffers, all allocated once per
- * merge and closed with it; carved from run formation's idle arenas when they are lent ({@link
- * ArenaMemory}).
+ * of {@link #spareBuffers}) plus {@link SortPlan#OUTPUT_POOL_BUFFERS} output buffers, all made once
+ * per merge on the calling thread, the output's first, and closed with it. Each pool is carved from
+ * run formation's idle arenas as far as they are lent and hold it ({@link ArenaMemory}), the rest
+ * allocated fresh. The arenas stay counted, so only fresh buffers add to what the sort holds: the
+ * spares are fresh only when nothing is lent, within what the budget has left, and the least (k + 1
+ * temp buffers and the output's pool) fits beside the arenas by the plan's fan-in once run
+ * formation's indexes and read pool are gone ({@link SortPlan#mergeFanIn}).
  */
 final class MergePhase {
   /**
@@ -113,19 +118,49 @@ final class MergePhase {
     progressDone.set(0);
   }
 
-  /** A pool from the lent arena memory when it has room, else freshly allocated. */
+  /**
+   * A pool of {@code count} buffers of {@code size} bytes, registered in {@code res}: as many as
+   * the lent arenas still hold carved from them (their memory is counted already), the rest
+   * allocated fresh and counted.
+   */
   private BlockPool newPool(Resources res, int count, int size) {
-    BlockPool p = lent == null ? null : lent.pool(count, size);
-    return p != null ? res.add(p) : res.pool(count, size);
+    List<ByteBuffer> carved = lent == null ? List.of() : lent.carve(count, size);
+    if (carved.size() == count) {
+      return res.add(BlockPool.over(carved, size));
+    }
+    BlockPool fresh = res.pool(count - carved.size(), size);
+    if (carved.isEmpty()) {
+      return fresh;
+    }
+    List<ByteBuffer> taken = new ArrayList<>(fresh.capacity());
+    for (int i = 0; i < fresh.capacity(); i++) {
+      taken.add(fresh.tryAcquire());
+    }
+    // Closed in reverse order: the joint pool (all its buffers back), then the fresh ones go home
+    // before their own pool closes.
+    res.add((AutoCloseable) () -> taken.forEach(fresh::release));
+    List<ByteBuffer> all = new ArrayList<>(carved);
+    all.addAll(taken);
+    return res.add(BlockPool.over(all, size));
+  }
+
+  /** What the budget has left beside what the sort holds now (lent arenas included). */
+  private long room() {
+    return c.memoryBudget().bytes() - meter.current();
   }
 
   /**
-   * Memory the merge may use: the budget, or when it borrows run formation's arenas (which stay
-   * allocated) only what they hold, so that borrowing never adds fresh memory on top of them.
+   * Buffers of {@code size} bytes that merges may share out beyond their least: with lent arenas
+   * the windows left in them, else as many fresh ones as the room left holds. Why not fresh ones
+   * beside the arenas: their pages are new to the process, while the heap the indexes left stays
+   * resident, so the process would outgrow its budget in resident memory (MemoryBoundTest); a merge
+   * takes fresh memory only for what its least needs beyond the arenas.
    */
-  private long mergeBudget() {
-    long b = c.memoryBudget().bytes();
-    return lent == null ? b : Math.min(b, lent.capacity());
+  private long spareBuffers(int size) {
+    if (lent != null) {
+      return lent.windowsLeft(size);
+    }
+    return Math.max(0, room()) / DirectRegion.bytesFor(1, size);
   }
 
   private void resetLent() {
@@ -141,32 +176,17 @@ final class MergePhase {
 
   /**
    * How many intermediate merges of one pass run at once: at most {@code threads}, the pass's
-   * {@code merges}, and as many as the budget gives the least each needs ({@code k + 1} read
-   * buffers for its widest {@code k} inputs, so that its prefetcher can make progress, plus the run
-   * writer's {@link SortPlan#runWriteBuffers()}), and as many as the open-file limit holds at once
-   * ({@link SortPlan#concurrentMergesByFiles}); at least 1, even when the budget holds less than
-   * one such merge (it then gets its least all the same, as before).
+   * {@code merges}, and as many as the buffers left ({@link #spareBuffers}) give the least each
+   * needs ({@code k + 1} read buffers for its widest {@code k} inputs, so that its prefetcher can
+   * make progress, plus the run writer's {@link SortPlan#runWriteBuffers()}), and as many as the
+   * open-file limit holds at once ({@link SortPlan#concurrentMergesByFiles}); at least 1, even when
+   * the budget holds less than one such merge (it then gets its least all the same).
    */
   int passWidth(int k, int merges) {
-    long byMemory = budgetBuffers() / (k + 1L + plan.runWriteBuffers());
+    long byMemory = spareBuffers(plan.tempTransfer()) / (k + 1L + plan.runWriteBuffers());
     // Each merge holds its inputs and output open: the fan-in was planned for one at a time.
     long byFiles = plan.concurrentMergesByFiles(k);
     return (int) Math.max(1, Math.min(c.threads(), Math.min(merges, Math.min(byMemory, byFiles))));
-  }
-
-  /**
-   * Temp-block buffers the intermediate merges may hold at once: when they borrow run formation's
-   * arenas, exactly as many as can be carved from them (so that no pool is allocated fresh on top
-   * of the arenas, which stay counted), else as many fresh ones as the budget holds at their
-   * metered size (a page of alignment each).
-   */
-  private long budgetBuffers() {
-    int t = plan.tempTransfer();
-    long budget = c.memoryBudget().bytes();
-    if (lent == null) {
-      return budget / (t + Alignment.BYTES);
-    }
-    return Math.min(budget / t, lent.buffers(t));
   }
 
   /** What a pass does once an intermediate merge has written its run. */
@@ -184,7 +204,7 @@ final class MergePhase {
    * thread, where interrupts reach the cursors directly.
    *
    * <p>Memory: each thread holds one set of buffers for the whole pass, its share of {@link
-   * #budgetBuffers} (at most {@code 2k} plus the run writer's for the pass's widest merge), carved
+   * #spareBuffers} (at most {@code 2k} plus the run writer's for the pass's widest merge), made
    * once and split per merge into the read pool and the run writer's buffers; all threads' sets
    * together stay within the budget. They are carved once per pass, not per merge, because carving
    * from the shared arenas can only start over ({@link ArenaMemory#reset}) when no merge holds a
@@ -203,7 +223,11 @@ final class MergePhase {
     }
     long least = k + 1L + plan.runWriteBuffers();
     int buffers =
-        (int) Math.max(least, Math.min(2L * k + plan.runWriteBuffers(), budgetBuffers() / width));
+        (int)
+            Math.max(
+                least,
+                Math.min(
+                    2L * k + plan.runWriteBuffers(), spareBuffers(plan.tempTransfer()) / width));
     AtomicInteger next = new AtomicInteger();
     FirstFailure failure = new FirstFailure();
     List<Thread> running = new ArrayList<>();
@@ -345,28 +369,44 @@ final class MergePhase {
     }
   }
 
-  private BlockPool pool(Resources res, int k, long memory) {
-    long buffers =
-        (memory - (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer()) / plan.tempTransfer();
-    int count = (int) Math.max(k + 1, Math.min(2L * k, buffers));
-    return newPool(res, count, plan.tempTransfer());
-  }
-
   /**
-   * How many parts the final merge of {@code k} runs can use within the budget and threads; one in
+   * How many parts the final merge of {@code k} runs can use within the threads and the budget
+   * (each part's least pools, made as {@link #mergeToOutput} makes them, fit what is left); one in
    * unique mode (a part could not see that its first key equals the previous part's last).
    */
   int parts(int k, long records) {
     if (entries.unique()) {
       return 1;
     }
-    long budget = mergeBudget();
-    long perPart =
-        (long) (k + 1) * plan.tempTransfer()
-            + (long) SortPlan.OUTPUT_BUFFERS * plan.outputTransfer();
-    long byMemory = Math.max(1, budget / perPart);
     long byRecords = Math.max(1, records / (recordsPerPage() * MIN_PAGES_PER_PART));
-    return (int) Math.max(1, Math.min(c.threads(), Math.min(byMemory, byRecords)));
+    int parts = (int) Math.max(1, Math.min(c.threads(), byRecords));
+    while (parts > 1 && !leastPoolsFit(parts, k)) {
+      parts--;
+    }
+    return parts;
+  }
+
+  /**
+   * Whether {@code parts} parts of a final merge of {@code k} runs get their least pools (the
+   * output's, then {@code k + 1} temp buffers each, in the order {@link #mergeToOutput} makes them)
+   * from the lent arenas alone, or without them from what the budget has left: more parts are worth
+   * no fresh memory beside the arenas (see {@link #spareBuffers}).
+   */
+  private boolean leastPoolsFit(int parts, int k) {
+    int[] counts = new int[2 * parts];
+    int[] sizes = new int[2 * parts];
+    for (int j = 0; j < parts; j++) {
+      counts[j] = SortPlan.OUTPUT_POOL_BUFFERS;
+      sizes[j] = plan.outputTransfer();
+      counts[parts + j] = k + 1;
+      sizes[parts + j] = plan.tempTransfer();
+    }
+    int[] carved = lent == null ? new int[counts.length] : lent.wouldCarve(counts, sizes);
+    long fresh = 0;
+    for (int i = 0; i < counts.length; i++) {
+      fresh += DirectRegion.bytesFor(counts[i] - carved[i], sizes[i]);
+    }
+    return lent == null ? fresh <= room() : fresh == 0;
   }
 
   /**
@@ -395,13 +435,25 @@ final class MergePhase {
    */
   Output mergeToOutput(List<RunDescriptor> runs, AtomicOutput out, int parts) throws IOException {
     int k = runs.size();
-    try (MergeInputs in = open(runs)) {
+    try (MergeInputs in = open(runs);
+        Resources pools = new Resources(meter)) {
       Cuts cuts = cuts(in, in.records(), parts);
+      resetLent(); // the splitter's pages are closed: the parts' pools start from the arenas' start
+      // The output pools first: their size is fixed, while the read pools take what is left.
+      BlockPool[] outPools = new BlockPool[parts];
+      for (int j = 0; j < parts; j++) {
+        outPools[j] = newPool(pools, SortPlan.OUTPUT_POOL_BUFFERS, plan.outputTransfer());
+      }
+      int count =
+          (int) Math.max(k + 1, Math.min(2L * k, spareBuffers(plan.tempTransfer()) / parts));
+      BlockPool[] readPools = new BlockPool[parts];
+      for (int j = 0; j < parts; j++) {
+        readPools[j] = newPool(pools, count, plan.tempTransfer());
+      }
       OutputValidator[] validators = new OutputValidator[parts];
       Throwable[] failures = new Throwable[parts];
       long[] written = new long[parts];
       Runnable[] bodies = new Runnable[parts];
-      long budget = mergeBudget() / parts;
       for (int j = 0; j < parts; j++) {
         int part = j;
         validators[j] =
@@ -409,10 +461,9 @@ final class MergePhase {
         Runnable body =
             () -> {
               try (Resources res = new Resources(meter)) {
-                BlockPool pool = pool(res, k, budget);
-                BlockPool outPool =
-                    newPool(res, SortPlan.OUTPUT_BUFFERS - 1, plan.outputTransfer());
-                BlockWriter w = res.add(out.regionWriter(cuts.outputStart[part], outPool, 1));
+                BlockPool pool = readPools[part];
+                BlockWriter w =
+                    res.add(out.regionWriter(cuts.outputStart[part], outPools[part], 1));
                 long[] from = cuts.ranks[part];
                 long[] to = cuts.ranks[part + 1];
                 if (batched()) {

@@ -4,6 +4,7 @@ import dev.joule.core.gather.RecordGatherer;
 import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.DirectRegion;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.merge.RunCursor;
 import dev.joule.core.radix.RadixRunSorter;
@@ -124,8 +125,8 @@ public final class SortSession implements AutoCloseable {
     FileSortJob.checkComputePool(config);
     long avail =
         config.memoryBudget().bytes()
-            - (long) plan.runWriteBuffers() * (plan.tempTransfer() + Alignment.BYTES)
-            - SortPlan.ARENA_SLACK;
+            - DirectRegion.bytesFor(plan.runWriteBuffers(), plan.tempTransfer())
+            - SortPlan.arenaSlack(config.memoryBudget().bytes(), Math.max(1, fixedSize));
     int entry = spec.inPlace() ? fixedSize : ASSUMED_ENTRY_BYTES;
     long entries = Math.max(1, avail / (entry + RecordIndex.BYTES_PER_ENTRY));
     this.indexEntries = (int) Math.min(Integer.MAX_VALUE - 8, entries);

@@ -2,6 +2,7 @@ package dev.joule.io.plan;
 
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.DirectRegion;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
@@ -22,22 +23,32 @@ import java.util.Locale;
  * ExternalSorter.plan}; {@link #describe()} is what {@code --explain} prints.
  *
  * <p><b>Memory model</b> (budget B, record size r, index {@value RecordIndex#BYTES_PER_ENTRY} bytes
- * per record). One pass holds every record once plus its index entry plus the output's write-behind
- * ({@link #OUTPUT_BUFFERS} transfer buffers): it is chosen when {@code n (r + 32) + 3 T_out + slack
- * <= B}. Otherwise run formation holds <em>three</em> arenas (chunk i+1 is read while chunk i is
- * sorted and run i−1 written) and two indexes, so a run has {@code (B - io) / (3r + 64)} records at
- * most, fewer when the input is only a few budgets long ({@link #fewestPagesPerRun}), rounded down
- * so that every run starts at a 4096-aligned input offset (DIRECT reads). The merge gives every
- * input two temp-block buffers ({@link MergePlanLimits}); the fan-in is the smaller of that and
- * what the open-file limit leaves (one descriptor per merge file, two with direct I/O, after what
- * is open, a reserve and one lock per stripe), or {@code config.fanIn()} clamped to it.
+ * per record). Every pool of buffers is counted as the memory meter charges it, {@link
+ * DirectRegion#bytesFor} (a page of alignment per buffer), and every arena as {@link
+ * RecordArena#directBytes(long, int)}. One pass holds every record once plus its index entry plus
+ * the output's write-behind ({@link #OUTPUT_POOL_BUFFERS} transfer buffers): it is chosen when
+ * {@code n (r + 32) + pool(2, T_out) + slack <= B}. Otherwise run formation holds <em>three</em>
+ * arenas (chunk i+1 is read while chunk i is sorted and run i−1 written) and two indexes, so a run
+ * has {@code (B - io) / (3r + 64)} records at most, fewer when the input is only a few budgets long
+ * ({@link #fewestPagesPerRun}), rounded down so that every run starts at a 4096-aligned input
+ * offset (DIRECT reads). The merge gives every input two temp-block buffers ({@link
+ * MergePlanLimits}); the fan-in is the smaller of that, of what lets a merge's least buffers fit
+ * the budget ({@link #leastMergeFanIn}) and of what the open-file limit leaves (one descriptor per
+ * merge file, two with direct I/O, after what is open, a reserve and one lock per stripe), or
+ * {@code config.fanIn()} clamped to it.
  *
  * <p>Transfer sizes are capped at {@code B / }{@value #TRANSFERS_PER_BUDGET} so that a small budget
  * (8 MiB) still merges with a fan-in above 2. Immutable.
  */
 public final class SortPlan {
-  /** Output write-behind: two pool buffers (one filling, one writing) plus one staging buffer. */
-  public static final int OUTPUT_BUFFERS = 3;
+  /** Output write-behind: one pool buffer being filled, one being written. */
+  public static final int OUTPUT_POOL_BUFFERS = 2;
+
+  /**
+   * The buffer of a merged sort's output file's own writer, which stays unused (the final merge's
+   * parts write through region writers of their own pools): one page.
+   */
+  public static final int MERGED_OUTPUT_WRITER_BUFFER = Alignment.BYTES;
 
   /**
    * Temp run write-behind with {@code stripes} temp dirs: one block filling and one being written
@@ -72,7 +83,10 @@ public final class SortPlan {
    */
   public static final int MIN_MERGE_TRANSFER = 256 << 10;
 
-  /** Alignment slack per arena: one 4096-byte page of its single slab, plus rounding. */
+  /**
+   * Alignment slack of an arena of one slab (up to 1 GiB): its page of alignment plus rounding; see
+   * {@link #arenaSlack} for any size.
+   */
   public static final long ARENA_SLACK = 2L * Alignment.BYTES;
 
   /**
@@ -137,24 +151,28 @@ public final class SortPlan {
     this.inTransfer = cap(c.transferSize(FileKind.INPUT), FileKind.INPUT);
     this.outTransfer = cap(c.transferSize(FileKind.OUTPUT), FileKind.OUTPUT);
     long rs = recordSize;
-    long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
     int temp =
         Math.max(
             cap(c.transferSize(FileKind.TEMP), FileKind.TEMP),
             inPlace ? blockFor(recordSize) : Alignment.BYTES);
     if (c.transferSize(FileKind.TEMP) == TransferSizes.DEFAULT_TRANSFER) {
-      temp = oneMergePassTransfer(temp, readBuffers, openFileLimit, c.directIo());
+      temp = oneMergePassTransfer(temp, openFileLimit, c.directIo());
     }
     this.tempTransfer = temp;
     this.onePassSlabTarget =
         hooks.onePassSlabBytes() > 0 ? hooks.onePassSlabBytes() : ONE_PASS_SLAB_BYTES;
     // No arena exceeds the budget, so its slab count is bounded before the capacity is known.
     this.onePassSlack = onePassArenaSlack(budget, recordSize, onePassSlabTarget);
-    this.onePassCapacity =
+    long capacity =
         Math.max(
             0,
-            (budget - (long) OUTPUT_BUFFERS * outTransfer - onePassSlack - readBuffers)
+            (budget - onePassBuffers() - onePassSlack - readPoolBytes())
                 / (rs + indexBytesPerEntry()));
+    // The headroom of a parsed index rounds its entries up: step down past that rounding.
+    while (capacity > 0 && onePassBytes(capacity) > budget) {
+      capacity--;
+    }
+    this.onePassCapacity = capacity;
     // The runRecordsLimit test hook also applies here, so tests reach run formation and merges with
     // a few KiB of input instead of more than the budget's one-pass capacity. Parsed runs need no
     // page quantum (their runs start wherever a record does): the quantum of their average entry
@@ -177,7 +195,7 @@ public final class SortPlan {
       if (filesFanIn < 2) {
         throw MergePlanLimits.tooFewDescriptors(openFileLimit, reserve, perFile, stripes.get(0));
       }
-      limit = MergePlanLimits.maxFanIn(budget, tempTransfer, openFileLimit, reserve, perFile);
+      limit = memoryFanIn(tempTransfer, openFileLimit, reserve, perFile);
     } catch (SortIOException | IllegalArgumentException e) {
       if (!onePass) {
         throw e;
@@ -206,7 +224,7 @@ public final class SortPlan {
       this.mergePlan = MergePlan.of(new long[runs], 2);
       return;
     }
-    long perRun = budgetRecordsPerRun(tempTransfer, readBuffers);
+    long perRun = budgetRecordsPerRun(tempTransfer);
     long q = inPlace ? Alignment.recordQuantum(recordSize) : 1;
     perRun = Math.min(perRun, fewestPagesPerRun(perRun, f, q));
     if (hooks.runRecordsLimit() > 0) {
@@ -236,9 +254,9 @@ public final class SortPlan {
   /**
    * Records per run with the smallest arenas that still let the final merge run in one pass, split
    * into {@code threads} parts each with two temp blocks per run (the merge borrows the three
-   * arenas for its buffers, {@link ArenaMemory}): the largest run count k up to the fan-in with
-   * {@code 3 ceil(n/k) r >= threads (2k T_temp + 3 T_out) + 3 T_temp + 4096 k}. Never larger than
-   * the budget allows ({@code budgetPerRun}). Why: every freshly touched page costs 3–7 µs of
+   * arenas for its buffers, {@code ArenaMemory}): the largest run count k up to the fan-in with
+   * {@code 3 ceil(n/k) r >= threads (2k T_temp + 2 T_out) + 3 max(T_temp, T_out)}. Never larger
+   * than the budget allows ({@code budgetPerRun}). Why: every freshly touched page costs 3–7 µs of
    * kernel time here (docs/design.md, D5), and arenas and indexes sized to the whole budget touch
    * it all even when the input is only a few budgets long. 4 GB at 1 GiB (2 threads, 4 MiB
    * transfers), sort-bench/results/pipeline.md: 14 runs of 286 MB arenas took a median 9.29 CPU-s
@@ -254,12 +272,11 @@ public final class SortPlan {
     for (long k = (records + budgetPerRun - 1) / budgetPerRun + 1; k <= fanIn; k++) {
       long per = ((records + k - 1) / k + q - 1) / q * q;
       long lent = RUN_FORMATION_ARENAS * per * recordSize;
-      // Plus what carving the arenas into blocks can lose: up to one block per arena, and the
-      // splitter's one page per run. Short of that the merge would allocate fresh pools after all.
+      // Plus what carving the arenas into blocks can lose: up to one block per arena. Short of that
+      // the merge would allocate fresh pools after all.
       long need =
-          (long) threads * (2L * k * tempTransfer + (long) OUTPUT_BUFFERS * outTransfer)
-              + (long) RUN_FORMATION_ARENAS * tempTransfer
-              + k * Alignment.BYTES;
+          (long) threads * (2L * k * tempTransfer + (long) OUTPUT_POOL_BUFFERS * outTransfer)
+              + (long) RUN_FORMATION_ARENAS * Math.max(tempTransfer, outTransfer);
       if (lent < need) {
         break;
       }
@@ -279,19 +296,18 @@ public final class SortPlan {
    * formula. (Halving further so that the final merge fits a part per thread was tried on 1 GB of
    * lines at -S 256M: two parts instead of one, no faster, as that merge waits on the disk.)
    */
-  private int oneMergePassTransfer(
-      int t, long readBuffers, long openFileLimit, DirectIoPolicy directIo) {
+  private int oneMergePassTransfer(int t, long openFileLimit, DirectIoPolicy directIo) {
     int reserve = MergePlanLimits.reserve(openFileLimit) + stripes.size();
     int perFile = MergePlanLimits.descriptorsPerFile(directIo) * stripes.size();
     for (int candidate = t; candidate >= MIN_MERGE_TRANSFER; candidate /= 2) {
-      long perRun = budgetRecordsPerRun(candidate, readBuffers);
+      long perRun = budgetRecordsPerRun(candidate);
       if (perRun <= 0 || budget / (2L * candidate) - 1 < 2) {
         break;
       }
       long runs = (records + perRun - 1) / perRun;
       int fan;
       try {
-        fan = MergePlanLimits.maxFanIn(budget, candidate, openFileLimit, reserve, perFile);
+        fan = memoryFanIn(candidate, openFileLimit, reserve, perFile);
       } catch (IllegalArgumentException e) {
         break; // the plan reports a too tight budget or open-file limit itself
       }
@@ -307,12 +323,178 @@ public final class SortPlan {
 
   /**
    * Records per run that the budget holds with temp transfers of {@code temp} bytes: three arenas
-   * and two indexes after the run writer's buffers, the arenas' slack and {@code readBuffers}.
+   * and two indexes after the run writer's buffers, the arenas' slack and the read pool, as {@link
+   * #runFormationBytes} counts them.
    */
-  private long budgetRecordsPerRun(int temp, long readBuffers) {
-    long io = (long) runWriteBuffers() * temp + RUN_FORMATION_ARENAS * ARENA_SLACK + readBuffers;
-    return (budget - io)
-        / (RUN_FORMATION_ARENAS * ((long) recordSize + indexBytesPerEntry()) - indexBytesSaved());
+  private long budgetRecordsPerRun(int temp) {
+    long io =
+        DirectRegion.bytesFor(runWriteBuffers(), temp)
+            + RUN_FORMATION_ARENAS * arenaSlack(budget / RUN_FORMATION_ARENAS, slabRecordSize())
+            + readPoolBytes();
+    long perRun =
+        (budget - io)
+            / (RUN_FORMATION_ARENAS * ((long) recordSize + indexBytesPerEntry())
+                - indexBytesSaved());
+    // The headroom of parsed indexes rounds their entries up: step down past that rounding.
+    while (perRun > 0 && runFormationBytes(perRun, temp) > budget) {
+      perRun--;
+    }
+    return perRun;
+  }
+
+  /**
+   * The fan-in that memory and the open files allow with {@code temp}-byte temp buffers: {@link
+   * MergePlanLimits#maxFanIn} (two buffers per input, and the descriptors), no wider than {@link
+   * #leastMergeFanIn}.
+   *
+   * @throws IllegalArgumentException if that is below 2
+   */
+  private int memoryFanIn(int temp, long openFileLimit, int reserve, int perFile) {
+    int f = MergePlanLimits.maxFanIn(budget, temp, openFileLimit, reserve, perFile);
+    long least = leastMergeFanIn(temp);
+    if (least < 2) {
+      throw new IllegalArgumentException(
+          "memory budget of "
+              + budget
+              + " bytes cannot hold a merge of 2 inputs with "
+              + temp
+              + "-byte temp buffers");
+    }
+    return (int) Math.min(f, least);
+  }
+
+  /**
+   * The widest merge whose least pools, counted as fresh ones, fit the budget beside what lending
+   * the arenas can lose ({@link #lendingLoss}): for the final merge k + 1 temp buffers, the
+   * output's pool and its file's unused writer; for an intermediate one k + 1 temp buffers and the
+   * run writer's. The merge then never needs more than the budget, whatever of it the arenas hold.
+   * Why a bound of its own: with small transfers (4 KiB) the two-buffers-per-input rule alone lets
+   * k + 1 buffers and their alignment pages fill the whole budget.
+   */
+  private long leastMergeFanIn(int temp) {
+    long perBuffer = DirectRegion.bytesFor(1, temp);
+    long finalRoom =
+        budget
+            - DirectRegion.bytesFor(OUTPUT_POOL_BUFFERS, outTransfer)
+            - DirectRegion.bytesFor(1, MERGED_OUTPUT_WRITER_BUFFER)
+            - lendingLoss(Math.max(temp, outTransfer));
+    long intermediateRoom = budget - lendingLoss(temp);
+    return Math.min(
+        finalRoom / perBuffer - 1, intermediateRoom / perBuffer - 1 - runWriteBuffers());
+  }
+
+  /**
+   * The most that carving run formation's arenas into buffers of at most {@code largest} bytes can
+   * cost beyond fresh pools of the same buffers: per slab its page of alignment and the tail too
+   * short for one more buffer. A merge that carves what it can and allocates the rest fresh holds
+   * at most its fresh pools' bytes plus this.
+   */
+  private long lendingLoss(int largest) {
+    long slabs = slabs(budget / RUN_FORMATION_ARENAS, slabRecordSize());
+    return RUN_FORMATION_ARENAS * slabs * (long) largest;
+  }
+
+  /** The record size that sets run formation's slab size: 1 for parsed entries. */
+  private int slabRecordSize() {
+    return inPlace ? recordSize : 1;
+  }
+
+  /**
+   * Slabs of an arena of {@code capacity} bytes ({@link #arenaSlabBytes}); for records too large
+   * for a multi-slab arena (refused when one is made) as if slabs were 1 GiB.
+   */
+  private static long slabs(long capacity, int recordSize) {
+    long aligned = Math.max(Alignment.BYTES, Alignment.roundUp(capacity));
+    long slab;
+    try {
+      slab = arenaSlabBytes(aligned, recordSize);
+    } catch (IllegalArgumentException e) {
+      slab = RecordArena.MAX_SLAB_BYTES;
+    }
+    return (aligned + slab - 1) / slab;
+  }
+
+  /**
+   * Bytes run formation is charged with {@code perRun} records per arena and {@code temp}-byte temp
+   * transfers: three arenas, their indexes (two in place, three for parsed records), the run
+   * writer's pool and the input's read pool (parsed records).
+   */
+  private long runFormationBytes(long perRun, int temp) {
+    long arena = Math.max(1, perRun * recordSize);
+    int indexes = inPlace ? 2 : RUN_FORMATION_ARENAS;
+    return RUN_FORMATION_ARENAS
+            * RecordArena.directBytes(arena, arenaSlabBytes(arena, slabRecordSize()))
+        + indexes * (long) indexEntriesFor(perRun) * RecordIndex.BYTES_PER_ENTRY
+        + DirectRegion.bytesFor(runWriteBuffers(), temp)
+        + readPoolBytes();
+  }
+
+  /**
+   * Bytes the one-pass sort is charged with an arena of {@code n} records: the arena, its index,
+   * {@link #onePassBuffers} and the input's read pool (parsed records).
+   */
+  private long onePassBytes(long n) {
+    long arena = Math.max(Alignment.BYTES, n * recordSize);
+    int slab =
+        inPlace ? onePassSlabBytes(arena, recordSize, onePassSlabTarget) : arenaSlabBytes(arena, 1);
+    return RecordArena.directBytes(arena, slab)
+        + (long) indexEntriesFor(n) * RecordIndex.BYTES_PER_ENTRY
+        + onePassBuffers()
+        + readPoolBytes();
+  }
+
+  /**
+   * The one-pass sort's buffers beside its arena: the output's pool; for parsed records the larger
+   * of that and the run writer's pool, which writes the arena as a first run when the input turns
+   * out larger than its sample said.
+   */
+  private long onePassBuffers() {
+    long out = DirectRegion.bytesFor(OUTPUT_POOL_BUFFERS, outTransfer);
+    return inPlace ? out : Math.max(out, DirectRegion.bytesFor(runWriteBuffers(), tempTransfer));
+  }
+
+  /** The input's read pool: {@link #READ_BUFFERS} input transfers for parsed records, else none. */
+  private long readPoolBytes() {
+    return inPlace ? 0 : DirectRegion.bytesFor(READ_BUFFERS, inTransfer);
+  }
+
+  /**
+   * Index entries for an arena of {@code n} records: with headroom when their count is estimated.
+   */
+  private int indexEntriesFor(long n) {
+    if (!inPlace) {
+      n = (long) Math.ceil(n * INDEX_HEADROOM);
+    }
+    return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1, n));
+  }
+
+  /**
+   * Slab size of an arena of {@code capacity} bytes of {@code recordSize}-byte records (1 for
+   * parsed entries): one slab when it fits 1 GiB, else the largest multiple of lcm(recordSize,
+   * 4096) below 1 GiB, so that full slabs hold whole records and start aligned.
+   *
+   * @throws IllegalArgumentException if a record is too large for a multi-slab arena
+   */
+  public static int arenaSlabBytes(long capacity, int recordSize) {
+    long aligned = Math.max(Alignment.BYTES, Alignment.roundUp(capacity));
+    if (aligned <= RecordArena.MAX_SLAB_BYTES) {
+      return (int) aligned;
+    }
+    long lcm = recordSize * Alignment.recordQuantum(recordSize);
+    if (lcm > RecordArena.MAX_SLAB_BYTES) {
+      throw new IllegalArgumentException(
+          "record size " + recordSize + " too large for a multi-slab arena");
+    }
+    return (int) (RecordArena.MAX_SLAB_BYTES / lcm * lcm);
+  }
+
+  /**
+   * The most an arena of up to {@code maxArena} bytes of {@code recordSize}-byte records reserves
+   * beyond its capacity ({@link RecordArena#directBytes(long, int)}): a page of alignment per slab
+   * and up to a page of rounding. {@link #ARENA_SLACK} when it has one slab.
+   */
+  public static long arenaSlack(long maxArena, int recordSize) {
+    return (slabs(maxArena, Math.max(1, recordSize)) + 1) * Alignment.BYTES;
   }
 
   private int cap(int transfer, FileKind kind) {
@@ -427,12 +609,10 @@ public final class SortPlan {
 
   /** Index entries of one arena: its records, with headroom when their number is estimated. */
   public int indexEntries() {
-    long n =
-        onePass ? (inPlace ? records : (long) Math.ceil(records * ESTIMATE_MARGIN)) : recordsPerRun;
-    if (!inPlace) {
-      n = (long) Math.ceil(n * INDEX_HEADROOM);
-    }
-    return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1, n));
+    return indexEntriesFor(
+        onePass
+            ? (inPlace ? records : (long) Math.ceil(records * ESTIMATE_MARGIN))
+            : recordsPerRun);
   }
 
   /** Whether the input fits the budget and is sorted in memory in one pass. */
@@ -553,23 +733,15 @@ public final class SortPlan {
     return (Math.max(1, slabs) + 1) * Alignment.BYTES;
   }
 
-  /** Off-heap plus index memory of the one-pass sort, or of run formation. */
+  /**
+   * Memory the one-pass sort, or run formation, is charged: arenas, indexes and pools, each as the
+   * memory meter counts it.
+   */
   public long sortMemory() {
-    long readBuffers = inPlace ? 0 : (long) READ_BUFFERS * inTransfer;
-    long index = (long) indexEntries() * RecordIndex.BYTES_PER_ENTRY;
     if (onePass) {
-      return arenaBytes()
-          + index
-          + (long) OUTPUT_BUFFERS * outTransfer
-          + onePassSlack
-          + readBuffers;
+      return onePassBytes(inPlace ? records : (long) Math.ceil(records * ESTIMATE_MARGIN));
     }
-    int indexes = inPlace ? 2 : RUN_FORMATION_ARENAS;
-    return RUN_FORMATION_ARENAS * arenaBytes()
-        + indexes * index
-        + (long) runWriteBuffers() * tempTransfer
-        + RUN_FORMATION_ARENAS * ARENA_SLACK
-        + readBuffers;
+    return runFormationBytes(recordsPerRun, tempTransfer);
   }
 
   /** The run writer's buffers for this plan's stripes ({@link #runWriteBuffers(int)}). */
@@ -577,13 +749,23 @@ public final class SortPlan {
     return runWriteBuffers(stripes.size());
   }
 
-  /** Buffer memory of the widest merge: two blocks per input plus the output's buffers. */
+  /**
+   * Buffer memory of the widest final merge in one part when all its pools are fresh, as the meter
+   * charges them: the output's pool, its file's unused writer page, and two temp blocks per input,
+   * fewer (at least k + 1) when the budget holds no more. A merge that borrows run formation's
+   * arenas carves its pools from them instead and takes at most this much fresh.
+   */
   public long mergeMemory() {
     if (onePass) {
       return 0;
     }
     int k = Math.min(fanIn, runs);
-    return 2L * k * tempTransfer + (long) OUTPUT_BUFFERS * outTransfer;
+    long out =
+        DirectRegion.bytesFor(OUTPUT_POOL_BUFFERS, outTransfer)
+            + DirectRegion.bytesFor(1, MERGED_OUTPUT_WRITER_BUFFER);
+    long reads =
+        Math.max(k + 1L, Math.min(2L * k, (budget - out) / DirectRegion.bytesFor(1, tempTransfer)));
+    return out + DirectRegion.bytesFor((int) reads, tempTransfer);
   }
 
   /**

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.joule.core.memory.Alignment;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
@@ -35,9 +34,10 @@ class SortPlanRunSizeTest {
     long k = p.runs();
     long lent = SortPlan.RUN_FORMATION_ARENAS * p.recordsPerRun() * 100;
     long need =
-        threads * (2 * k * p.tempTransfer() + (long) SortPlan.OUTPUT_BUFFERS * p.outputTransfer())
-            + (long) SortPlan.RUN_FORMATION_ARENAS * p.tempTransfer()
-            + k * Alignment.BYTES;
+        threads
+                * (2 * k * p.tempTransfer()
+                    + (long) SortPlan.OUTPUT_POOL_BUFFERS * p.outputTransfer())
+            + (long) SortPlan.RUN_FORMATION_ARENAS * Math.max(p.tempTransfer(), p.outputTransfer());
     return lent >= need;
   }
 
