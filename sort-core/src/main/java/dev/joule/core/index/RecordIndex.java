@@ -530,18 +530,17 @@ public final class RecordIndex {
 
   /** Adds the record of the entry at ref word {@code ref} to {@code sum}. */
   public void addRecordTo(RecordChecksum sum, long ref) {
-    ByteBuffer b = slabs[slabOf(ref)];
-    int e = offsetOf(ref);
-    sum.addRecord(b, layout.recordStart(b, e), layout.recordLength(b, e));
+    addRecordTo(sum, ref, 1);
   }
 
-  /** Adds the record of the entry at ref word {@code ref} to {@code sum} {@code times} times. */
+  /**
+   * Adds the record of the entry at ref word {@code ref} to {@code sum} {@code times} (≥ 1) times.
+   */
   public void addRecordTo(RecordChecksum sum, long ref, long times) {
     ByteBuffer b = slabs[slabOf(ref)];
     int e = offsetOf(ref);
-    RecordChecksum one = new RecordChecksum();
-    one.addRecord(b, layout.recordStart(b, e), layout.recordLength(b, e));
-    sum.addTimes(one, times);
+    int crc = sum.addRecord(b, layout.recordStart(b, e), layout.recordLength(b, e));
+    sum.addCrc(crc, times - 1); // the CRC once, no checksum object per group
   }
 
   /**

@@ -30,14 +30,8 @@ public final class MergeOrder {
     int i = 0;
     // Eight bytes per step: big-endian longs compared unsigned agree with byte-wise memcmp order.
     for (; i <= length - Long.BYTES; i += Long.BYTES) {
-      long x = a.getLong(aIndex + i);
-      long y = b.getLong(bIndex + i);
-      if (aSwap) {
-        x = Long.reverseBytes(x);
-      }
-      if (bSwap) {
-        y = Long.reverseBytes(y);
-      }
+      long x = word(a, aIndex + i, aSwap);
+      long y = word(b, bIndex + i, bSwap);
       if (x != y) {
         return Long.compareUnsigned(x, y);
       }
@@ -47,14 +41,8 @@ public final class MergeOrder {
       // The last 1..7 bytes as one masked word where both buffers go on for 8 more: short keys
       // (numbers with GNU's last resort: about 12 bytes) spent most of a merge comparison in the
       // byte loop (JFR, 10^7 short lines, -n).
-      long x = a.getLong(aIndex + i);
-      long y = b.getLong(bIndex + i);
-      if (aSwap) {
-        x = Long.reverseBytes(x);
-      }
-      if (bSwap) {
-        y = Long.reverseBytes(y);
-      }
+      long x = word(a, aIndex + i, aSwap);
+      long y = word(b, bIndex + i, bSwap);
       long mask = -1L << (Long.SIZE - Byte.SIZE * rest);
       return Long.compareUnsigned(x & mask, y & mask);
     }
@@ -65,6 +53,12 @@ public final class MergeOrder {
       }
     }
     return 0;
+  }
+
+  /** The 8 bytes at {@code index} of {@code buf} as a big-endian word. */
+  private static long word(ByteBuffer buf, int index, boolean swap) {
+    long w = buf.getLong(index);
+    return swap ? Long.reverseBytes(w) : w;
   }
 
   /**

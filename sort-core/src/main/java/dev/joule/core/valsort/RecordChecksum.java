@@ -92,22 +92,33 @@ public final class RecordChecksum {
 
   /** Adds another checksum to this one (partition sums add up). */
   public void add(RecordChecksum other) {
-    long sum = lo + other.lo;
-    hi += other.hi + (Long.compareUnsigned(sum, lo) < 0 ? 1 : 0);
+    add(other.hi, other.lo);
+  }
+
+  private void add(long h, long l) {
+    long sum = lo + l;
+    hi += h + (Long.compareUnsigned(sum, lo) < 0 ? 1 : 0);
     lo = sum;
   }
 
   /** Adds {@code other} {@code times} times (modulo 2^128; {@code times} taken as unsigned). */
   public void addTimes(RecordChecksum other, long times) {
-    // (oh·2^64 + ol) · t mod 2^128 = (oh·t + high(ol·t))·2^64 + low(ol·t)
-    long lo = other.lo;
-    long low = lo * times;
+    addTimes(other.hi, other.lo, times);
+  }
+
+  /** Adds one record's CRC-32 (taken as unsigned) {@code times} times. */
+  public void addCrc(int crc32, long times) {
+    addTimes(0, crc32 & 0xFFFF_FFFFL, times);
+  }
+
+  private void addTimes(long h, long l, long times) {
+    // (h·2^64 + l) · t mod 2^128 = (h·t + high(l·t))·2^64 + low(l·t)
     long high =
-        other.hi * times
-            + Math.multiplyHigh(lo, times) // signed; the two terms below make it unsigned
-            + ((lo >> 63) & times)
-            + ((times >> 63) & lo);
-    add(of(high, low));
+        h * times
+            + Math.multiplyHigh(l, times) // signed; the two terms below make it unsigned
+            + ((l >> 63) & times)
+            + ((times >> 63) & l);
+    add(high, l * times);
   }
 
   /**
