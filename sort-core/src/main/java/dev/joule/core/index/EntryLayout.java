@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 /**
  * How one record sits in an arena or a run block, together with its normalized key: an
  * <em>entry</em>. The engine sorts, merges and writes entries; only the output stage strips them
- * back to records. Four shapes, chosen once per sort:
+ * back to records. Five shapes, chosen once per sort:
  *
  * <pre>
  * RANGE          fixed record, key = bytes [keyOffset, keyOffset + keyLength) of it (gensort)
@@ -17,11 +17,15 @@ import java.nio.ByteBuffer;
  *                | u32 keyLength (variable keys only) | key | record (recordSize) |
  * DERIVED, variable record
  *                | u32 recordLength | u32 keyLength (variable keys only) | key | record |
+ * TAIL, fixed or variable record (a derived key whose last field is the whole record, raw)
+ *                | u32 recordLength (variable records only) | u32 keyLength | key |
  * </pre>
  *
  * Lengths are big-endian unsigned 32-bit ints (records up to {@link #MAX_RECORD_LENGTH}). A RANGE
  * or WHOLE key costs no bytes: it is read where the record is. A DERIVED key is stored once, in
- * front of its record, so that every later comparison is a byte comparison.
+ * front of its record, so that every later comparison is a byte comparison. A TAIL key already ends
+ * with the record's bytes unchanged (GNU's last-resort comparison of whole lines folded into the
+ * key), so the record is read there instead of being stored a second time.
  *
  * <p>Every accessor takes the buffer and the absolute index of the entry's first byte; the key
  * always starts at a constant distance from it ({@link #keyStart(int)}). Immutable and thread-safe.
@@ -34,7 +38,9 @@ public final class EntryLayout {
     /** The whole record. */
     WHOLE,
     /** A normalized key stored in front of the record. */
-    DERIVED
+    DERIVED,
+    /** A normalized key that ends with the whole record, raw: the record is its last bytes. */
+    TAIL
   }
 
   /**
@@ -58,7 +64,7 @@ public final class EntryLayout {
     this.keyLength = keyLength;
     int h = recordSize == 0 ? 4 : 0;
     int lengthField = -1;
-    if (place == KeyPlace.DERIVED && keyLength == 0) {
+    if ((place == KeyPlace.DERIVED || place == KeyPlace.TAIL) && keyLength == 0) {
       lengthField = h;
       h += 4;
     }
@@ -101,6 +107,17 @@ public final class EntryLayout {
   }
 
   /**
+   * Records (of {@code recordSize} bytes, or variable when 0) whose stored normalized key ends with
+   * the whole record, unescaped (its last field, ascending): the entry holds the key alone.
+   */
+  public static EntryLayout tail(int recordSize) {
+    if (recordSize < 0) {
+      throw new IllegalArgumentException("negative record size: " + recordSize);
+    }
+    return new EntryLayout(recordSize, KeyPlace.TAIL, 0, 0);
+  }
+
+  /**
    * The layout with these fields (as {@link #place()}, {@link #recordSize()}, {@link #keyOffset()}
    * and {@link #fixedKeyLength()} report them), for readers of stored runs.
    *
@@ -115,6 +132,11 @@ public final class EntryLayout {
           throw new IllegalArgumentException("a WHOLE layout has no sizes");
         }
         return whole();
+      case TAIL:
+        if (keyOffset != 0 || keyLength != 0) {
+          throw new IllegalArgumentException("a TAIL layout has no key offset or fixed key length");
+        }
+        return tail(recordSize);
       default:
         if (keyOffset != 0) {
           throw new IllegalArgumentException("a DERIVED layout has no key offset");
@@ -131,6 +153,11 @@ public final class EntryLayout {
   /** Where the key is. */
   public KeyPlace place() {
     return place;
+  }
+
+  /** Whether entries store a key of their own (DERIVED and TAIL), with its length unless fixed. */
+  public boolean storesKey() {
+    return place == KeyPlace.DERIVED || place == KeyPlace.TAIL;
   }
 
   /** Whether every entry has the same size ({@link #fixedEntrySize()}). */
@@ -183,6 +210,8 @@ public final class EntryLayout {
         return at;
       case WHOLE:
         return at + 4;
+      case TAIL:
+        return at + headerBytes + keyLength(b, at) - recordLength(b, at);
       default:
         return at + headerBytes + keyLength(b, at);
     }
@@ -198,7 +227,19 @@ public final class EntryLayout {
     if (fixedSize()) {
       return fixedEntrySize();
     }
-    return entryLength(recordLength(b, at), place == KeyPlace.DERIVED ? keyLength(b, at) : 0);
+    return entryLength(recordLength(b, at), storesKey() ? keyLength(b, at) : 0);
+  }
+
+  /**
+   * Whether an entry header may state these lengths (as read from a run: neither negative nor over
+   * {@link #MAX_RECORD_LENGTH}, and a TAIL key at least as long as the record it ends with).
+   */
+  public boolean plausible(int recordLength, int derivedKeyLength) {
+    return recordLength >= 0
+        && derivedKeyLength >= 0
+        && recordLength <= MAX_RECORD_LENGTH
+        && derivedKeyLength <= MAX_RECORD_LENGTH
+        && (place != KeyPlace.TAIL || recordLength <= derivedKeyLength);
   }
 
   /** The length of an entry holding a record of {@code recordLength} and a derived key. */
@@ -208,6 +249,8 @@ public final class EntryLayout {
         return recordSize;
       case WHOLE:
         return 4 + recordLength;
+      case TAIL:
+        return headerBytes + derivedKeyLength;
       default:
         return headerBytes + derivedKeyLength + recordLength;
     }
@@ -215,14 +258,14 @@ public final class EntryLayout {
 
   /**
    * Writes the header of an entry at {@code at} for a record of {@code recordLength} and a derived
-   * key of {@code derivedKeyLength} (ignored unless DERIVED); returns the index where the key
-   * (DERIVED) or the record (otherwise) goes.
+   * key of {@code derivedKeyLength} (ignored unless DERIVED or TAIL); returns the index where the
+   * key (DERIVED, TAIL) or the record (otherwise) goes.
    */
   public int writeHeader(ByteBuffer b, int at, int recordLength, int derivedKeyLength) {
     if (recordSize == 0) {
       b.putInt(at, recordLength);
     }
-    if (place == KeyPlace.DERIVED && keyLength == 0) {
+    if (storesKey() && keyLength == 0) {
       b.putInt(at + headerBytes - 4, derivedKeyLength);
     }
     return at + (place == KeyPlace.RANGE ? 0 : headerBytes);
@@ -249,6 +292,10 @@ public final class EntryLayout {
         return "entries(fixed " + recordSize + ", key [" + keyOffset + ", +" + keyLength + "))";
       case WHOLE:
         return "entries(variable, key = record)";
+      case TAIL:
+        return "entries("
+            + (recordSize > 0 ? "fixed " + recordSize : "variable")
+            + ", derived key ending with the record)";
       default:
         return "entries("
             + (recordSize > 0 ? "fixed " + recordSize : "variable")

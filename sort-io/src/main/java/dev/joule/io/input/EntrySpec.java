@@ -28,8 +28,9 @@ import java.util.List;
  * <ul>
  *   <li>the layout: {@code RANGE} for fixed records whose key is a byte range of them (read in
  *       place: {@link #inPlace()}), {@code WHOLE} for lines and rows sorted by all their bytes (no
- *       key is stored), {@code DERIVED} otherwise (the {@link KeyNormalizer}'s key stored in front
- *       of the record, {@link #encodeKey});
+ *       key is stored), {@code TAIL} when an ascending last resort ends the key with the record,
+ *       {@code DERIVED} otherwise (the {@link KeyNormalizer}'s key stored in front of the record,
+ *       {@link #encodeKey});
  *   <li>the {@link #tie() tie breaker} of equal normalized keys: the key's inexact fields ({@code
  *       -V}), then the {@link LastResort}; null when equal keys simply keep input order;
  *   <li>the {@link #sameKey() equality} that unique mode drops records by (the key alone, never the
@@ -85,13 +86,16 @@ public final class EntrySpec {
       // The last resort as one more key field (the whole record, raw when ascending): the radix
       // sort, the merge and the validator then order equal keys by bytes instead of calling a
       // comparator on every pair (docs/design.md D23). Not in unique mode, which drops by the key
-      // alone.
+      // alone. Ascending, the key then ends with the record as it is, and the entry need not hold
+      // it twice (a TAIL layout, D27).
+      boolean descending = last == LastResort.DESCENDING;
       List<KeyField> fields = new ArrayList<>(key.fields());
       fields.add(
-          KeyField.of(KeyLocation.wholeRecord(), KeyType.bytes())
-              .withDescending(last == LastResort.DESCENDING));
+          KeyField.of(KeyLocation.wholeRecord(), KeyType.bytes()).withDescending(descending));
       KeyNormalizer folded = KeyNormalizer.compile(SortKey.of(fields));
-      return new EntrySpec(f, EntryLayout.derived(recordSize, 0), folded, null, null, false);
+      EntryLayout layout =
+          descending ? EntryLayout.derived(recordSize, 0) : EntryLayout.tail(recordSize);
+      return new EntrySpec(f, layout, folded, null, null, false);
     }
     TieBreaker tail = n.exact() ? null : n::compareTail;
     return new EntrySpec(
@@ -288,6 +292,8 @@ public final class EntrySpec {
       dst.put(p, key, keyStart, keyLength);
       p += keyLength;
     }
-    dst.put(p, src, start, length);
+    if (layout.place() != EntryLayout.KeyPlace.TAIL) {
+      dst.put(p, src, start, length);
+    }
   }
 }

@@ -127,13 +127,9 @@ public final class RunFileView implements SortedRunView {
     }
     ByteBuffer head = header(block, offset);
     int record = layout.recordLength(head, 0);
-    int key = layout.place() == EntryLayout.KeyPlace.DERIVED ? layout.keyLength(head, 0) : 0;
+    int key = layout.storesKey() ? layout.keyLength(head, 0) : 0;
     long room = (long) (d.blockCount() - block) * d.payload() - offset;
-    if (record < 0
-        || key < 0
-        || record > EntryLayout.MAX_RECORD_LENGTH
-        || key > EntryLayout.MAX_RECORD_LENGTH
-        || layout.entryLength(record, key) > room) {
+    if (!layout.plausible(record, key) || layout.entryLength(record, key) > room) {
       throw corrupt(
           block,
           offset,

@@ -374,11 +374,8 @@ public final class RunReader {
       return -1;
     }
     int record = layout.recordLength(b, at);
-    int key = layout.place() == EntryLayout.KeyPlace.DERIVED ? layout.keyLength(b, at) : 0;
-    if (record < 0
-        || key < 0
-        || record > EntryLayout.MAX_RECORD_LENGTH
-        || key > EntryLayout.MAX_RECORD_LENGTH) {
+    int key = layout.storesKey() ? layout.keyLength(b, at) : 0;
+    if (!layout.plausible(record, key)) {
       return -1;
     }
     return layout.entryLength(record, key);

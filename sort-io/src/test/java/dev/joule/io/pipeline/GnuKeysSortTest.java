@@ -1,6 +1,8 @@
 package dev.joule.io.pipeline;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.key.GnuSortKeys;
 import dev.joule.core.key.KeyType;
@@ -11,6 +13,7 @@ import dev.joule.io.config.DataSize;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
 import dev.joule.testing.GnuSort;
@@ -27,6 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -189,6 +193,49 @@ class GnuKeysSortTest {
                 + firstDifference(gnu, got));
       }
     }
+  }
+
+  /**
+   * A key followed by the ascending last resort ends with the line itself, so the entry does not
+   * store the line a second time (a TAIL layout): runs of such lines are about the input's size,
+   * not twice it. Output against GNU sort.
+   */
+  @Test
+  void keyedRunsHoldEachLineOnce() throws IOException {
+    Random r = new Random(SEED + 27);
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    int n = 20_000;
+    for (int i = 0; i < n; i++) {
+      String name =
+          WORDS[r.nextInt(WORDS.length)]
+              + " is the name of customer account number "
+              + r.nextInt(99);
+      o.writeBytes((name + "," + (r.nextInt(20_001) - 10_000) + "\n").getBytes(UTF_8));
+    }
+    byte[] data = o.toByteArray();
+    Path in = dir.resolve("in");
+    Files.write(in, data);
+    byte[] gnu = GnuSort.run(List.of("-t,", "-k2,2n", in.toString()), new byte[0]);
+    SortConfig.Builder b =
+        SortConfig.builder()
+            .format(RecordFormat.lines())
+            .key(GnuSortKeys.parse("", ',', release, List.of("2,2n")))
+            .lastResort(LastResort.ASCENDING)
+            .memoryBudget(DataSize.ofMiB(16))
+            .threads(2)
+            .tempDirs(stripes)
+            .transferSize(FileKind.TEMP, DataSize.ofKiB(4));
+    Path out = dir.resolve("out");
+    SortReport rep = ExternalSorter.sort(in, out, TestHooks.runRecordsLimit(b, 2000).build());
+    assertArrayEquals(gnu, Files.readAllBytes(out), "sort -t, -k2,2n, seed " + SEED);
+    // Each entry: 8 bytes of lengths, the number's code (at most 5 bytes here) and the line; each
+    // run a 4 KiB header and its footer, each 4 KiB block a 12-byte trailer and a partial last
+    // entry: about 1.2 times the input. Storing the line twice would write about 2.1 times.
+    long written = rep.phases().get(0).bytesWritten();
+    assertTrue(rep.runs() >= 10, "seed " + SEED + ": " + rep.runs() + " runs");
+    assertTrue(
+        written < data.length * 14L / 10,
+        "seed " + SEED + ": runs of " + written + " bytes for an input of " + data.length);
   }
 
   private static String firstDifference(byte[] a, byte[] b) {

@@ -340,7 +340,7 @@ class RunCorruptionTest {
         run.recrcBlock(b, k);
       }
       case ENTRY_LENGTH -> {
-        // the record length of an entry that is not its block's first (the footer keeps the
+        // the length field of an entry that is not its block's first (the footer keeps the
         // first one's key), made a little shorter or longer, or huge
         int[] at = run.nonFirstEntry(bb, r);
         assertTrue(at != null, "no block of " + f + " starts two entries");
@@ -430,9 +430,10 @@ class RunCorruptionTest {
     }
 
     /**
-     * {block, offset} of an entry's record length field, the entry not its block's first; null if
-     * no block starts two entries. Variable entries: a u32 record length, then for a stored key of
-     * variable length its u32 length and the key, then the record.
+     * {block, offset} of the length field that frames an entry (the record length; the key length
+     * when the key ends with the record), the entry not its block's first; null if no block starts
+     * two entries. Variable entries: a u32 record length, then for a stored key of variable length
+     * its u32 length and the key, then the record (unless the key ends with it).
      */
     int[] nonFirstEntry(ByteBuffer b, Random r) {
       List<int[]> found = new ArrayList<>();
@@ -440,11 +441,13 @@ class RunCorruptionTest {
         int at = blockOffset(k);
         for (int e = 0; e < starting[k]; e++) {
           if (e > 0) {
-            found.add(new int[] {k, at});
+            found.add(new int[] {k, keyPlace == 3 ? at + 4 : at});
           }
           int len = 4 + b.getInt(at);
           if (keyPlace == 2) {
             len += 4 + b.getInt(at + 4);
+          } else if (keyPlace == 3) {
+            len = 8 + b.getInt(at + 4); // TAIL: the key ends with the record
           }
           at += len;
         }

@@ -182,16 +182,26 @@ class RunFileTest {
   }
 
   /**
-   * Entries of varying size (key = record, or a stored key in front), some larger than a block:
-   * they round-trip byte for byte, the checksum covers the records only, every block's first key is
-   * the footer's, and {@link RunDescriptor#locate} finds every entry.
+   * Entries of varying size (key = record, a stored key in front, or a stored key ending with the
+   * record), some larger than a block: they round-trip byte for byte, the checksum covers the
+   * records only, every block's first key is the footer's, and {@link RunDescriptor#locate} finds
+   * every entry.
    */
-  @ParameterizedTest(name = "derived={0} block={1} maxRecord={2}")
-  @CsvSource({"false, 4096, 300", "true, 4096, 300", "false, 8192, 30000", "true, 4096, 20000"})
-  void variableEntriesRoundTrip(boolean derived, int blockSize, int maxRecord) throws IOException {
-    long seed = IoTestSupport.seed() ^ (blockSize + maxRecord);
+  @ParameterizedTest(name = "{0} block={1} maxRecord={2}")
+  @CsvSource({
+    "WHOLE, 4096, 300",
+    "DERIVED, 4096, 300",
+    "TAIL, 4096, 300",
+    "WHOLE, 8192, 30000",
+    "DERIVED, 4096, 20000",
+    "TAIL, 4096, 20000"
+  })
+  void variableEntriesRoundTrip(EntryLayout.KeyPlace place, int blockSize, int maxRecord)
+      throws IOException {
+    long seed = IoTestSupport.seed() ^ (blockSize + maxRecord + place.ordinal());
     Random r = new Random(seed);
-    EntryLayout layout = derived ? EntryLayout.derived(0, 0) : EntryLayout.whole();
+    EntryLayout layout = EntryLayout.of(place, 0, 0, 0);
+    boolean derived = place != EntryLayout.KeyPlace.WHOLE;
     int n = 700;
     java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
     RecordChecksum sum = new RecordChecksum();
@@ -201,6 +211,10 @@ class RunFileTest {
       byte[] rec = new byte[r.nextInt(20) == 0 ? r.nextInt(maxRecord) : r.nextInt(60)];
       r.nextBytes(rec);
       byte[] key = derived ? Arrays.copyOf(rec, Math.min(rec.length, r.nextInt(90))) : rec;
+      if (place == EntryLayout.KeyPlace.TAIL) {
+        key = Arrays.copyOf(key, key.length + rec.length);
+        System.arraycopy(rec, 0, key, key.length - rec.length, rec.length);
+      }
       keys[i] = key;
       ByteBuffer e = ByteBuffer.allocate(layout.entryLength(rec.length, key.length));
       int p = layout.writeHeader(e, 0, rec.length, key.length);
@@ -208,7 +222,13 @@ class RunFileTest {
         e.put(p, key);
         p += key.length;
       }
-      e.put(p, rec);
+      if (place != EntryLayout.KeyPlace.TAIL) {
+        e.put(p, rec);
+      }
+      assertEquals(
+          ByteBuffer.wrap(rec),
+          e.slice(layout.recordStart(e, 0), layout.recordLength(e, 0)),
+          "entry " + i);
       recordBytesBefore[i + 1] = recordBytesBefore[i] + rec.length;
       all.write(e.array(), 0, e.capacity());
       sum.addRecord(rec, 0, rec.length);
