@@ -100,6 +100,24 @@ abstract class FieldCodec {
     return ((long) s << 32) | (e & 0xFFFFFFFFL);
   }
 
+  /**
+   * {@link #locate(ByteBuffer, int, int)}, a text position found through {@code line} (reset to
+   * this record) when it is not null.
+   */
+  final long locate(ByteBuffer rec, int off, int len, LineFields line) {
+    if (where != TEXT || line == null) {
+      return locate(rec, off, len);
+    }
+    long r = line.locate(position);
+    long s = (long) off + TextFields.startOf(r);
+    return (s << 32) | ((off + TextFields.endOf(r)) & 0xFFFFFFFFL);
+  }
+
+  /** The separator of a text position, or null for other locations. */
+  final Integer textSeparator() {
+    return where == TEXT ? position.separator() : null;
+  }
+
   /** The longest field this location yields from a record of {@code recordLength} bytes. */
   final int maxFieldLength(int recordLength) {
     return where == FIXED ? length : recordLength;

@@ -76,8 +76,11 @@ public final class KeyNormalizer {
   private final FieldCodec[] encoded;
   private final FieldCodec[] tail;
   private final boolean exact;
+  // the separator every text-position field of the key shares, or null (none, or several)
+  private final Integer lineSeparator;
 
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+  private static final ThreadLocal<LineFields> LINES = ThreadLocal.withInitial(LineFields::new);
 
   private KeyNormalizer(SortKey key) {
     this.key = key;
@@ -99,6 +102,21 @@ public final class KeyNormalizer {
     for (int i = 0; i < tail.length; i++) {
       tail[i] = FieldCodec.of(fields.get(firstInexact + i));
     }
+    lineSeparator = sharedSeparator(encoded);
+  }
+
+  private static Integer sharedSeparator(FieldCodec[] codecs) {
+    Integer shared = null;
+    for (FieldCodec c : codecs) {
+      Integer sep = c.textSeparator();
+      if (sep != null) {
+        if (shared != null && !shared.equals(sep)) {
+          return null;
+        }
+        shared = sep;
+      }
+    }
+    return shared;
   }
 
   /** Compiles {@code key}. */
@@ -150,10 +168,15 @@ public final class KeyNormalizer {
   }
 
   private int write(ByteBuffer record, int offset, int length, ByteBuffer dst, int dstPos) {
+    LineFields line = null;
+    if (lineSeparator != null) {
+      line = LINES.get();
+      line.reset(record, offset, length, lineSeparator);
+    }
     int pos = dstPos;
     for (int i = 0; i < encoded.length; i++) {
       FieldCodec c = encoded[i];
-      long r = c.locate(record, offset, length);
+      long r = c.locate(record, offset, length, line);
       int n = c.encode(record, (int) (r >>> 32), (int) r, dst, pos, open(i));
       if (c.descending && dst != null) {
         DecimalCode.invert(dst, pos, pos + n);
