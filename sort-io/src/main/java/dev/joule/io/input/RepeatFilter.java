@@ -84,8 +84,9 @@ final class RepeatFilter {
     boolean hit = ref != EMPTY && sameLine(ref, src, start, length);
     if (hit) {
       hits++;
-    } else if (lookups == TRIAL && hits * WORTH < lookups) {
-      off = true;
+    }
+    if (lookups == TRIAL && hits * WORTH < lookups) {
+      off = true; // this lookup's answer still holds: a hit's line is in the chunk
     }
     return hit;
   }
