@@ -144,6 +144,17 @@ final class MergePhase {
     return res.add(BlockPool.over(all, size));
   }
 
+  /**
+   * The read pool of a streaming final merge of {@code k} runs (a session's cursor), registered in
+   * {@code res}: its least, k + 1 buffers, and up to 2k as the spare buffers allow ({@link
+   * #spareBuffers}), carved from the lent arenas first like every merge's.
+   */
+  BlockPool streamingPool(Resources res, int k) {
+    int size = plan.tempTransfer();
+    int count = (int) Math.max(k + 1L, Math.min(2L * k, spareBuffers(size)));
+    return newPool(res, count, size);
+  }
+
   /** What the budget has left beside what the sort holds now (lent arenas included). */
   private long room() {
     return c.memoryBudget().bytes() - meter.current();

@@ -10,6 +10,7 @@ import dev.joule.core.merge.RunCursor;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.SortConfig;
@@ -101,7 +102,8 @@ public final class SortSession implements AutoCloseable {
   private final NoticeSink notices;
   private final SortThreads threads;
   private RadixRunSorter sorter;
-  private Resources memory; // the arena and index, freed by a spill
+  private Resources memory; // the arena, freed by a spill
+  private Resources indexMemory; // the index, freed with the arena and before the final merge
   private RecordArena arena;
   private RecordIndex index;
   private EntryAppender appender; // entries that are not records read in place
@@ -257,6 +259,7 @@ public final class SortSession implements AutoCloseable {
       return;
     }
     memory = new Resources(meter);
+    indexMemory = new Resources(meter);
     arena = memory.arena(arenaBytes, InputStage.slabBytes(arenaBytes, Math.max(1, fixedSize)));
     if (spec.inPlace()) {
       slabs = new ByteBuffer[arena.slabCount()];
@@ -268,10 +271,11 @@ public final class SortSession implements AutoCloseable {
         fits += usable[s] / fixedSize;
       }
       index =
-          memory.index((int) Math.min(Integer.MAX_VALUE - 8, fits)); // the arena's 4096 rounding
+          indexMemory.index(
+              (int) Math.min(Integer.MAX_VALUE - 8, fits)); // the arena's 4096 rounding
       slab = 0;
     } else {
-      index = memory.index(indexEntries);
+      index = indexMemory.index(indexEntries);
       if (appender == null) {
         appender = new EntryAppender(spec);
       }
@@ -433,8 +437,17 @@ public final class SortSession implements AutoCloseable {
     Resources m = memory;
     memory = null;
     arena = null;
-    index = null;
     slabs = null;
+    freeIndex();
+    if (m != null) {
+      m.close();
+    }
+  }
+
+  private void freeIndex() throws IOException {
+    Resources m = indexMemory;
+    indexMemory = null;
+    index = null;
     if (m != null) {
       m.close();
     }
@@ -511,6 +524,8 @@ public final class SortSession implements AutoCloseable {
       }
       state = State.MERGING;
       spillLocked(false);
+      // The merge borrows the arena, not the index: its budget share goes to the merge's buffers.
+      freeIndex();
       ArenaMemory lent = arena == null ? null : new ArenaMemory(arena);
       MergePhase merge = new MergePhase(config, spec, plan, meter, lent);
       long[] sizes = new long[runs.size()];
@@ -522,7 +537,7 @@ public final class SortSession implements AutoCloseable {
       if (lent != null) {
         lent.reset();
       }
-      Entries merged = new MergedEntries(last, lent);
+      Entries merged = new MergedEntries(last, merge);
       state = State.ITERATING;
       return validating(merged);
     } finally {
@@ -622,20 +637,24 @@ public final class SortSession implements AutoCloseable {
     }
   }
 
-  /** A streaming merge of run files. */
+  /**
+   * A streaming merge of run files, its read pool from {@code merge} (the lent arena first, within
+   * the budget), or fresh without one (the one run a spill under memory pressure leaves).
+   */
   private final class MergedEntries implements Entries {
     private final MergeSource source;
     private RunCursor current;
 
-    MergedEntries(List<RunDescriptor> runs, ArenaMemory lent) throws IOException {
+    MergedEntries(List<RunDescriptor> runs, MergePhase merge) throws IOException {
       if (runs.isEmpty()) {
         source = null;
         return;
       }
       MergeInputs in = res.add(new MergeInputs(runs, layout, config.directIo(), config.notices()));
-      int count = 2 * runs.size();
-      var pool = lent == null ? null : lent.pool(count, plan.tempTransfer());
-      pool = pool != null ? res.add(pool) : res.pool(count, plan.tempTransfer());
+      BlockPool pool =
+          merge != null
+              ? merge.streamingPool(res, runs.size())
+              : res.pool(2 * runs.size(), plan.tempTransfer());
       source = res.add(MergeSource.whole(in, pool, spec.tie(), threads));
     }
 
@@ -726,12 +745,18 @@ public final class SortSession implements AutoCloseable {
       }
       state = State.CLOSED;
       RuntimeException primary = new RuntimeException("closing the sort session failed");
+      // The merge's readers and pools first: their buffers may be carved from the arena.
+      res.closeAfterFailure(primary);
+      if (indexMemory != null) {
+        indexMemory.closeAfterFailure(primary);
+        indexMemory = null;
+        index = null;
+      }
       if (memory != null) {
         memory.closeAfterFailure(primary);
         memory = null;
         arena = null;
       }
-      res.closeAfterFailure(primary);
       if (primary.getSuppressed().length > 0) {
         throw primary;
       }
