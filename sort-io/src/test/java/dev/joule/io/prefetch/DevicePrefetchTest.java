@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -108,8 +109,36 @@ class DevicePrefetchTest {
         "one queue for four devices waits far more often: " + ctx);
   }
 
+  /**
+   * A device that serves several reads at once (as an SSD's queue does): the merge's prefetcher
+   * keeps {@link MergeSource#PREFETCH_THREADS} reads in flight on each, more than one.
+   */
+  @Test
+  void theMergeKeepsSeveralReadsInFlightPerDevice() throws Exception {
+    int[] most = new int[1];
+    long[] stats = consume(MergeSource.PREFETCH_THREADS, true, most);
+    assertTrue(
+        most[0] >= 2,
+        "at most "
+            + most[0]
+            + " reads in flight on a device; takes/waits/self-reads/wait-ns "
+            + Arrays.toString(stats));
+    int[] one = new int[1];
+    consume(1, true, one);
+    assertEquals(1, one[0], "one prefetch thread per device reads one block at a time");
+  }
+
   /** Takes every block in the schedule's order, as the merge does, spending MERGE_MS on each. */
   private long[] consume(int threadsPerDevice, boolean byDevice) throws Exception {
+    return consume(threadsPerDevice, byDevice, null);
+  }
+
+  /**
+   * As {@link #consume(int, boolean)}; with {@code mostInFlight}, devices serve reads concurrently
+   * and the most reads seen in flight on one device by prefetch threads goes to its element 0.
+   */
+  private long[] consume(int threadsPerDevice, boolean byDevice, int[] mostInFlight)
+      throws Exception {
     int k = runs.length;
     int[] from = new int[k];
     int[] to = new int[k];
@@ -124,8 +153,25 @@ class DevicePrefetchTest {
       }
       PrefetchSchedule schedule = PrefetchSchedule.of(runs, from, to);
       RunReader[] rs = readers.clone();
+      AtomicInteger[] inFlight = new AtomicInteger[DEVICES];
+      Arrays.setAll(inFlight, i -> new AtomicInteger());
       BlockPrefetcher.BlockRead slow =
           (r, b, dst) -> {
+            if (mostInFlight != null) {
+              AtomicInteger n = inFlight[rs[r].stripeOf(b)];
+              int now = n.incrementAndGet();
+              try {
+                if (Thread.currentThread().getName().startsWith("joule-prefetch")) {
+                  synchronized (mostInFlight) {
+                    mostInFlight[0] = Math.max(mostInFlight[0], now);
+                  }
+                }
+                sleep(READ_MS);
+                return rs[r].readBlock(b, dst);
+              } finally {
+                n.decrementAndGet();
+              }
+            }
             // One read at a time per device, as a disk serves them.
             synchronized (DEVICE_LOCKS[rs[r].stripeOf(b)]) {
               sleep(READ_MS);
