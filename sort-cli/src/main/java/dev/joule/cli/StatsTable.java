@@ -3,6 +3,7 @@ package dev.joule.cli;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.report.DeviceReport;
 import dev.joule.io.report.PhaseReport;
+import dev.joule.io.report.PrefetchReport;
 import dev.joule.io.report.SortReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,6 +85,20 @@ final class StatsTable {
               r.timeline().intervalNanos() / 1e9,
               r.timeline().samplerCpuNanos() / 1e6,
               r.cpuNanos() == 0 ? 0 : 100.0 * r.timeline().samplerCpuNanos() / r.cpuNanos()));
+    }
+    PrefetchReport p = r.prefetch();
+    if (p.blocks() > 0) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "prefetch: the merges took %d blocks; %d (%.1f %%) waited for a read in flight,"
+                  + " %.3f s in all; %d (%.1f %%) were read by the merge itself",
+              p.blocks(),
+              p.waited(),
+              100.0 * p.waited() / p.blocks(),
+              p.waitNanos() / 1e9,
+              p.selfRead(),
+              100.0 * p.selfRead() / p.blocks()));
     }
     for (DeviceReport d : r.devices()) {
       out.add(

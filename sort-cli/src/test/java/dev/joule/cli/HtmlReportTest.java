@@ -91,6 +91,9 @@ class HtmlReportTest {
     assertEquals(0, r.exitCode, r::toString);
     String html = Files.readString(page);
     assertTrue(r.err.contains("run formation"), r::toString);
+    assertTrue(
+        r.err.matches("(?s).*\\nprefetch: the merges took [1-9]\\d* blocks; .*"),
+        "the merges' prefetch line: " + r.err);
 
     assertEquals(
         Set.of("input", "temp 0", "temp 1", "temp 2", "temp 3", "output"),

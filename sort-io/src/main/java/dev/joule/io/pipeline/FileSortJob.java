@@ -33,6 +33,7 @@ import dev.joule.io.report.DataSummary;
 import dev.joule.io.report.DeviceReport;
 import dev.joule.io.report.PhaseClock;
 import dev.joule.io.report.PhaseReport;
+import dev.joule.io.report.PrefetchReport;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.stripe.RoundRobinStripes;
@@ -65,6 +66,7 @@ final class FileSortJob {
   private TempSpace temp;
   private TimelineSampler timeline;
   private RecordArena[] arenas; // run formation's, lent to the merge
+  private PrefetchReport prefetch = PrefetchReport.NONE; // the merges', for the report
   private UniqueDrops drops; // duplicates unique mode left out of the runs
 
   FileSortJob(Path output, SortConfig config) {
@@ -364,6 +366,7 @@ final class FileSortJob {
             1,
             finalInputs.size()),
         null);
+    prefetch = merge.prefetchReport();
     return report(
         in,
         rf.records(),
@@ -408,7 +411,8 @@ final class FileSortJob {
         inSum,
         outSum,
         devices,
-        timeline.finish());
+        timeline.finish(),
+        prefetch);
   }
 
   /** Records a finished phase, in the report and on the timeline; {@code next} is the next one. */

@@ -24,6 +24,7 @@ import dev.joule.io.plan.SortPlan;
 import dev.joule.io.prefetch.MergeInputs;
 import dev.joule.io.prefetch.MergeSource;
 import dev.joule.io.prefetch.RunFileView;
+import dev.joule.io.report.PrefetchReport;
 import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.TempSpace;
@@ -77,6 +78,7 @@ final class MergePhase {
   private final SortPlan plan;
   private final MemoryMeter meter;
   private final ArenaMemory lent; // may be null: allocate fresh pools
+  private PrefetchReport prefetch = PrefetchReport.NONE; // guarded by this
   private final EntrySpec entries;
   private final SortThreads threads;
 
@@ -657,6 +659,7 @@ final class MergePhase {
         }
       }
       progressDone.addAndGet(done);
+      countPrefetch(source);
     }
   }
 
@@ -687,6 +690,18 @@ final class MergePhase {
         reportProgress((long) n * rs);
         Failures.checkCancelled();
       }
+      countPrefetch(source);
     }
+  }
+
+  /** Adds a finished merge's prefetch figures to the phase's (merges and parts run at once). */
+  private synchronized void countPrefetch(MergeSource source) {
+    long[] t = source.prefetchStats();
+    prefetch = prefetch.plus(new PrefetchReport(t[0], t[1], t[2], t[3]));
+  }
+
+  /** How the prefetch of every merge finished so far kept ahead of it. */
+  synchronized PrefetchReport prefetchReport() {
+    return prefetch;
   }
 }

@@ -107,6 +107,14 @@ public final class MergeSource implements AutoCloseable {
   }
 
   /** Gives the cursors' blocks back, stops and joins the prefetch threads. Idempotent. */
+  /**
+   * What this merge asked of its prefetcher so far: {blocks taken, taken after waiting for a read
+   * in flight, read by the merge itself, nanoseconds spent waiting}.
+   */
+  public long[] prefetchStats() {
+    return prefetcher.takeStats();
+  }
+
   @Override
   public void close() throws IOException {
     Failures.closeAll(resources());

@@ -25,6 +25,7 @@ import java.util.List;
  * @param devices one entry per temp directory, in configuration order (empty for a sort that wrote
  *     no temp file)
  * @param timeline the sort over time ({@link Timeline#NONE} when it was not sampled)
+ * @param prefetch how the merges' prefetch kept ahead ({@link PrefetchReport#NONE} without a merge)
  */
 public record SortReport(
     long records,
@@ -40,13 +41,49 @@ public record SortReport(
     DataSummary input,
     DataSummary output,
     List<DeviceReport> devices,
-    Timeline timeline) {
+    Timeline timeline,
+    PrefetchReport prefetch) {
 
   /** Copies the lists. */
   public SortReport {
     phases = List.copyOf(phases);
     devices = List.copyOf(devices);
     java.util.Objects.requireNonNull(timeline, "timeline");
+    java.util.Objects.requireNonNull(prefetch, "prefetch");
+  }
+
+  /** A report without prefetch figures. */
+  public SortReport(
+      long records,
+      long bytes,
+      int threads,
+      int stripes,
+      boolean directIo,
+      int runs,
+      int mergePasses,
+      int fanIn,
+      long peakMemoryBytes,
+      List<PhaseReport> phases,
+      DataSummary input,
+      DataSummary output,
+      List<DeviceReport> devices,
+      Timeline timeline) {
+    this(
+        records,
+        bytes,
+        threads,
+        stripes,
+        directIo,
+        runs,
+        mergePasses,
+        fanIn,
+        peakMemoryBytes,
+        phases,
+        input,
+        output,
+        devices,
+        timeline,
+        PrefetchReport.NONE);
   }
 
   /** A report without a timeline. */
@@ -149,6 +186,7 @@ public record SortReport(
     }
     w.endArray();
     timeline.appendJson(w);
+    prefetch.appendJson(w);
     return w.endObject().toString();
   }
 }

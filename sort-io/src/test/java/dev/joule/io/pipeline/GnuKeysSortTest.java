@@ -13,6 +13,7 @@ import dev.joule.io.config.DataSize;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.report.PrefetchReport;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
@@ -233,6 +234,9 @@ class GnuKeysSortTest {
     // entry: about 1.2 times the input. Storing the line twice would write about 2.1 times.
     long written = rep.phases().get(0).bytesWritten();
     assertTrue(rep.runs() >= 10, "seed " + SEED + ": " + rep.runs() + " runs");
+    // The merge took every block of every run through its prefetcher (the report counts them).
+    PrefetchReport p = rep.prefetch();
+    assertTrue(p.blocks() >= rep.runs() && p.waited() + p.selfRead() <= p.blocks(), p::toString);
     assertTrue(
         written < data.length * 14L / 10,
         "seed " + SEED + ": runs of " + written + " bytes for an input of " + data.length);

@@ -53,6 +53,39 @@ class SortReportTest {
     assertTrue(!json.matches("(?s).*,\\s*[}\\]].*"), json);
   }
 
+  /** The merges' prefetch figures go into the JSON as an object of their own. */
+  @Test
+  void prefetchFiguresAreInTheJson() {
+    SortReport s = sample();
+    SortReport r =
+        new SortReport(
+            s.records(),
+            s.bytes(),
+            s.threads(),
+            s.stripes(),
+            s.directIo(),
+            s.runs(),
+            s.mergePasses(),
+            s.fanIn(),
+            s.peakMemoryBytes(),
+            s.phases(),
+            s.input(),
+            s.output(),
+            List.of(),
+            Timeline.NONE,
+            new PrefetchReport(40, 3, 1, 2_500_000));
+    String json = r.toJson();
+    assertTrue(
+        json.contains(
+            "\"prefetch\": {\n    \"blocks\": 40,\n    \"waited\": 3,\n    \"selfRead\": 1,"),
+        json);
+    assertTrue(json.contains("\"waitSeconds\": 0.0025"), json);
+    assertEquals(PrefetchReport.NONE, s.prefetch());
+    assertEquals(
+        new PrefetchReport(41, 5, 4, 7),
+        r.prefetch().plus(new PrefetchReport(1, 2, 3, -2_499_993)));
+  }
+
   /** The report keeps its own copy of the phase list: a caller's later change does not leak in. */
   @Test
   void phasesAreCopied() {
