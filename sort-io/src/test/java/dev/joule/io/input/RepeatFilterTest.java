@@ -9,7 +9,9 @@ import dev.joule.core.memory.RecordArena;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.SortConfig;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -71,6 +73,40 @@ class RepeatFilterTest {
     assertEquals(200_000, o.lookups());
     // 1000 values in 16384 slots: a few collide and are kept, to be dropped later
     assertTrue(o.dropped() > 190_000, "seed " + SEED + ": dropped " + o.dropped());
+  }
+
+  /** Word-wise equality with a masked tail, against Arrays.equals, in both byte orders. */
+  @Test
+  void equalBytesAgreesWithArraysEquals() {
+    Random r = new Random(SEED + 1);
+    for (int t = 0; t < 20_000; t++) {
+      int n = r.nextInt(20);
+      byte[] x = new byte[n + r.nextInt(10)];
+      byte[] y = new byte[n + r.nextInt(10)];
+      r.nextBytes(x);
+      r.nextBytes(y);
+      int ix = x.length - n;
+      int iy = y.length - n;
+      if (r.nextBoolean()) {
+        ix = r.nextInt(x.length - n + 1);
+        iy = r.nextInt(y.length - n + 1);
+      }
+      System.arraycopy(x, ix, y, iy, n);
+      if (n > 0 && r.nextBoolean()) {
+        y[iy + r.nextInt(n)] ^= (byte) (1 << r.nextInt(8));
+      }
+      ByteOrder order = r.nextBoolean() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+      ByteBuffer a = ByteBuffer.wrap(x).order(order);
+      ByteBuffer b =
+          (r.nextBoolean() ? ByteBuffer.allocateDirect(y.length) : ByteBuffer.allocate(y.length))
+              .order(r.nextBoolean() ? order : ByteOrder.BIG_ENDIAN);
+      b.put(0, y);
+      boolean expected = Arrays.equals(x, ix, ix + n, y, iy, iy + n);
+      assertEquals(
+          expected,
+          RepeatFilter.equalBytes(a, ix, b, iy, n),
+          "case " + t + " n=" + n + " seed " + SEED);
+    }
   }
 
   @Test
