@@ -173,17 +173,23 @@ public final class KeyNormalizer {
       line = LINES.get();
       line.reset(record, offset, length, lineSeparator);
     }
-    int pos = dstPos;
-    for (int i = 0; i < encoded.length; i++) {
-      FieldCodec c = encoded[i];
-      long r = c.locate(record, offset, length, line);
-      int n = c.encode(record, (int) (r >>> 32), (int) r, dst, pos, open(i));
-      if (c.descending && dst != null) {
-        DecimalCode.invert(dst, pos, pos + n);
+    try {
+      int pos = dstPos;
+      for (int i = 0; i < encoded.length; i++) {
+        FieldCodec c = encoded[i];
+        long r = c.locate(record, offset, length, line);
+        int n = c.encode(record, (int) (r >>> 32), (int) r, dst, pos, open(i));
+        if (c.descending && dst != null) {
+          DecimalCode.invert(dst, pos, pos + n);
+        }
+        pos += n;
       }
-      pos += n;
+      return pos - dstPos;
+    } finally {
+      if (line != null) {
+        line.release(); // the thread's LineFields must not keep the caller's buffer reachable
+      }
     }
-    return pos - dstPos;
   }
 
   /**

@@ -42,6 +42,11 @@ final class LineFields {
     this.known = 0;
   }
 
+  /** Forgets the line (and its buffer, which a thread's instance must not keep reachable). */
+  void release() {
+    this.line = null;
+  }
+
   /** {@link TextFields#locate} of {@code pos} (whose separator is this line's) in the line. */
   public long locate(TextPosition pos) {
     int lim = limit(pos);

@@ -130,10 +130,7 @@ final class RepeatFilter {
       }
     }
     int rest = n - i;
-    if (rest > 0
-        && words
-        && ia + i + Long.BYTES <= a.limit()
-        && ib + i + Long.BYTES <= b.limit()) {
+    if (rest > 0 && words && ia + i + Long.BYTES <= a.limit() && ib + i + Long.BYTES <= b.limit()) {
       long x = a.getLong(ia + i) ^ b.getLong(ib + i);
       int drop = Long.SIZE - Byte.SIZE * rest;
       return (a.order() == ByteOrder.BIG_ENDIAN ? x >>> drop : x << drop) == 0;

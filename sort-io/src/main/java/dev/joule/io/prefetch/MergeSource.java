@@ -106,7 +106,6 @@ public final class MergeSource implements AutoCloseable {
     return tree.current();
   }
 
-  /** Gives the cursors' blocks back, stops and joins the prefetch threads. Idempotent. */
   /**
    * What this merge asked of its prefetcher so far: {blocks taken, taken after waiting for a read
    * in flight, read by the merge itself, nanoseconds spent waiting}.
@@ -115,6 +114,7 @@ public final class MergeSource implements AutoCloseable {
     return prefetcher.takeStats();
   }
 
+  /** Gives the cursors' blocks back, stops and joins the prefetch threads. Idempotent. */
   @Override
   public void close() throws IOException {
     Failures.closeAll(resources());

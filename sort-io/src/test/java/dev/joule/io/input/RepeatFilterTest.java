@@ -28,7 +28,8 @@ class RepeatFilterTest {
   private static final long SEED = Long.getLong("joule.seed", 0x5EED_F117L);
 
   /** What the filter did to a stream of lines, checked line by line against the reference set. */
-  private record Outcome(int lookups, int dropped, int missedRepeats, boolean off) {}
+  private record Outcome(
+      int lookups, int dropped, int missedRepeats, boolean off, boolean lastTrialLookupHit) {}
 
   private static Outcome feed(int n, IntFunction<String> line) {
     EntrySpec spec =
@@ -40,15 +41,30 @@ class RepeatFilterTest {
     int lookups = 0;
     int dropped = 0;
     int missed = 0;
+    boolean lastTrialHit = false;
+    Random pad = new Random(SEED ^ n);
     try (RecordArena arena = RecordArena.allocate(32L << 20)) {
       RecordIndex index = RecordIndex.allocate(n);
       appender.reset(arena, index);
       filter.reset(index);
       for (int i = 0; i < n && !filter.off(); i++) {
         String s = line.apply(i);
-        ByteBuffer src = ByteBuffer.wrap(("<" + s + ">").getBytes(StandardCharsets.US_ASCII));
+        // Bytes before and after the line, as in a read buffer: 0 to 9 after it, so that both the
+        // word-wide tail and the byte loop at a buffer's end are taken.
+        byte[] text = s.getBytes(StandardCharsets.US_ASCII);
+        int start = pad.nextInt(4);
+        ByteBuffer src = ByteBuffer.allocate(start + text.length + pad.nextInt(10));
+        for (int k = 0; k < src.capacity(); k++) {
+          src.put(k, (byte) pad.nextInt(256));
+        }
+        src.put(start, text);
+        int length = text.length;
         lookups++;
-        if (filter.repeats(src, 1, src.capacity() - 2)) {
+        boolean hit = filter.repeats(src, start, length);
+        if (lookups == RepeatFilter.TRIAL) {
+          lastTrialHit = hit;
+        }
+        if (hit) {
           assertTrue(held.contains(s), () -> "seed " + SEED + ": dropped '" + s + "', not held");
           dropped++;
           continue;
@@ -56,11 +72,11 @@ class RepeatFilterTest {
         if (held.contains(s)) {
           missed++; // lossy: its slot holds another line
         }
-        assertTrue(appender.append(src, 1, src.capacity() - 2));
+        assertTrue(appender.append(src, start, length));
         filter.added();
         held.add(s);
       }
-      return new Outcome(lookups, dropped, missed, filter.off());
+      return new Outcome(lookups, dropped, missed, filter.off(), lastTrialHit);
     }
   }
 
@@ -124,6 +140,7 @@ class RepeatFilterTest {
   @Test
   void tooFewRepeatsSwitchItOffEvenWhenTheLastTrialLookupHits() {
     Outcome o = feed(200_000, i -> i % 10 == 9 || i == RepeatFilter.TRIAL - 1 ? "again" : "l" + i);
+    assertTrue(o.lastTrialLookupHit(), () -> "the case needs the trial's last lookup to hit: " + o);
     assertTrue(o.off(), () -> "still on after " + o);
     assertEquals(RepeatFilter.TRIAL, o.lookups());
   }
