@@ -69,6 +69,50 @@ class KeyNormalizerTest {
         () -> KeyField.of(KeyLocation.bytes(0, 3), KeyType.integer(4, true, ByteOrder.BIG_ENDIAN)));
   }
 
+  /**
+   * A key is the same bytes whether its buffer has room to spare or ends right after it, in either
+   * byte order: numbers of up to 40 digits and units ({@code -n}, {@code -h}), then a text field.
+   */
+  @Test
+  void numericCodesAreTheSameWithExactlyTheRoomTheyNeed() {
+    KeyNormalizer n =
+        KeyNormalizer.compile(
+            SortKey.of(
+                KeyField.text(TextPosition.field(1), KeyType.gnuNumeric()),
+                KeyField.text(TextPosition.field(2), KeyType.gnuHumanNumeric()),
+                KeyField.text(TextPosition.field(3), KeyType.bytes())));
+    Random r = new Random(Seeds.BASE);
+    for (int t = 0; t < 5000; t++) {
+      String line =
+          number(r) + " " + number(r) + (r.nextBoolean() ? "K" : "") + " tail" + r.nextInt(10);
+      byte[] rec = bytes(line);
+      ByteBuffer roomy = ByteBuffer.allocate(512);
+      int len = n.encode(ByteBuffer.wrap(rec), 0, rec.length, roomy, 0);
+      ByteOrder order = r.nextBoolean() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+      ByteBuffer exact = ByteBuffer.allocate(len).order(order);
+      assertEquals(len, n.encode(ByteBuffer.wrap(rec), 0, rec.length, exact, 0), line);
+      assertArrayEquals(
+          Arrays.copyOf(roomy.array(), len),
+          exact.array(),
+          () -> "'" + line + "', seed " + Seeds.BASE);
+    }
+  }
+
+  private static String number(Random r) {
+    StringBuilder b = new StringBuilder(r.nextBoolean() ? "-" : "");
+    int digits = r.nextInt(4) == 0 ? r.nextInt(41) : r.nextInt(6);
+    for (int i = 0; i < digits; i++) {
+      b.append((char) ('0' + r.nextInt(10)));
+    }
+    if (r.nextBoolean()) {
+      b.append('.');
+      for (int i = r.nextInt(r.nextInt(4) == 0 ? 30 : 4); i > 0; i--) {
+        b.append((char) ('0' + r.nextInt(10)));
+      }
+    }
+    return b.toString();
+  }
+
   @Test
   void versionKeysAreInexactAndDecidedByTheTail() {
     SortKey key =
