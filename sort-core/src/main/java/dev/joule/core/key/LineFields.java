@@ -1,7 +1,7 @@
 package dev.joule.core.key;
 
+import dev.joule.core.memory.ByteSearch;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -27,10 +27,6 @@ final class LineFields {
   private int offset;
   private int length;
   private int separator;
-  private boolean bigEndian;
-
-  private static final long ONES = 0x0101_0101_0101_0101L;
-  private static final long HIGHS = 0x8080_8080_8080_8080L;
 
   /** Starts on the line of {@code length} bytes at {@code offset} of {@code line}. */
   public void reset(ByteBuffer line, int offset, int length, int separator) {
@@ -38,7 +34,6 @@ final class LineFields {
     this.offset = offset;
     this.length = length;
     this.separator = separator;
-    this.bigEndian = line.order() == ByteOrder.BIG_ENDIAN;
     this.known = 0;
   }
 
@@ -110,28 +105,10 @@ final class LineFields {
     return bounds[j - 1];
   }
 
-  /**
-   * The first separator at or after {@code from}, or the line's length. Eight bytes at a time: a
-   * byte equal to the separator is a zero byte of {@code word ^ pattern}, found by the borrow trick
-   * on the word read little-endian, where a false match can only follow a true one.
-   */
+  /** The first separator at or after {@code from}, or the line's length. */
   private int nextSeparator(int from) {
-    long pattern = (separator & 0xFFL) * ONES;
-    int p = from;
-    while (p + 8 <= length) {
-      long w = line.getLong(offset + p);
-      long x = (bigEndian ? Long.reverseBytes(w) : w) ^ pattern;
-      long zero = (x - ONES) & ~x & HIGHS;
-      if (zero != 0) {
-        return p + (Long.numberOfTrailingZeros(zero) >>> 3);
-      }
-      p += 8;
-    }
-    byte tab = (byte) separator;
-    while (p < length && line.get(offset + p) != tab) {
-      p++;
-    }
-    return p;
+    int p = ByteSearch.indexOf(line, offset + from, offset + length, (byte) separator);
+    return p < 0 ? length : p - offset;
   }
 
   private int nextRun(int from) {

@@ -1,5 +1,6 @@
 package dev.joule.io.input;
 
+import dev.joule.core.memory.ByteSearch;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.LengthPrefixedFormat;
 import dev.joule.core.record.LineFormat;
@@ -19,23 +20,20 @@ import java.nio.ByteBuffer;
  * out where it is (no copy); one that crosses buffers is joined in a carry buffer that grows up to
  * the format's record limit.
  *
- * <p>Lines: the delimiter is found eight bytes at a time (a word's zero-byte test on the XOR with
- * the repeated delimiter); a last line without a delimiter is a record. Length-prefixed rows: a
- * 4-byte big-endian length, then the row. A line or row longer than the limit, or a file that ends
- * inside a row, is a {@link SortIOException} naming the file and the record's offset.
+ * <p>Lines: the delimiter is found eight bytes at a time ({@link ByteSearch}); a last line without
+ * a delimiter is a record. Length-prefixed rows: a 4-byte big-endian length, then the row. A line
+ * or row longer than the limit, or a file that ends inside a row, is a {@link SortIOException}
+ * naming the file and the record's offset.
  *
  * <p>Memory: the pool's buffers (the caller's) and the carry buffer (at most the record limit, only
  * while a record crosses buffers). Not thread-safe: one thread pulls records.
  */
 public final class RecordReader implements AutoCloseable {
-  private static final long ONES = 0x0101010101010101L;
-  private static final long LOWS = 0x7F7F7F7F7F7F7F7FL;
 
   private final InputFile in;
   private final RecordFormat format;
   private final boolean lines;
   private final byte delimiter;
-  private final long delimiters; // the delimiter in every byte
   private final int maxLength;
   private final int fixedSize; // > 0: fixed records (whose key is derived, so they are parsed)
   private final BlockReader reader;
@@ -65,7 +63,6 @@ public final class RecordReader implements AutoCloseable {
     this.format = format;
     this.lines = format instanceof LineFormat;
     this.delimiter = lines ? ((LineFormat) format).delimiter() : 0;
-    this.delimiters = (delimiter & 0xFFL) * ONES;
     this.maxLength = format.maxRecordLength();
     this.fixedSize = format instanceof FixedLengthFormat f ? f.recordSize() : 0;
     this.pool = pool;
@@ -218,28 +215,9 @@ public final class RecordReader implements AutoCloseable {
     }
   }
 
-  /**
-   * Index of the first delimiter in {@code [from, to)} of {@code b}, or -1. Eight bytes at a time:
-   * in {@code x = word ^ delimiters} a delimiter is a zero byte, and {@code ~(((x & 7F..) + 7F..) |
-   * x | 7F..)} sets the high bit of exactly the zero bytes (no carry crosses bytes, so unlike the
-   * shorter {@code (x - 01..) & ~x & 80..} it has no false hit before a real one in big-endian
-   * order, where the first byte is the most significant).
-   */
+  /** Index of the first delimiter in {@code [from, to)} of {@code b}, or -1. */
   private int find(ByteBuffer b, int from, int to) {
-    int i = from;
-    for (; i + 8 <= to; i += 8) {
-      long x = b.getLong(i) ^ delimiters;
-      long zero = ~(((x & LOWS) + LOWS) | x | LOWS);
-      if (zero != 0) {
-        return i + (Long.numberOfLeadingZeros(zero) >>> 3);
-      }
-    }
-    for (; i < to; i++) {
-      if (b.get(i) == delimiter) {
-        return i;
-      }
-    }
-    return -1;
+    return ByteSearch.indexOf(b, from, to, delimiter);
   }
 
   private void emit(ByteBuffer b, int start, int length, long offset) {

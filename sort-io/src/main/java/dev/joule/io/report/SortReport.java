@@ -52,40 +52,6 @@ public record SortReport(
     java.util.Objects.requireNonNull(prefetch, "prefetch");
   }
 
-  /** A report without prefetch figures. */
-  public SortReport(
-      long records,
-      long bytes,
-      int threads,
-      int stripes,
-      boolean directIo,
-      int runs,
-      int mergePasses,
-      int fanIn,
-      long peakMemoryBytes,
-      List<PhaseReport> phases,
-      DataSummary input,
-      DataSummary output,
-      List<DeviceReport> devices,
-      Timeline timeline) {
-    this(
-        records,
-        bytes,
-        threads,
-        stripes,
-        directIo,
-        runs,
-        mergePasses,
-        fanIn,
-        peakMemoryBytes,
-        phases,
-        input,
-        output,
-        devices,
-        timeline,
-        PrefetchReport.NONE);
-  }
-
   /** A report without a timeline. */
   public SortReport(
       long records,
@@ -115,7 +81,8 @@ public record SortReport(
         input,
         output,
         devices,
-        Timeline.NONE);
+        Timeline.NONE,
+        PrefetchReport.NONE);
   }
 
   /** A report without per-device figures. */
@@ -146,7 +113,8 @@ public record SortReport(
         input,
         output,
         List.of(),
-        Timeline.NONE);
+        Timeline.NONE,
+        PrefetchReport.NONE);
   }
 
   /** Wall time of all phases. */

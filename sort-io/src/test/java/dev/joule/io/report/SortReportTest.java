@@ -57,23 +57,7 @@ class SortReportTest {
   @Test
   void prefetchFiguresAreInTheJson() {
     SortReport s = sample();
-    SortReport r =
-        new SortReport(
-            s.records(),
-            s.bytes(),
-            s.threads(),
-            s.stripes(),
-            s.directIo(),
-            s.runs(),
-            s.mergePasses(),
-            s.fanIn(),
-            s.peakMemoryBytes(),
-            s.phases(),
-            s.input(),
-            s.output(),
-            List.of(),
-            Timeline.NONE,
-            new PrefetchReport(40, 3, 1, 2_500_000));
+    SortReport r = with(s, s.phases(), new PrefetchReport(40, 3, 1, 2_500_000));
     String json = r.toJson();
     assertTrue(
         json.contains(
@@ -91,21 +75,28 @@ class SortReportTest {
   void phasesAreCopied() {
     SortReport s = sample();
     List<PhaseReport> phases = new java.util.ArrayList<>(s.phases());
-    SortReport r =
-        new SortReport(
-            s.records(),
-            s.bytes(),
-            s.threads(),
-            s.stripes(),
-            s.directIo(),
-            s.runs(),
-            s.mergePasses(),
-            s.fanIn(),
-            s.peakMemoryBytes(),
-            phases,
-            s.input(),
-            s.output());
+    SortReport r = with(s, phases, s.prefetch());
     phases.clear();
     assertEquals(2, r.phases().size());
+  }
+
+  /** {@code s} with other phases and prefetch figures. */
+  private static SortReport with(SortReport s, List<PhaseReport> phases, PrefetchReport prefetch) {
+    return new SortReport(
+        s.records(),
+        s.bytes(),
+        s.threads(),
+        s.stripes(),
+        s.directIo(),
+        s.runs(),
+        s.mergePasses(),
+        s.fanIn(),
+        s.peakMemoryBytes(),
+        phases,
+        s.input(),
+        s.output(),
+        s.devices(),
+        s.timeline(),
+        prefetch);
   }
 }
