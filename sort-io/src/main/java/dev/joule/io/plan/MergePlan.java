@@ -95,8 +95,11 @@ public final class MergePlan {
     if (MergePlanSearch.dpFits(n, fanIn)) {
       return build(sizes, fanIn, Rule.OPTIMAL, MergePlanSearch.optimal(runs, fanIn));
     }
-    Node hadoop = MergePlanSearch.hadoopAdjacent(runs, fanIn);
     Node rounds = MergePlanSearch.balancedRounds(runs, fanIn);
+    if (!MergePlanSearch.hadoopFits(n, fanIn)) {
+      return build(sizes, fanIn, Rule.BALANCED_ROUNDS, rounds);
+    }
+    Node hadoop = MergePlanSearch.hadoopAdjacent(runs, fanIn);
     return MergePlanSearch.intermediateVolume(rounds) < MergePlanSearch.intermediateVolume(hadoop)
         ? build(sizes, fanIn, Rule.BALANCED_ROUNDS, rounds)
         : build(sizes, fanIn, Rule.HADOOP_ADJACENT, hadoop);

@@ -20,6 +20,15 @@ final class MergePlanSearch {
   /** Most table cells ({@code (F + 1)(n + 1)^2}, 12 bytes each) the exact DP may use: 12 MiB. */
   static final long DP_MAX_CELLS = 1L << 20;
 
+  /**
+   * Most window-sum steps ({@code ~ n^2 / (F - 1)}: each of about {@code n / (F - 1)} merges scans
+   * every segment) the Hadoop rule may take: 2^27, about 0.1 s. Above it only balanced rounds are
+   * tried: planning a 1 TB input in 8 MiB runs (2^17 runs at fan-in 8) took 30 s of scanning here
+   * (ExternalSorterTest.manyRunsTinyRuns), and with that many runs of the planned, equal size the
+   * two rules write the same volume.
+   */
+  static final long HADOOP_MAX_STEPS = 1L << 27;
+
   private MergePlanSearch() {}
 
   /** How a plan was found; printed by {@link MergePlan#describe()}. */
@@ -79,6 +88,11 @@ final class MergePlanSearch {
     long f = Math.min(fanIn, n);
     long n1 = n + 1L;
     return f * n * n * n / 6 <= DP_MAX_STEPS && (f + 1) * n1 * n1 <= DP_MAX_CELLS;
+  }
+
+  /** Whether the Hadoop rule fits its time cap for {@code n} runs and fan-in {@code F}. */
+  static boolean hadoopFits(int n, int fanIn) {
+    return (long) n * n / (fanIn - 1) <= HADOOP_MAX_STEPS;
   }
 
   /** Intermediate volume of a tree: every merge's size except the root's. */

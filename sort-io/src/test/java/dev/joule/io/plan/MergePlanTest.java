@@ -213,6 +213,22 @@ class MergePlanTest {
   }
 
   @Test
+  void hugeRunCountsArePlannedInBalancedRounds() {
+    // 2^17 runs at fan-in 8: the Hadoop rule's scans would take ~2^31 steps (30 s here).
+    int n = 1 << 17;
+    assertTrue(!MergePlanSearch.hadoopFits(n, 8) && MergePlanSearch.hadoopFits(n / 32, 8));
+    long[] sizes = new long[n];
+    Arrays.fill(sizes, 8L << 20);
+    sizes[n - 1] = 123;
+    MergePlan plan = MergePlan.of(sizes, 8);
+    assertValid(plan, sizes, 8);
+    assertEquals(MergePlanSearch.Rule.BALANCED_ROUNDS, plan.rule());
+    // 6 passes of 8-way rounds for 2^17 runs: 5 intermediate writes of (nearly) everything.
+    long total = (n - 1L) * (8L << 20) + 123;
+    assertTrue(plan.intermediateVolume() <= 5 * total, plan.describe());
+  }
+
+  @Test
   void noRunsOrOneRunMeansNoMerge() {
     for (long[] sizes : new long[][] {{}, {123}}) {
       MergePlan plan = MergePlan.of(sizes, 4);
