@@ -28,8 +28,7 @@ import java.util.Map;
  * reading by it would fail with an index error or allocate up to 2 GiB for one entry.
  *
  * <p>Memory: at most {@link #MAX_PAGES} heap pages of 4096 bytes plus one borrowed aligned buffer,
- * and one copy of the entry being compared. Not thread-safe (one splitter thread). The file is
- * borrowed.
+ * and a copy of the last entry read. Not thread-safe (one splitter thread). The file is borrowed.
  */
 public final class RunFileView implements SortedRunView {
   /** Cached pages per view: 256 × 4 KiB = 1 MiB, more than a k-way split converging touches. */
@@ -42,6 +41,8 @@ public final class RunFileView implements SortedRunView {
   private final TieBreaker tie;
   private final ByteBuffer page; // aligned, PAGE bytes
   private final Map<Long, byte[]> cache = new HashMap<>();
+  private long lastIndex = -1;
+  private ByteBuffer last;
 
   /**
    * A view of run {@code d} stored in {@code file}, reading pages into {@code pageBuffer}, ordered
@@ -103,8 +104,18 @@ public final class RunFileView implements SortedRunView {
     return (int) n;
   }
 
-  /** A heap copy of entry {@code index}, from index 0. */
+  /**
+   * A heap copy of entry {@code index}, from index 0. The last one is kept: the splitter probes a
+   * run that holds one line larger than an arena at its only index in every round, and reading
+   * those megabytes again each time made such a split take seconds (ParsedSortTest's 6 MiB lines:
+   * 18 s).
+   */
   private ByteBuffer entry(long index) {
+    if (index == lastIndex) {
+      return last;
+    }
+    last = null; // at most one copy held while the next is read
+    lastIndex = -1;
     long[] at = d.locate(index);
     int block = (int) at[0];
     int offset = (int) at[1];
@@ -114,7 +125,9 @@ public final class RunFileView implements SortedRunView {
     int len = entryLength(block, offset);
     byte[] bytes = new byte[len];
     read(block, offset, bytes, len);
-    return ByteBuffer.wrap(bytes);
+    last = ByteBuffer.wrap(bytes);
+    lastIndex = index;
+    return last;
   }
 
   /**
