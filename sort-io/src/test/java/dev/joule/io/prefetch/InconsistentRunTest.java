@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.index.EntryLayout;
+import dev.joule.core.merge.SortedRunView;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.SortThreads;
@@ -37,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * RunReader#readBlock}, and the merge's {@link FileRunCursor} walked past its blocks: it asked the
  * prefetcher for a block outside the merge's range and waited forever (the sort hung), or failed
  * with an ArrayIndexOutOfBoundsException. Each such block must now be a {@link CorruptRunException}
- * naming the run, and never a hang.
+ * naming the run, and never a hang. Also: the splitter's {@link RunFileView} reads a probed entry
+ * once.
  */
 class InconsistentRunTest {
   static final int BLOCK = 4096;
@@ -126,6 +128,32 @@ class InconsistentRunTest {
         }
       }
       Files.delete(run);
+    }
+  }
+
+  /**
+   * The splitter probes a run that holds one line larger than an arena at the same index in every
+   * round; the view must read that entry once (it re-read its megabytes per probe: 18 s for the
+   * split of ParsedSortTest's 6 MiB lines). Changing the file after the first probe shows whether
+   * the view reads it again: the entry is 3 MiB, three times the view's page cache.
+   */
+  @Test
+  void splitterViewReadsARepeatedlyProbedEntryOnce() throws Exception {
+    byte[] big = new byte[3 << 20];
+    new Random(3).nextBytes(big);
+    Path run = write(ROWS, new byte[][] {big});
+    RunDescriptor d = descriptor(run, ROWS);
+    try (BlockFile f = BlockFile.openRead(run, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
+      RunFileView view =
+          new RunFileView(
+              f, d, ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK).slice(0, BLOCK), null);
+      SortedRunView.Probe probe = view.probe(0);
+      assertEquals(0, view.compare(0, probe));
+      byte[] bytes = Files.readAllBytes(run);
+      int at = (int) d.blockOffset(0) + 100; // inside the entry's first page, past its header
+      bytes[at] ^= 0x5A;
+      Files.write(run, bytes);
+      assertEquals(0, view.compare(0, probe), "the view read entry 0 again");
     }
   }
 
