@@ -25,10 +25,12 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * k-way merge of about 10^6 gensort-shaped records (100 bytes, uniform random 10-byte keys) from
- * in-memory sorted runs into a 1 MB output block that is reused like an output buffer: the loser
- * tree against a {@link PriorityQueue} of cursors with a comparator (Lucene {@code OfflineSorter}'s
- * shape), both following {@link MergeOrder}. Score is records/s (one operation = one record).
+ * k-way merge of about 10^6 gensort-shaped records (100 bytes, 10-byte keys: uniform random, or
+ * with {@code keys=fewKeys} drawn from 1000 values, so that runs hold long stretches of equal keys,
+ * as in GNU's {@code -n} on a column of few values) from in-memory sorted runs into a 1 MB output
+ * block that is reused like an output buffer: the loser tree against a {@link PriorityQueue} of
+ * cursors with a comparator (Lucene {@code OfflineSorter}'s shape), both following {@link
+ * MergeOrder}. Score is records/s (one operation = one record).
  *
  * <p>Run: {@code java -jar sort-bench/target/benchmarks.jar TournamentTreeBenchmark -f 1 -wi 2 -i 3
  * -w 1s -r 1s}.
@@ -55,6 +57,9 @@ public class TournamentTreeBenchmark {
   @Param({"loserTree", "priorityQueue"})
   String impl;
 
+  @Param({"uniform", "fewKeys"})
+  String keys;
+
   private ByteBuffer[] runs;
   private ByteBuffer out;
 
@@ -66,22 +71,35 @@ public class TournamentTreeBenchmark {
     ByteBuffer all = ByteBuffer.allocateDirect(RECORDS * RECORD_SIZE);
     runs = new ByteBuffer[k];
     byte[] payload = new byte[RECORD_SIZE - 10];
+    byte[][] values = new byte[1000][10];
+    for (byte[] v : values) {
+      for (int b = 0; b < v.length; b++) {
+        v[b] = (byte) rnd.nextInt(256);
+      }
+    }
+    if (!keys.equals("uniform") && !keys.equals("fewKeys")) {
+      throw new IllegalArgumentException("keys " + keys);
+    }
     int start = 0;
     for (int r = 0; r < k; r++) {
       int n = RECORDS / k + (r < RECORDS % k ? 1 : 0);
-      byte[][] keys = new byte[n][10];
-      for (byte[] key : keys) {
-        for (int b = 0; b < key.length; b++) {
-          key[b] = (byte) rnd.nextInt(256);
+      byte[][] runKeys = new byte[n][10];
+      for (int i = 0; i < n; i++) {
+        if (keys.equals("fewKeys")) {
+          runKeys[i] = values[rnd.nextInt(values.length)];
+          continue;
+        }
+        for (int b = 0; b < runKeys[i].length; b++) {
+          runKeys[i][b] = (byte) rnd.nextInt(256);
         }
       }
-      Arrays.sort(keys, Arrays::compareUnsigned);
+      Arrays.sort(runKeys, Arrays::compareUnsigned);
       ByteBuffer run = all.slice(start * RECORD_SIZE, n * RECORD_SIZE);
       for (int i = 0; i < n; i++) {
         for (int b = 0; b < payload.length; b++) {
           payload[b] = (byte) rnd.nextInt(256);
         }
-        run.put(keys[i]).put(payload);
+        run.put(runKeys[i]).put(payload);
       }
       run.flip();
       runs[r] = run;

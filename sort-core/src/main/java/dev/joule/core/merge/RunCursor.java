@@ -17,7 +17,11 @@ import java.nio.ByteBuffer;
  * <p><b>Ownership.</b> The cursor owns (or borrows from a pool) the buffer it exposes; callers only
  * read it with absolute accessors and never change its position, limit, or byte order, and never
  * keep a reference past the next {@code advance()}: a file-backed cursor may hand its block back to
- * the pool and expose a different buffer after it. Copy the entry out before advancing.
+ * the pool and expose a different buffer after it. Copy the entry out before advancing. One promise
+ * holds across an advance: if {@link #buffer()} is the same object before and after it, the
+ * previous entry's bytes in it are still there, unchanged (the merge's tree compares a record with
+ * the one before it in its run that way); a cursor that puts new bytes in a buffer object it has
+ * exposed must expose a new object for them.
  *
  * <p><b>Ranges.</b> A cursor delivers the entries of one contiguous range of its run; restricting a
  * merge to a key range (see {@link MergeSplitter}) is the cursor's job, done by building it over

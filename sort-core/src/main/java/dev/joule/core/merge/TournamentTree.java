@@ -1,6 +1,7 @@
 package dev.joule.core.merge;
 
 import dev.joule.core.index.TieBreaker;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -11,7 +12,8 @@ import java.util.Arrays;
  * {@code 1 <= n < k}) keeps the cursor that lost the match played there, and the overall winner is
  * kept apart. Taking a record costs one {@code advance()} of the winning cursor and one replay on
  * the path from its leaf to the root: {@code ceil(log2 k)} comparisons, each against a single
- * stored loser (a binary heap needs two per level). Any {@code k >= 1} works; the tree need not be
+ * stored loser (a binary heap needs two per level); a record equal to the one before it in its run
+ * wins again after one comparison, without a replay. Any {@code k >= 1} works; the tree need not be
  * full. Comparisons look at the 8-byte key prefixes cached in a {@code long[]} first ({@link
  * Long#compareUnsigned}); only equal prefixes go to the slow path, which compares the rest of the
  * key bytes in the cursors' buffers (a key that ends first sorts first), then the records by the
@@ -94,13 +96,32 @@ public final class TournamentTree {
     int w = winner;
     if (handedOut) {
       RunCursor c = cursors[w];
+      ByteBuffer before = c.buffer();
+      int keyAt = c.keyPosition();
+      int keyLength = c.keyLength();
+      int recordAt = tie == null ? 0 : c.recordPosition();
+      int recordLength = tie == null ? 0 : c.recordLength();
+      long prefix = prefixes[w];
       if (c.advance()) {
-        prefixes[w] = c.prefix();
+        long p = c.prefix();
+        prefixes[w] = p;
+        // An entry equal to the winner it follows (same run, same key and records by the tie
+        // breaker) beats every other head as the winner did, so the stored losers stay right.
+        // The same buffer object means the winner's bytes are still there (RunCursor): identity,
+        // not content, is the question.
+        @SuppressWarnings("ReferenceEquality")
+        boolean sameBuffer = c.buffer() == before;
+        if (p != prefix
+            || !sameBuffer
+            || !repeats(c, before, keyAt, keyLength, recordAt, recordLength)) {
+          w = replay(w);
+          winner = w;
+        }
       } else {
         exhaust(w);
+        w = replay(w);
+        winner = w;
       }
-      w = replay(w);
-      winner = w;
     }
     boolean live = !exhausted[w];
     handedOut = live;
@@ -131,6 +152,36 @@ public final class TournamentTree {
   /** Number of runs merged. */
   public int runCount() {
     return k;
+  }
+
+  /**
+   * Whether the entry {@code c} just advanced to equals its previous one, whose key and record are
+   * still at {@code keyAt} and {@code recordAt} of {@code before} (the same buffer: see {@link
+   * RunCursor}): equal key lengths and bytes after the equal prefixes, and equal records by the tie
+   * breaker. Runs of equal keys then cost one comparison per record instead of {@code log2 k} (a
+   * merge of 29 runs of 10^7 numbers from 1000 values spent 24 % of its CPU in the tie path of the
+   * replay).
+   */
+  private boolean repeats(
+      RunCursor c, ByteBuffer before, int keyAt, int keyLength, int recordAt, int recordLength) {
+    int length = c.keyLength();
+    if (length != keyLength) {
+      return false;
+    }
+    if (length > Long.BYTES
+        && MergeOrder.compareKeys(
+                before,
+                keyAt + Long.BYTES,
+                c.buffer(),
+                c.keyPosition() + Long.BYTES,
+                length - Long.BYTES)
+            != 0) {
+      return false;
+    }
+    return tie == null
+        || tie.compare(
+                before, recordAt, recordLength, c.buffer(), c.recordPosition(), c.recordLength())
+            == 0;
   }
 
   /** Plays the new record of leaf {@code w} up to the root; returns the new overall winner. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.index.TieBreaker;
 import dev.joule.core.merge.RunFixture.Shape;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
@@ -127,6 +128,80 @@ class TournamentTreeTest {
             assertMergesLikeReference(
                 RunFixture.exact(rnd, shape, 1 + rnd.nextInt(40), 50, 1000, keyLength));
           });
+    }
+  }
+
+  /**
+   * A record equal to the one before it in its run wins again after one comparison (plus one per
+   * block a cursor changes), not after a replay of {@code log2 k}: counted through the tie breaker,
+   * which every comparison of equal keys reaches. 16 runs of 2000 equal records, each run's buffer
+   * in blocks of 100 records (a new buffer object per block, as a file cursor gives).
+   */
+  @Test
+  void equalRecordsInARunWinAgainWithoutAReplay() {
+    var format = RecordFormat.fixed(16, KeySpec.bytes(0, 12));
+    int k = 16;
+    int perRun = 2000;
+    int perBlock = 100;
+    byte[] record = RunFixture.randomBytes(new SplittableRandom(5), 16);
+    long[] compares = new long[1];
+    TieBreaker counting =
+        (a, ap, al, b, bp, bl) -> {
+          compares[0]++;
+          return a.slice(ap, al).compareTo(b.slice(bp, bl));
+        };
+    RunCursor[] cursors = new RunCursor[k];
+    for (int i = 0; i < k; i++) {
+      cursors[i] = new BlockedCursor(format, record, perRun, perBlock);
+    }
+    TournamentTree tree = new TournamentTree(counting, cursors);
+    long[] next = new long[k];
+    long n = 0;
+    int run;
+    while ((run = tree.nextRun()) >= 0) {
+      assertEquals(next[run]++, ((BlockedCursor) tree.current()).index, "order within run " + run);
+      // Stable: a run is drained before the next one starts.
+      assertEquals(n / perRun, run, "record " + n);
+      n++;
+    }
+    assertEquals((long) k * perRun, n);
+    long blocks = (long) k * perRun / perBlock;
+    long replays = blocks * 4 + (long) k * 4; // log2(16) per block change, and the build
+    assertTrue(
+        compares[0] <= n + replays,
+        compares[0] + " comparisons for " + n + " records (a replay for each made 2n here)");
+  }
+
+  /** Equal records in blocks of {@code perBlock}, each block a new buffer object. */
+  private static final class BlockedCursor extends AbstractRunCursor {
+    private final byte[] record;
+    private final int count;
+    private final int perBlock;
+    int index = -1;
+
+    BlockedCursor(
+        dev.joule.core.record.FixedLengthFormat format, byte[] record, int count, int perBlock) {
+      super(format);
+      this.record = record;
+      this.count = count;
+      this.perBlock = perBlock;
+    }
+
+    @Override
+    public boolean advance() {
+      if (++index >= count) {
+        return false;
+      }
+      if (index % perBlock == 0) {
+        buffer = ByteBuffer.allocate(record.length * perBlock);
+        for (int i = 0; i < perBlock; i++) {
+          buffer.put(i * record.length, record);
+        }
+        position = 0;
+      } else {
+        position += record.length;
+      }
+      return true;
     }
   }
 

@@ -172,7 +172,8 @@ public final class FileRunCursor extends AbstractRunCursor implements AutoClosea
     // Read-only, like the arena slabs that run formation reads: the merge's hot code (key prefix,
     // key compare, record copy, CRC) then meets the buffer class it was compiled for in run
     // formation, instead of deoptimizing on a class_check and being compiled again (seen with
-    // -XX:+LogCompilation). One view per block, nothing per entry.
+    // -XX:+LogCompilation). One view per block, nothing per entry; a new object per block is also
+    // what tells the tree that the previous entry's bytes may be gone (RunCursor).
     view = owned.asReadOnlyBuffer().order(owned.order());
     blockEnd = view.limit();
   }
