@@ -14,7 +14,9 @@ import java.nio.ByteBuffer;
  * are sorted; the merge assumes it.
  *
  * <p>Memory: O(1); the cursor borrows the buffer and never changes its position, limit or order.
- * The buffer must outlive the cursor. Not thread-safe; any number of cursors may share one buffer.
+ * Its bytes must not change while a merge reads them: the cursor exposes the one buffer object
+ * throughout, which {@link RunCursor} takes as the promise that earlier entries are unchanged. The
+ * buffer must outlive the cursor. Not thread-safe; any number of cursors may share one buffer.
  */
 public final class ByteBufferRunCursor extends AbstractRunCursor {
   private final int end;

@@ -12,7 +12,9 @@ import java.nio.ByteOrder;
  * {@link TournamentTree}, {@link MergeSplitter} and the benchmark baselines all follow it, which is
  * what makes the merge stable and a split merge byte-identical to a single one.
  *
- * <p>Stateless and thread-safe; nothing here allocates.
+ * <p>Stateless and thread-safe. The comparisons of two buffers allocate nothing (the merge's hot
+ * path); those against a probe allocate two buffer views per call, and {@link #probeOf} the probe's
+ * copies (the splitter's path, a few thousand calls per merge).
  */
 public final class MergeOrder {
   private MergeOrder() {}

@@ -597,12 +597,13 @@ final class MergePhase {
     try (Resources res = new Resources(meter)) {
       BlockPool pages = newPool(res, k, Alignment.BYTES);
       RunFileView[] views = new RunFileView[k];
+      RunFileView.LastEntry last = new RunFileView.LastEntry();
       List<ByteBuffer> borrowed = new ArrayList<>();
       try {
         for (int i = 0; i < k; i++) {
           ByteBuffer page = pages.acquire();
           borrowed.add(page);
-          views[i] = new RunFileView(in.file(i), in.descriptor(i), page, entries.tie());
+          views[i] = new RunFileView(in.file(i), in.descriptor(i), page, entries.tie(), last);
         }
         for (int j = 1; j < parts; j++) {
           long rank = (total / parts) * j + (total % parts) * j / parts;

@@ -22,7 +22,11 @@ import java.util.List;
  *   <li>Beyond that, the cheaper of two heuristics: Hadoop's {@code Merger} rule over adjacent
  *       windows (the first merge takes {@code (n - 1) mod (F - 1) + 1} inputs, F when that is 1,
  *       later ones F, each the cheapest window of adjacent segments, until exactly F segments
- *       remain for a full final merge), and balanced rounds of F adjacent segments.
+ *       remain for a full final merge), and balanced rounds of adjacent segments (a first round
+ *       that merges just enough runs to leave a power of F, then rounds of F).
+ *   <li>Where Hadoop's rule would take more than {@code MergePlanSearch.HADOOP_MAX_STEPS} = 2^27
+ *       steps (about {@code n^2 / (F - 1)}; 2^17 runs at F = 8 took 30 s), balanced rounds alone,
+ *       which on runs of one size write the least volume.
  * </ul>
  *
  * Hadoop's rule alone is optimal only without the adjacency restriction (it is Huffman's

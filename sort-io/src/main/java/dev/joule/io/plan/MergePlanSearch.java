@@ -5,10 +5,11 @@ import java.util.List;
 
 /**
  * The three ways {@link MergePlan} builds a merge tree over adjacent runs: an exact interval DP for
- * small inputs, and for larger ones the cheaper of Hadoop's smallest-first rule restricted to
- * adjacent windows and plain balanced rounds. Each returns the root (the final merge) of a tree of
- * {@link Node}s whose leaves are the runs in order. Not thread-safe (nodes are mutable while
- * planning); {@link MergePlan} copies the result into immutable objects.
+ * small inputs, for larger ones the cheaper of Hadoop's smallest-first rule restricted to adjacent
+ * windows and balanced rounds, and for run counts too large for Hadoop's rule ({@link #hadoopFits})
+ * balanced rounds alone. Each returns the root (the final merge) of a tree of {@link Node}s whose
+ * leaves are the runs in order. Not thread-safe (nodes are mutable while planning); {@link
+ * MergePlan} copies the result into immutable objects.
  */
 final class MergePlanSearch {
   /**
@@ -22,10 +23,10 @@ final class MergePlanSearch {
 
   /**
    * Most window-sum steps ({@code ~ n^2 / (F - 1)}: each of about {@code n / (F - 1)} merges scans
-   * every segment) the Hadoop rule may take: 2^27, about 0.1 s. Above it only balanced rounds are
-   * tried: planning a 1 TB input in 8 MiB runs (2^17 runs at fan-in 8) took 30 s of scanning here
-   * (ExternalSorterTest.manyRunsTinyRuns), and with that many runs of the planned, equal size the
-   * two rules write the same volume.
+   * every segment) the Hadoop rule may take: 2^27, about 2 s (planning a 1 TB input in 8 MiB runs,
+   * 2^17 runs at fan-in 8, about 2^31 steps, took 30 s here: ExternalSorterTest.manyRunsTinyRuns).
+   * Above it only {@link #balancedRounds} is planned, which on runs of the planned, equal size
+   * writes the least volume.
    */
   static final long HADOOP_MAX_STEPS = 1L << 27;
 
@@ -209,9 +210,34 @@ final class MergePlanSearch {
     segments.add(bestAt, merged);
   }
 
-  /** Rounds that merge consecutive groups of F until at most F segments remain. */
+  /**
+   * Rounds of adjacent merges: a first round that merges only as many runs, from the left, as it
+   * takes to leave a power of F segments ({@code F^(p-1)} for {@code F^(p-1) < n <= F^p}), then
+   * rounds that merge consecutive groups of F until at most F remain. On runs of one size that is
+   * the least volume of any plan (only the runs of the first round are written once more), where
+   * plain rounds of F would write every run in every round (32769 runs at F = 8: 5 intermediate
+   * writes of everything instead of about 4). O(n).
+   */
   static Node balancedRounds(List<Node> runs, int fanIn) {
     List<Node> segments = new ArrayList<>(runs);
+    int n = segments.size();
+    if (n > fanIn) {
+      long target = 1;
+      while (target * fanIn < n) {
+        target *= fanIn;
+      }
+      long excess = n - target; // segments the first round must remove, F - 1 per full merge
+      List<Node> next = new ArrayList<>();
+      int at = 0;
+      while (excess > 0) {
+        int width = (int) Math.min(fanIn, excess + 1);
+        next.add(new Node(segments.subList(at, at + width)));
+        at += width;
+        excess -= width - 1;
+      }
+      next.addAll(segments.subList(at, n));
+      segments = next;
+    }
     while (segments.size() > fanIn) {
       List<Node> next = new ArrayList<>();
       for (int i = 0; i < segments.size(); i += fanIn) {

@@ -11,6 +11,7 @@ import dev.joule.io.run.RunDescriptor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -28,27 +29,57 @@ import java.util.Map;
  * reading by it would fail with an index error or allocate up to 2 GiB for one entry.
  *
  * <p>Memory: at most {@link #MAX_PAGES} heap pages of 4096 bytes plus one borrowed aligned buffer,
- * and a copy of the last entry read. Not thread-safe (one splitter thread). The file is borrowed.
+ * the copy of the last entry read, held in a {@link LastEntry} that all views of one split share
+ * (so at most one entry copy exists per split), and a 64 KiB chunk while an entry larger than that
+ * is compared in place. Not thread-safe (one splitter thread). The file is borrowed.
  */
 public final class RunFileView implements SortedRunView {
   /** Cached pages per view: 256 × 4 KiB = 1 MiB, more than a k-way split converging touches. */
   public static final int MAX_PAGES = 256;
 
   private static final int PAGE = Alignment.BYTES;
+
+  /**
+   * Entries longer than this are compared with a probe where they lie, a chunk of {@link
+   * #STREAM_CHUNK} bytes at a time, instead of as a copy: lines larger than an arena
+   * (ParsedSortTest, 6 MiB lines: the split took 18 s copying each probed line whole).
+   */
+  private static final int STREAM_ABOVE = 64 << 10;
+
+  private static final int STREAM_CHUNK = 64 << 10;
   private final BlockFile file;
   private final RunDescriptor d;
   private final EntryLayout layout;
   private final TieBreaker tie;
   private final ByteBuffer page; // aligned, PAGE bytes
   private final Map<Long, byte[]> cache = new HashMap<>();
-  private long lastIndex = -1;
-  private ByteBuffer last;
+  private final LastEntry last;
+
+  /**
+   * The one entry copy the views of a split keep between probes: the splitter probes a run that
+   * holds a single line larger than an arena at that entry in both searches of every round, and
+   * reading those megabytes again for each probe made the split of ParsedSortTest's 6 MiB lines
+   * take 18 s. One slot for all views, not one per view: k views each holding such a line would
+   * hold k of them, beyond the budget (the splitter's memory is not counted).
+   */
+  public static final class LastEntry {
+    private RunFileView view;
+    private long index;
+    private ByteBuffer entry;
+  }
 
   /**
    * A view of run {@code d} stored in {@code file}, reading pages into {@code pageBuffer}, ordered
    * with {@code tie} among equal keys (null: none).
    */
   public RunFileView(BlockFile file, RunDescriptor d, ByteBuffer pageBuffer, TieBreaker tie) {
+    this(file, d, pageBuffer, tie, new LastEntry());
+  }
+
+  /** As the other constructor, sharing {@code last} with the other views of the same split. */
+  public RunFileView(
+      BlockFile file, RunDescriptor d, ByteBuffer pageBuffer, TieBreaker tie, LastEntry last) {
+    this.last = last;
     this.file = file;
     this.d = d;
     this.layout = d.layout();
@@ -63,8 +94,38 @@ public final class RunFileView implements SortedRunView {
 
   @Override
   public int compare(long index, Probe probe) {
+    if (tie == null && !layout.fixedSize() && !(last.view == this && last.index == index)) {
+      long[] at = locate(index);
+      int block = (int) at[0];
+      int offset = (int) at[1];
+      if (entryLength(block, offset) > STREAM_ABOVE) {
+        return compareInPlace(block, offset, probe);
+      }
+    }
     ByteBuffer e = entry(index);
     return MergeOrder.compareToProbe(e, 0, layout, probe, tie);
+  }
+
+  /**
+   * {@link MergeOrder#compareToProbe} without a tie breaker for the large entry at {@code offset}
+   * of {@code block}, read a chunk at a time from the pages and only as far as the keys agree: a
+   * probe of a line larger than an arena against another such line decides on its first bytes,
+   * unless the lines are equal.
+   */
+  private int compareInPlace(int block, int offset, Probe probe) {
+    int keyLength = layout.keyLength(header(block, offset), 0);
+    byte[] key = probe.key();
+    int n = Math.min(keyLength, key.length);
+    byte[] chunk = new byte[Math.min(n, STREAM_CHUNK)];
+    for (int done = 0; done < n; done += chunk.length) {
+      int m = Math.min(chunk.length, n - done);
+      read(block, offset, layout.keyStart(0) + done, chunk, m);
+      int c = Arrays.compareUnsigned(chunk, 0, m, key, done, done + m);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(keyLength, key.length);
   }
 
   @Override
@@ -104,30 +165,34 @@ public final class RunFileView implements SortedRunView {
     return (int) n;
   }
 
-  /**
-   * A heap copy of entry {@code index}, from index 0. The last one is kept: the splitter probes a
-   * run that holds one line larger than an arena at its only index in every round, and reading
-   * those megabytes again each time made such a split take seconds (ParsedSortTest's 6 MiB lines:
-   * 18 s).
-   */
-  private ByteBuffer entry(long index) {
-    if (index == lastIndex) {
-      return last;
-    }
-    last = null; // at most one copy held while the next is read
-    lastIndex = -1;
+  /** Where entry {@code index} starts: {block, offset in its payload}. */
+  private long[] locate(long index) {
     long[] at = d.locate(index);
     int block = (int) at[0];
     int offset = (int) at[1];
     for (long i = at[2]; i < index; i++) {
       offset = next(block, offset);
     }
+    return new long[] {block, offset};
+  }
+
+  /** A heap copy of entry {@code index}, from index 0 (kept in the split's {@link LastEntry}). */
+  private ByteBuffer entry(long index) {
+    if (last.view == this && last.index == index) {
+      return last.entry;
+    }
+    last.view = null;
+    last.entry = null; // at most one copy held while the next is read
+    long[] at = locate(index);
+    int block = (int) at[0];
+    int offset = (int) at[1];
     int len = entryLength(block, offset);
     byte[] bytes = new byte[len];
     read(block, offset, bytes, len);
-    last = ByteBuffer.wrap(bytes);
-    lastIndex = index;
-    return last;
+    last.entry = ByteBuffer.wrap(bytes);
+    last.index = index;
+    last.view = this;
+    return last.entry;
   }
 
   /**
@@ -172,10 +237,25 @@ public final class RunFileView implements SortedRunView {
    * {@code dst}: an entry larger than a block continues at the start of the following blocks.
    */
   private void read(int block, int offset, byte[] dst, int n) {
+    read(block, offset, 0, dst, n);
+  }
+
+  /**
+   * Copies {@code n} bytes of the entry data that starts at {@code offset} of {@code block}, from
+   * its byte {@code skip} on, into {@code dst}.
+   */
+  private void read(int block, int offset, int skip, byte[] dst, int n) {
     int payload = d.payload();
     int done = 0;
     int b = block;
     int o = offset;
+    if (skip < payload - offset) {
+      o += skip;
+    } else {
+      int rest = skip - (payload - offset);
+      b += 1 + rest / payload;
+      o = rest % payload;
+    }
     while (done < n) {
       int m = Math.min(n - done, payload - o);
       copy(d.blockOffset(b) + o, dst, done, m);

@@ -223,9 +223,35 @@ class MergePlanTest {
     MergePlan plan = MergePlan.of(sizes, 8);
     assertValid(plan, sizes, 8);
     assertEquals(MergePlanSearch.Rule.BALANCED_ROUNDS, plan.rule());
-    // 6 passes of 8-way rounds for 2^17 runs: 5 intermediate writes of (nearly) everything.
-    long total = (n - 1L) * (8L << 20) + 123;
-    assertTrue(plan.intermediateVolume() <= 5 * total, plan.describe());
+    // The least volume for equal runs, counted from its definition: 2^17 runs need 6 levels; the
+    // final merge and 4 rounds of 8 below it take 8^5 = 32768 segments, so a first round must
+    // remove 98304 segments, 7 per 8-way merge: 14044 merges of 112348 runs in all (the last of 4).
+    // Those runs are written 5 times before the final merge, every other run 4 times.
+    long volume = 0;
+    for (int i = 0; i < n; i++) {
+      volume += (i < 112348 ? 5 : 4) * sizes[i];
+    }
+    assertEquals(volume, plan.intermediateVolume(), plan.describe());
+  }
+
+  /** On runs of one size balanced rounds write what the exact search finds, for every n and F. */
+  @Test
+  void balancedRoundsAreOptimalOnEqualRuns() {
+    for (int fanIn = 2; fanIn <= 7; fanIn++) {
+      for (int n = 2; n <= 40; n++) {
+        long[] sizes = new long[n];
+        Arrays.fill(sizes, 1000);
+        List<MergePlanSearch.Node> runs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+          runs.add(new MergePlanSearch.Node(i, sizes[i]));
+        }
+        MergePlanSearch.Node root = MergePlanSearch.balancedRounds(runs, fanIn);
+        assertEquals(
+            optimalAdjacentIntermediateVolume(sizes, fanIn),
+            MergePlanSearch.intermediateVolume(root),
+            "n=" + n + ", F=" + fanIn);
+      }
+    }
   }
 
   @Test

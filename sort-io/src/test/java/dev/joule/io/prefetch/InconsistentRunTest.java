@@ -157,6 +157,47 @@ class InconsistentRunTest {
     }
   }
 
+  /**
+   * Large entries compare with a probe where they lie, chunk by chunk, as their copies would: rows
+   * of 70 KiB to 300 KiB (over the 64 KiB bound), equal ones and ones that differ only after their
+   * first chunk or in length, against probes taken by another view.
+   */
+  @Test
+  void largeEntriesCompareInPlaceAsTheirCopies() throws Exception {
+    Random r = new Random(4);
+    byte[] base = new byte[300 << 10];
+    r.nextBytes(base);
+    byte[][] rows = new byte[12][];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = Arrays.copyOf(base, (70 << 10) + r.nextInt(230 << 10));
+      if (i % 3 == 1) {
+        rows[i][(64 << 10) + r.nextInt(rows[i].length - (64 << 10))] ^= 1; // late difference
+      }
+    }
+    rows[5] = rows[4].clone();
+    rows[7] = new byte[] {1, 2, 3}; // a small one among them
+    Arrays.sort(rows, Arrays::compareUnsigned);
+    Path run = write(ROWS, rows);
+    RunDescriptor d = descriptor(run, ROWS);
+    try (BlockFile f = BlockFile.openRead(run, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
+      RunFileView view = new RunFileView(f, d, page(), null);
+      RunFileView probes = new RunFileView(f, d, page(), null);
+      for (int j = 0; j < rows.length; j++) {
+        SortedRunView.Probe probe = probes.probe(j);
+        for (int i = 0; i < rows.length; i++) {
+          assertEquals(
+              Integer.signum(Arrays.compareUnsigned(rows[i], rows[j])),
+              Integer.signum(view.compare(i, probe)),
+              "entry " + i + " against probe " + j);
+        }
+      }
+    }
+  }
+
+  private static ByteBuffer page() {
+    return ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK).slice(0, BLOCK);
+  }
+
   /** Rows of 0..60 bytes and every 25th of 5000..9000 bytes, in order. */
   private static byte[][] rows() {
     Random r = new Random(2);
