@@ -52,12 +52,14 @@ class MemoryBoundTest {
     Path temp = Files.createDirectories(dir.resolve("temp"));
     Summary input = write(in, new SplittableRandom(SEED));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    // The launcher's collector and direct-memory limit (the joule script), and no -ea: the leak
+    // The launcher's collector, initial heap and direct-memory limit (the joule script), no -ea:
+    // the leak
     // tracker's stack captures are not what a user runs.
     Process p =
         new ProcessBuilder(
                 java,
                 "-XX:+UseParallelGC",
+                "-Xms32m",
                 "-XX:MaxDirectMemorySize=24g",
                 "-cp",
                 System.getProperty("java.class.path"),
