@@ -94,15 +94,19 @@ public final class RunFileView implements SortedRunView {
 
   @Override
   public int compare(long index, Probe probe) {
-    if (tie == null && !layout.fixedSize() && !(last.view == this && last.index == index)) {
+    ByteBuffer e;
+    if (holds(index) || tie != null || layout.fixedSize()) {
+      e = entry(index);
+    } else {
       long[] at = locate(index);
       int block = (int) at[0];
       int offset = (int) at[1];
-      if (entryLength(block, offset) > STREAM_ABOVE) {
+      int length = entryLength(block, offset);
+      if (length > STREAM_ABOVE) {
         return compareInPlace(block, offset, probe);
       }
+      e = keep(index, block, offset, length); // located once, not again by entry()
     }
-    ByteBuffer e = entry(index);
     return MergeOrder.compareToProbe(e, 0, layout, probe, tie);
   }
 
@@ -176,19 +180,31 @@ public final class RunFileView implements SortedRunView {
     return new long[] {block, offset};
   }
 
+  /** Whether the split's {@link LastEntry} holds this view's entry {@code index}. */
+  private boolean holds(long index) {
+    return last.view == this && last.index == index;
+  }
+
   /** A heap copy of entry {@code index}, from index 0 (kept in the split's {@link LastEntry}). */
   private ByteBuffer entry(long index) {
-    if (last.view == this && last.index == index) {
+    if (holds(index)) {
       return last.entry;
     }
-    last.view = null;
-    last.entry = null; // at most one copy held while the next is read
     long[] at = locate(index);
     int block = (int) at[0];
     int offset = (int) at[1];
-    int len = entryLength(block, offset);
-    byte[] bytes = new byte[len];
-    read(block, offset, bytes, len);
+    return keep(index, block, offset, entryLength(block, offset));
+  }
+
+  /**
+   * Copies entry {@code index}, {@code length} bytes at {@code offset} of {@code block}, into the
+   * split's {@link LastEntry}, in place of the copy it held.
+   */
+  private ByteBuffer keep(long index, int block, int offset, int length) {
+    last.view = null;
+    last.entry = null; // at most one copy held while the next is read
+    byte[] bytes = new byte[length];
+    read(block, offset, bytes, length);
     last.entry = ByteBuffer.wrap(bytes);
     last.index = index;
     last.view = this;
