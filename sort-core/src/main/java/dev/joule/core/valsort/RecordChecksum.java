@@ -1,6 +1,7 @@
 package dev.joule.core.valsort;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.zip.CRC32;
 
 /**
@@ -14,6 +15,19 @@ import java.util.zip.CRC32;
 public final class RecordChecksum {
   /** Records up to this length are copied to the heap for the CRC; longer ones get a view. */
   private static final int SCRATCH_BYTES = 1024;
+
+  /**
+   * Records up to this length get their CRC from {@link #TABLE} instead of {@link CRC32}.
+   * RecordChecksumBenchmark, ns per record, CRC32 after a copy vs the tables (one JDK 17 run, 3
+   * iterations; the same on heap, direct and read-only direct buffers): 7 bytes 23.5 vs 8.7, 16
+   * bytes 17.4 vs 9.3, 32 bytes 18.9 vs 19.0, 101 bytes 19.5 vs 64.5.
+   */
+  static final int TABLE_BYTES = 24;
+
+  /** zlib's CRC-32 polynomial, bit-reversed (the CRC shifts right). */
+  private static final int CRC32_POLYNOMIAL = 0xEDB88320;
+
+  private static final int[] TABLE = crcTables();
 
   private final CRC32 crc = new CRC32();
   private long hi;
@@ -36,23 +50,83 @@ public final class RecordChecksum {
    * returns it (for a caller that adds the same record to another sum).
    */
   public int addRecord(ByteBuffer buf, int index, int length) {
-    crc.reset();
-    if (length <= SCRATCH_BYTES) {
-      if (scratch == null) {
-        scratch = new byte[SCRATCH_BYTES];
-      }
-      // A copy into scratch, not a slice per record: for variable-length records the slices were
-      // 88 % of all heap allocation of a sort (JFR, MemoryBoundTest's 1 GB of rows), and the young
-      // generation the collector grew for them doubled the resident set. A cached view does not
-      // help in the merge, where consecutive records come from different buffers.
-      buf.get(index, scratch, 0, length);
-      crc.update(scratch, 0, length);
+    int value;
+    if (length <= TABLE_BYTES) {
+      value = tableCrc(buf, index, length);
     } else {
-      crc.update(buf.slice(index, length));
+      crc.reset();
+      if (length <= SCRATCH_BYTES) {
+        if (scratch == null) {
+          scratch = new byte[SCRATCH_BYTES];
+        }
+        // A copy into scratch, not a slice per record: for variable-length records the slices
+        // were 88 % of all heap allocation of a sort (JFR, MemoryBoundTest's 1 GB of rows), and
+        // the young generation the collector grew for them doubled the resident set. A cached
+        // view does not help in the merge, where consecutive records come from different buffers.
+        buf.get(index, scratch, 0, length);
+        crc.update(scratch, 0, length);
+      } else {
+        crc.update(buf.slice(index, length));
+      }
+      value = (int) crc.getValue();
     }
-    int value = (int) crc.getValue();
     addCrc(value);
     return value;
+  }
+
+  /**
+   * The CRC-32 of a short record, read where it lies, eight bytes per step through eight tables
+   * ("slicing by 8"): below {@link #TABLE_BYTES} the copy to the heap and the {@link CRC32} call
+   * cost more than the bytes' own work.
+   */
+  private static int tableCrc(ByteBuffer buf, int index, int length) {
+    final int[] t = TABLE;
+    boolean swap = buf.order() != ByteOrder.LITTLE_ENDIAN; // the CRC takes the bytes in order
+    int c = -1;
+    int i = index;
+    for (int end = index + length - Long.BYTES; i <= end; i += Long.BYTES) {
+      long w = buf.getLong(i);
+      if (swap) {
+        w = Long.reverseBytes(w);
+      }
+      int lo = (int) w ^ c;
+      int hi = (int) (w >>> 32);
+      c =
+          t[7 * 256 + (lo & 0xFF)]
+              ^ t[6 * 256 + ((lo >>> 8) & 0xFF)]
+              ^ t[5 * 256 + ((lo >>> 16) & 0xFF)]
+              ^ t[4 * 256 + (lo >>> 24)]
+              ^ t[3 * 256 + (hi & 0xFF)]
+              ^ t[2 * 256 + ((hi >>> 8) & 0xFF)]
+              ^ t[256 + ((hi >>> 16) & 0xFF)]
+              ^ t[hi >>> 24];
+    }
+    for (int end = index + length; i < end; i++) {
+      c = t[(c ^ buf.get(i)) & 0xFF] ^ (c >>> 8);
+    }
+    return ~c;
+  }
+
+  /**
+   * Table {@code s} (at {@code s * 256}) maps a byte to the CRC register after that byte and {@code
+   * s} zero bytes: table 0 is the byte-at-a-time table, each next one shifts it a byte on.
+   */
+  private static int[] crcTables() {
+    int[] t = new int[8 * 256];
+    for (int n = 0; n < 256; n++) {
+      int c = n;
+      for (int bit = 0; bit < 8; bit++) {
+        c = (c & 1) != 0 ? (c >>> 1) ^ CRC32_POLYNOMIAL : c >>> 1;
+      }
+      t[n] = c;
+    }
+    for (int s = 1; s < 8; s++) {
+      for (int n = 0; n < 256; n++) {
+        int prev = t[(s - 1) * 256 + n];
+        t[s * 256 + n] = (prev >>> 8) ^ t[prev & 0xFF];
+      }
+    }
+    return t;
   }
 
   /**

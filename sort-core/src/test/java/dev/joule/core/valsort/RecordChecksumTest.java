@@ -3,6 +3,8 @@ package dev.joule.core.valsort;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Random;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,40 @@ class RecordChecksumTest {
     }
     all.subtract(some);
     assertEquals(expectedRest, value(all), "seed " + SEED);
+  }
+
+  /**
+   * Every length on both sides of the table path's limit, at every alignment, in buffers of both
+   * byte orders, heap, direct and read-only: each record's CRC is the JDK's CRC-32 of its bytes.
+   */
+  @Test
+  void recordCrcIsZlibsCrc32InEveryKindOfBuffer() {
+    Random r = new Random(SEED + 2);
+    byte[] bytes = new byte[256];
+    r.nextBytes(bytes);
+    ByteBuffer heap = ByteBuffer.wrap(bytes);
+    ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(0, bytes);
+    ByteBuffer[] buffers = {
+      heap,
+      heap.duplicate().order(ByteOrder.LITTLE_ENDIAN),
+      direct,
+      direct.duplicate().order(ByteOrder.LITTLE_ENDIAN),
+      direct.asReadOnlyBuffer(),
+      direct.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN)
+    };
+    for (ByteBuffer b : buffers) {
+      for (int length = 0; length <= 2 * RecordChecksum.TABLE_BYTES + 9; length++) {
+        for (int at = 0; at < 9; at++) {
+          CRC32 crc = new CRC32();
+          crc.update(bytes, at, length);
+          RecordChecksum sum = new RecordChecksum();
+          int got = sum.addRecord(b, at, length);
+          String where = b + ", length " + length + " at " + at + ", seed " + SEED;
+          assertEquals((int) crc.getValue(), got, where);
+          assertEquals(crc.getValue(), sum.lo(), where);
+        }
+      }
+    }
   }
 
   @Test
