@@ -1,5 +1,7 @@
 package dev.joule.core.merge;
 
+import java.util.function.IntConsumer;
+
 /**
  * Exact splitters for a parallel merge: per-run cut indices that divide k sorted runs into p parts
  * of equal total size (±1) such that every record of part j precedes every record of part j+1 in
@@ -12,16 +14,43 @@ package dev.joule.core.merge;
  * hi_i)} per run that holds every candidate; take the middle record of the widest window as pivot,
  * count by binary search in each window the records with key &lt; pivot and &le; pivot; if r falls
  * below the first count, every window shrinks to the part below the pivot, if at or above the
- * second, to the part above it, otherwise K is the pivot. The widest window at least halves each
- * round, so there are at most {@code k log2 n} rounds of {@code k} binary searches: O(k² log² n)
- * key comparisons. Then the cut of run i is the number of its records with key &lt; K, plus the
- * records with key = K taken from runs in run order until r records are reached — which is where
- * the stable order puts the boundary among equal keys. Heavy duplicates cost nothing extra.
+ * second, to the part above it, otherwise K is the pivot. The pivot is taken where the rank would
+ * fall in the widest window if all windows held keys alike, which ends a split of runs of one
+ * distribution in a few rounds; after such a round that left more than 3/4 of the candidates, at
+ * the middle, which halves the widest window. So there are at most {@code 2 k log2 n + 2.5 log2 N}
+ * rounds (N records in all) of {@code k} binary searches: O(k² log² n) key comparisons. The equal
+ * range of K in each run comes from the last round's searches. Then the cut of run i is the number
+ * of its records with key &lt; K, plus the records with key = K taken from runs in run order until
+ * r records are reached — which is where the stable order puts the boundary among equal keys. Heavy
+ * duplicates cost nothing extra.
  *
- * <p><b>Memory.</b> O(k) longs and one key buffer per call. Stateless and thread-safe; the views
- * are used only by the calling thread.
+ * <p><b>Searches at once.</b> The binary searches of one round, one per run, are independent: a
+ * {@link RunSearches} may run them at once, so that a splitter over run files keeps a read of every
+ * run in flight instead of waiting for each in turn. The pivots are taken on the calling thread.
+ *
+ * <p><b>Memory.</b> O(k) longs and one key buffer per call. Stateless and thread-safe; a view is
+ * used by one thread at a time (the calling thread, or the one a {@link RunSearches} runs its
+ * search on).
  */
 public final class MergeSplitter {
+  /**
+   * Runs a round's searches: {@code search.accept(i)} once for every run {@code 0 <= i < runs}, in
+   * any order and possibly at once, and returns when all have returned, or throws the first failure
+   * once none is still running (a search must not outlive the views it uses).
+   */
+  @FunctionalInterface
+  public interface RunSearches {
+    void forEachRun(int runs, IntConsumer search);
+  }
+
+  /** One search after another on the calling thread. */
+  public static final RunSearches IN_TURN =
+      (runs, search) -> {
+        for (int i = 0; i < runs; i++) {
+          search.accept(i);
+        }
+      };
+
   private MergeSplitter() {}
 
   /**
@@ -56,6 +85,14 @@ public final class MergeSplitter {
    * @param rank how many records go before the cut, {@code 0..total}
    */
   public static long[] cutsAtRank(SortedRunView[] runs, long rank) {
+    return cutsAtRank(runs, rank, IN_TURN);
+  }
+
+  /**
+   * {@link #cutsAtRank(SortedRunView[], long)} with each round's per-run searches run by {@code
+   * searches}.
+   */
+  public static long[] cutsAtRank(SortedRunView[] runs, long rank, RunSearches searches) {
     long total = totalSize(runs);
     if (rank < 0 || rank > total) {
       throw new IllegalArgumentException("rank " + rank + " is outside 0.." + total);
@@ -71,13 +108,11 @@ public final class MergeSplitter {
       }
       return cut;
     }
-    SortedRunView.Probe key = keyAtRank(runs, rank);
-    long below = 0;
+    // The selection's last round searched every run for K: its counts are K's equal ranges.
     long[] equalEnd = new long[k];
+    keyAtRank(runs, rank, searches, cut, equalEnd);
+    long below = 0;
     for (int i = 0; i < k; i++) {
-      SortedRunView run = runs[i];
-      cut[i] = lowerBound(run, 0, run.size(), key);
-      equalEnd[i] = upperBound(run, cut[i], run.size(), key);
       below += cut[i];
     }
     // Records with key == K are ordered by run, then position: fill the remaining rank in run
@@ -92,43 +127,83 @@ public final class MergeSplitter {
     return cut;
   }
 
-  /** The key of the record at 0-based merge rank {@code rank} ({@code 0 <= rank < total}). */
-  private static SortedRunView.Probe keyAtRank(SortedRunView[] runs, long rank) {
+  /**
+   * The key K of the record at 0-based merge rank {@code rank} ({@code 0 <= rank < total}); leaves
+   * in {@code lt[i]} and {@code le[i]} the number of records of run i with key &lt; K and &le; K.
+   */
+  private static SortedRunView.Probe keyAtRank(
+      SortedRunView[] runs, long rank, RunSearches searches, long[] lt, long[] le) {
     int k = runs.length;
-    SortedRunView.Probe pivot;
     long[] lo = new long[k];
     long[] hi = new long[k];
-    long[] lt = new long[k];
-    long[] le = new long[k];
     for (int i = 0; i < k; i++) {
       hi[i] = runs[i].size();
     }
     // Invariant: keys below lo[i] are < K, keys at or above hi[i] are > K, and every earlier pivot
     // lies outside all windows, so counts inside the windows plus lo[i] are global counts.
+    boolean interpolate = true;
+    long miss = 0; // the last pivot's rank less the wanted one, give or take its equal keys
+    long missAmong = 1; // the candidates it was chosen among
     while (true) {
       int widest = 0;
-      for (int i = 1; i < k; i++) {
+      long below = 0;
+      long candidates = 0;
+      for (int i = 0; i < k; i++) {
         if (hi[i] - lo[i] > hi[widest] - lo[widest]) {
           widest = i;
         }
+        below += lo[i];
+        candidates += hi[i] - lo[i];
       }
       assert hi[widest] > lo[widest] : "all windows empty before finding the key of rank " + rank;
-      pivot = runs[widest].probe(lo[widest] + (hi[widest] - lo[widest]) / 2);
+      long width = hi[widest] - lo[widest];
+      long at = lo[widest] + width / 2;
+      if (interpolate) {
+        // Where rank would fall in the widest window if every window held keys alike (runs cut
+        // from one input mostly do), moved past it by twice the last pivot's miss, to the side
+        // that has not been cut yet (scaled to the candidates left): a round cuts the windows on
+        // its pivot's side only, so a pivot just across the wanted key shrinks them to its
+        // neighbourhood, where the middle only halves them.
+        // The miss of an estimate shrinks with the root of the candidates it was made among.
+        double scale = Math.sqrt((double) candidates / missAmong);
+        long target =
+            Math.max(0, Math.min(candidates - 1, rank - below - (long) (2 * miss * scale)));
+        double share = (double) target / candidates;
+        at = lo[widest] + Math.min(width - 1, (long) (share * width));
+      }
+      SortedRunView.Probe p = runs[widest].probe(at);
+      searches.forEachRun(
+          k,
+          i -> {
+            lt[i] = lowerBound(runs[i], lo[i], hi[i], p);
+            le[i] = upperBound(runs[i], lt[i], hi[i], p);
+          });
       long countLt = 0;
       long countLe = 0;
       for (int i = 0; i < k; i++) {
-        lt[i] = lowerBound(runs[i], lo[i], hi[i], pivot);
-        le[i] = upperBound(runs[i], lt[i], hi[i], pivot);
         countLt += lt[i];
         countLe += le[i];
       }
       if (rank < countLt) {
         System.arraycopy(lt, 0, hi, 0, k);
+        miss = countLt - rank; // too high: aim below next
+        missAmong = candidates;
       } else if (rank >= countLe) {
         System.arraycopy(le, 0, lo, 0, k);
+        miss = countLe - 1 - rank; // too low: aim above next
+        missAmong = candidates;
       } else {
-        return pivot;
+        return p;
       }
+      // An estimate that left more than 3/4 of the candidates is followed by a round at the middle
+      // of the widest window, which halves it; the others shrink the candidates geometrically. So
+      // whatever the keys, at most twice the rounds of middles alone plus log_4/3 of the records.
+      // (A good estimate cuts one side per round: 1/2 of them at first, nearly all in the next.)
+      long left = 0;
+      for (int i = 0; i < k; i++) {
+        left += hi[i] - lo[i];
+      }
+      interpolate = !interpolate || left <= candidates / 4 * 3;
     }
   }
 
@@ -145,8 +220,21 @@ public final class MergeSplitter {
     return from;
   }
 
-  /** First index in {@code [from, to)} whose key is &gt; {@code key}, or {@code to}. */
+  /**
+   * First index in {@code [from, to)} whose key is &gt; {@code key}, or {@code to}; {@code from} is
+   * the lower bound of {@code key}. Galloping from it: keys equal to a pivot are mostly few, and
+   * their end is then found among the pages the lower bound just read, not by a search of the whole
+   * window that reads as many new ones.
+   */
   private static long upperBound(SortedRunView run, long from, long to, SortedRunView.Probe key) {
+    for (long step = 1; from < to; step <<= 1) {
+      long probe = from + Math.min(step, to - from) - 1;
+      if (run.compare(probe, key) > 0) {
+        to = probe;
+        break;
+      }
+      from = probe + 1;
+    }
     while (from < to) {
       long mid = (from + to) >>> 1;
       if (run.compare(mid, key) <= 0) {

@@ -8,8 +8,10 @@ package dev.joule.core.merge;
  *
  * <p>Entry indices are {@code 0..size()-1} in run order; entries compare in merge order without the
  * run index: key bytes unsigned and lexicographically (a key that is a prefix of another first),
- * then the sort's tie breaker on the records. Implementations need not be thread-safe; the splitter
- * uses one view from one thread.
+ * then the sort's tie breaker on the records. Implementations need not be thread-safe: the splitter
+ * uses a view from one thread at a time, though not always the same one when its {@link
+ * MergeSplitter.RunSearches} runs the searches of a round at once (it hands a view over with a
+ * happens-before edge); different views may then be used at once.
  */
 public interface SortedRunView {
   /** Number of entries in the run. */
