@@ -367,16 +367,16 @@ public final class SortConfig {
 
     /**
      * Makes the sort's dedicated threads (read-ahead, write-behind, prefetch, run writer, merge
-     * parts, parser) with {@code factory}; null (the default) for joule's own {@code
-     * joule-<role>-N} daemons. Each call of {@code newThread} must return a new, unstarted thread
-     * that runs the given {@code Runnable}; joule starts and joins it and changes nothing else
-     * about it. The {@code Runnable}'s {@code toString()} is joule's name for the role ({@code
+     * parts, split searches, parser) with {@code factory}; null (the default) for joule's own
+     * {@code joule-<role>-N} daemons. Each call of {@code newThread} must return a new, unstarted
+     * thread that runs the given {@code Runnable}; joule starts and joins it and changes nothing
+     * else about it. The {@code Runnable}'s {@code toString()} is joule's name for the role ({@code
      * joule-read}, {@code joule-write}, {@code joule-prefetch}, {@code joule-runwrite}, {@code
-     * joule-merge}, {@code joule-parse}), for a factory that names threads by role. A factory that
-     * throws or returns null fails the sort (or the session's step) with a {@link
-     * java.util.concurrent.RejectedExecutionException} carrying its exception, after everything
-     * already started was stopped and joined and every temp file deleted. See the class
-     * documentation for why a factory and not an executor.
+     * joule-merge}, {@code joule-split}, {@code joule-parse}, {@code joule-timeline}), for a
+     * factory that names threads by role. A factory that throws or returns null fails the sort (or
+     * the session's step) with a {@link java.util.concurrent.RejectedExecutionException} carrying
+     * its exception, after everything already started was stopped and joined and every temp file
+     * deleted. See the class documentation for why a factory and not an executor.
      */
     public Builder threadFactory(ThreadFactory factory) {
       this.threadFactory = factory;

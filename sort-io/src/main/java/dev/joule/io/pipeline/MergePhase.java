@@ -24,6 +24,7 @@ import dev.joule.io.plan.SortPlan;
 import dev.joule.io.prefetch.MergeInputs;
 import dev.joule.io.prefetch.MergeSource;
 import dev.joule.io.prefetch.RunFileView;
+import dev.joule.io.prefetch.SplitSearches;
 import dev.joule.io.report.PrefetchReport;
 import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.run.RunSpill;
@@ -594,7 +595,8 @@ final class MergePhase {
     }
     // Fixed records: parts start at whole pages of output, so that every part writes aligned.
     long q = entries.inPlace() ? Alignment.recordQuantum(plan.entryBytes()) : 1;
-    try (Resources res = new Resources(meter)) {
+    try (Resources res = new Resources(meter);
+        SplitSearches searches = new SplitSearches(threads, k)) {
       BlockPool pages = newPool(res, k, Alignment.BYTES);
       RunFileView[] views = new RunFileView[k];
       RunFileView.LastEntry last = new RunFileView.LastEntry();
@@ -607,7 +609,7 @@ final class MergePhase {
         }
         for (int j = 1; j < parts; j++) {
           long rank = (total / parts) * j + (total % parts) * j / parts;
-          cuts[j] = MergeSplitter.cutsAtRank(views, rank / q * q);
+          cuts[j] = MergeSplitter.cutsAtRank(views, rank / q * q, searches);
           long start = 0;
           for (int i = 0; i < k; i++) {
             start += views[i].recordBytesBefore(cuts[j][i]) + (long) entries.framing() * cuts[j][i];

@@ -29,9 +29,14 @@ import java.util.Map;
  * reading by it would fail with an index error or allocate up to 2 GiB for one entry.
  *
  * <p>Memory: at most {@link #MAX_PAGES} heap pages of 4096 bytes plus one borrowed aligned buffer,
- * the copy of the last entry read, held in a {@link LastEntry} that all views of one split share
- * (so at most one entry copy exists per split), and a 64 KiB chunk while an entry larger than that
- * is compared in place. Not thread-safe (one splitter thread). The file is borrowed.
+ * the copy of the last entry of up to 64 KiB read, and a 64 KiB chunk while an entry larger than
+ * that is compared in place. A larger entry that must be copied (a probe, or a compare with a tie
+ * breaker) is held in the {@link LastEntry} that all views of one split share, under its lock: at
+ * most one such copy exists per split, even while the views of a split are searched at once.
+ *
+ * <p>Threads: one thread at a time per view (the splitter hands views between threads with a
+ * happens-before edge); the views of one split may be used at once. The file is borrowed; its
+ * positional reads are thread-safe.
  */
 public final class RunFileView implements SortedRunView {
   /** Cached pages per view: 256 × 4 KiB = 1 MiB, more than a k-way split converging touches. */
@@ -54,13 +59,16 @@ public final class RunFileView implements SortedRunView {
   private final ByteBuffer page; // aligned, PAGE bytes
   private final Map<Long, byte[]> cache = new HashMap<>();
   private final LastEntry last;
+  private long smallIndex = -1; // this view's last copied entry of up to STREAM_ABOVE bytes
+  private ByteBuffer smallEntry;
 
   /**
-   * The one entry copy the views of a split keep between probes: the splitter probes a run that
-   * holds a single line larger than an arena at that entry in both searches of every round, and
-   * reading those megabytes again for each probe made the split of ParsedSortTest's 6 MiB lines
-   * take 18 s. One slot for all views, not one per view: k views each holding such a line would
-   * hold k of them, beyond the budget (the splitter's memory is not counted).
+   * The one copy of an entry over 64 KiB the views of a split keep between probes: the splitter
+   * probes a run that holds a single line larger than an arena at that entry in both searches of
+   * every round, and reading those megabytes again for each probe made the split of
+   * ParsedSortTest's 6 MiB lines take 18 s. One slot for all views, not one per view: k views each
+   * holding such a line would hold k of them, beyond the budget (the splitter's memory is not
+   * counted). Its lock is held while such a copy is read and compared.
    */
   public static final class LastEntry {
     private RunFileView view;
@@ -94,20 +102,29 @@ public final class RunFileView implements SortedRunView {
 
   @Override
   public int compare(long index, Probe probe) {
-    ByteBuffer e;
-    if (holds(index) || tie != null || layout.fixedSize()) {
-      e = entry(index);
-    } else {
-      long[] at = locate(index);
-      int block = (int) at[0];
-      int offset = (int) at[1];
-      int length = entryLength(block, offset);
-      if (length > STREAM_ABOVE) {
-        return compareInPlace(block, offset, probe);
-      }
-      e = keep(index, block, offset, length); // located once, not again by entry()
+    if (smallIndex == index) {
+      return MergeOrder.compareToProbe(smallEntry, 0, layout, probe, tie);
     }
-    return MergeOrder.compareToProbe(e, 0, layout, probe, tie);
+    synchronized (last) {
+      if (last.view == this && last.index == index) {
+        return MergeOrder.compareToProbe(last.entry, 0, layout, probe, tie);
+      }
+    }
+    long[] at = locate(index);
+    int block = (int) at[0];
+    int offset = (int) at[1];
+    int length = entryLength(block, offset);
+    if (length <= STREAM_ABOVE) {
+      return MergeOrder.compareToProbe(
+          keepSmall(index, block, offset, length), 0, layout, probe, tie);
+    }
+    if (tie == null) {
+      return compareInPlace(block, offset, probe);
+    }
+    synchronized (last) {
+      return MergeOrder.compareToProbe(
+          keepLarge(index, block, offset, length), 0, layout, probe, tie);
+    }
   }
 
   /**
@@ -134,7 +151,19 @@ public final class RunFileView implements SortedRunView {
 
   @Override
   public Probe probe(long index) {
-    return MergeOrder.probeOf(entry(index), 0, layout, tie != null);
+    if (smallIndex == index) {
+      return MergeOrder.probeOf(smallEntry, 0, layout, tie != null);
+    }
+    long[] at = locate(index);
+    int block = (int) at[0];
+    int offset = (int) at[1];
+    int length = entryLength(block, offset);
+    if (length <= STREAM_ABOVE) {
+      return MergeOrder.probeOf(keepSmall(index, block, offset, length), 0, layout, tie != null);
+    }
+    synchronized (last) {
+      return MergeOrder.probeOf(keepLarge(index, block, offset, length), 0, layout, tie != null);
+    }
   }
 
   /**
@@ -180,29 +209,25 @@ public final class RunFileView implements SortedRunView {
     return new long[] {block, offset};
   }
 
-  /** Whether the split's {@link LastEntry} holds this view's entry {@code index}. */
-  private boolean holds(long index) {
-    return last.view == this && last.index == index;
-  }
-
-  /** A heap copy of entry {@code index}, from index 0 (kept in the split's {@link LastEntry}). */
-  private ByteBuffer entry(long index) {
-    if (holds(index)) {
-      return last.entry;
-    }
-    long[] at = locate(index);
-    int block = (int) at[0];
-    int offset = (int) at[1];
-    return keep(index, block, offset, entryLength(block, offset));
+  /** A heap copy of the small entry {@code index}, kept as this view's last one. */
+  private ByteBuffer keepSmall(long index, int block, int offset, int length) {
+    byte[] bytes = new byte[length];
+    read(block, offset, bytes, length);
+    smallEntry = ByteBuffer.wrap(bytes);
+    smallIndex = index;
+    return smallEntry;
   }
 
   /**
-   * Copies entry {@code index}, {@code length} bytes at {@code offset} of {@code block}, into the
-   * split's {@link LastEntry}, in place of the copy it held.
+   * A heap copy of the large entry {@code index}: the split's {@link LastEntry} if it holds it,
+   * else read into it in place of the copy it held. Called holding the slot's lock.
    */
-  private ByteBuffer keep(long index, int block, int offset, int length) {
+  private ByteBuffer keepLarge(long index, int block, int offset, int length) {
+    if (last.view == this && last.index == index) {
+      return last.entry;
+    }
     last.view = null;
-    last.entry = null; // at most one copy held while the next is read
+    last.entry = null; // at most one large copy held while the next is read
     byte[] bytes = new byte[length];
     read(block, offset, bytes, length);
     last.entry = ByteBuffer.wrap(bytes);

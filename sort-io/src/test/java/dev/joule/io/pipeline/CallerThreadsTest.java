@@ -370,6 +370,7 @@ class CallerThreadsTest {
                   "joule-runwrite",
                   "joule-prefetch",
                   "joule-merge",
+                  "joule-split",
                   "joule-timeline"));
       if (shape == Shape.LINES) {
         expected.add("joule-parse");

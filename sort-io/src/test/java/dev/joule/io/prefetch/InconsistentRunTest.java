@@ -211,6 +211,11 @@ class InconsistentRunTest {
   }
 
   private Path write(EntryLayout layout, byte[][] recs) throws IOException {
+    return writeRun(dir, layout, recs);
+  }
+
+  /** A run file in {@code dir} of {@code recs} (in order), blocks of {@link #BLOCK} bytes. */
+  static Path writeRun(Path dir, EntryLayout layout, byte[][] recs) throws IOException {
     Path p = dir.resolve("run-" + System.nanoTime());
     try (BlockPool pool = new BlockPool(2, BLOCK);
         BlockFile f = BlockFile.createNew(p, DirectIoPolicy.OFF, NoticeSink.IGNORE);
@@ -225,7 +230,7 @@ class InconsistentRunTest {
     return p;
   }
 
-  private static RunDescriptor descriptor(Path run, EntryLayout layout) throws IOException {
+  static RunDescriptor descriptor(Path run, EntryLayout layout) throws IOException {
     try (BlockFile f = BlockFile.openRead(run, DirectIoPolicy.OFF, NoticeSink.IGNORE)) {
       return RunReader.open(f, layout).descriptor();
     }
