@@ -62,15 +62,28 @@ final class RunFormationPhase {
       long bytesRead,
       long bytesWritten) {}
 
-  /** The arenas of run formation; the caller owns them (the merge borrows them afterwards). */
+  /**
+   * The arenas of run formation; the caller owns them (the merge borrows them afterwards). Only the
+   * first is allocated here, the others are reserved (and counted in full): {@link #run} allocates
+   * them while the reader fills the first, since zeroing fresh direct memory costs about 35 ms per
+   * 85 MB arena (three at {@code -S 256M}): the first input bytes arrived 120-140 ms after the
+   * phase started with all three allocated first, 60-80 ms now (docs/design.md, two passes).
+   */
   static RecordArena[] allocateArenas(SortPlan plan, Resources res) {
     long bytes = plan.arenaBytes();
     int slab = InputStage.slabBytes(bytes, plan.inPlace() ? plan.entryBytes() : 1);
     RecordArena[] arenas = new RecordArena[SortPlan.RUN_FORMATION_ARENAS];
     for (int i = 0; i < arenas.length; i++) {
-      arenas[i] = res.arena(bytes, slab);
+      arenas[i] = i == 0 ? res.arena(bytes, slab) : res.reservedArena(bytes, slab);
     }
     return arenas;
+  }
+
+  /** Allocates the slabs of {@code arena} not allocated yet, on this thread. */
+  private static void allocateRest(RecordArena arena) {
+    for (int s = arena.allocatedSlabs(); s < arena.slabCount(); s++) {
+      arena.allocateSlab(s);
+    }
   }
 
   /** The chunk source of fixed records read in place, for {@code plan}'s run size. */
@@ -103,8 +116,10 @@ final class RunFormationPhase {
 
   /**
    * Forms the runs from {@code source} in the caller's {@code arenas} and {@code indexes} (as many
-   * as {@link ChunkSource#indexesInFlight()}, or one of each for sequential work). The source is
-   * closed before this returns, on every path.
+   * as {@link ChunkSource#indexesInFlight()}, or one of each for sequential work). Arenas that are
+   * only reserved are allocated here, the first before its chunk is started, the others while it is
+   * read; all are allocated when this returns normally. The source is closed before this returns,
+   * on every path.
    */
   static Result run(
       ChunkSource source,
@@ -158,7 +173,11 @@ final class RunFormationPhase {
     List<RunDescriptor> runs = new ArrayList<>();
     long written = 0;
     long records = 0;
+    allocateRest(arenas[0]);
     source.start(arenas[0], indexes[0]);
+    for (int i = 1; i < arenas.length; i++) {
+      allocateRest(arenas[i]); // while the first chunk is read; before anything else uses them
+    }
     for (int i = 0; ; i++) {
       RecordIndex index = pipelined ? indexes[i % ki] : indexes[0];
       source.await();
