@@ -17,12 +17,14 @@ import java.util.function.IntConsumer;
  * second, to the part above it, otherwise K is the pivot. The pivot is taken where the rank would
  * fall in the widest window if all windows held keys alike, which ends a split of runs of one
  * distribution in a few rounds; after such a round that left more than 3/4 of the candidates, at
- * the middle, which halves the widest window. So there are at most {@code 2 k log2 n + 2.5 log2 N}
- * rounds (N records in all) of {@code k} binary searches: O(k² log² n) key comparisons. The equal
- * range of K in each run comes from the last round's searches. Then the cut of run i is the number
- * of its records with key &lt; K, plus the records with key = K taken from runs in run order until
- * r records are reached — which is where the stable order puts the boundary among equal keys. Heavy
- * duplicates cost nothing extra.
+ * the middle, which halves the widest window. So there are at most {@code 2 k (floor(log2 n) + 1) +
+ * log_4/3 N + 1} rounds (n records in the longest run, N in all) of {@code k} binary searches: O(k²
+ * log² n) key comparisons. The equal range of K in each run comes from the last round's searches.
+ * Runs out of order (the splitter does not check them) end the split too, with wrong cuts, or with
+ * an {@link IllegalStateException} when no record is left to have the rank. Then the cut of run i
+ * is the number of its records with key &lt; K, plus the records with key = K taken from runs in
+ * run order until r records are reached — which is where the stable order puts the boundary among
+ * equal keys. Heavy duplicates cost nothing extra.
  *
  * <p><b>Searches at once.</b> The binary searches of one round, one per run, are independent: a
  * {@link RunSearches} may run them at once, so that a splitter over run files keeps a read of every
@@ -36,7 +38,9 @@ public final class MergeSplitter {
   /**
    * Runs a round's searches: {@code search.accept(i)} once for every run {@code 0 <= i < runs}, in
    * any order and possibly at once, and returns when all have returned, or throws the first failure
-   * once none is still running (a search must not outlive the views it uses).
+   * once none is still running (a search must not outlive the views it uses). What the caller wrote
+   * before must be visible to each search, and what a search wrote to the caller when this returns:
+   * a happens-before edge each way, as a task submission and its future's {@code get} give.
    */
   @FunctionalInterface
   public interface RunSearches {
@@ -155,16 +159,20 @@ public final class MergeSplitter {
         below += lo[i];
         candidates += hi[i] - lo[i];
       }
-      assert hi[widest] > lo[widest] : "all windows empty before finding the key of rank " + rank;
+      if (candidates == 0) {
+        throw new IllegalStateException(
+            "the runs are not in merge order: no record has rank " + rank + " of the merge");
+      }
       long width = hi[widest] - lo[widest];
       long at = lo[widest] + width / 2;
       if (interpolate) {
         // Where rank would fall in the widest window if every window held keys alike (runs cut
         // from one input mostly do), moved past it by twice the last pivot's miss, to the side
-        // that has not been cut yet (scaled to the candidates left): a round cuts the windows on
+        // that has not been cut yet: a round cuts the windows on
         // its pivot's side only, so a pivot just across the wanted key shrinks them to its
         // neighbourhood, where the middle only halves them.
-        // The miss of an estimate shrinks with the root of the candidates it was made among.
+        // The miss of an estimate shrinks with the root of the candidates: scale it by the root of
+        // their ratio now to when the miss was made (at most 1).
         double scale = Math.sqrt((double) candidates / missAmong);
         long target =
             Math.max(0, Math.min(candidates - 1, rank - below - (long) (2 * miss * scale)));
@@ -184,12 +192,18 @@ public final class MergeSplitter {
         countLt += lt[i];
         countLe += le[i];
       }
+      // In sorted runs lt[widest] <= at < le[widest], so the widest window shrinks every round.
+      // The bounds below keep that true for runs out of order too (a corrupt page, a writer's bug),
+      // where the searches can miss the pivot itself: the split then ends, with cuts the final
+      // merge's checks reject, instead of repeating one round forever.
       if (rank < countLt) {
         System.arraycopy(lt, 0, hi, 0, k);
+        hi[widest] = Math.min(hi[widest], at);
         miss = countLt - rank; // too high: aim below next
         missAmong = candidates;
       } else if (rank >= countLe) {
         System.arraycopy(le, 0, lo, 0, k);
+        lo[widest] = Math.max(lo[widest], at + 1);
         miss = countLe - 1 - rank; // too low: aim above next
         missAmong = candidates;
       } else {

@@ -3,9 +3,11 @@ package dev.joule.core.merge;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.merge.RunFixture.Shape;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -18,6 +20,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class MergeSplitterTest {
   /** Pages {@link #runsOfOneDistributionAreSplitInFewPages} may touch: 176 do, 576 did. */
   private static final int FEW_PAGES = 300;
+
+  private static final long SEED_DISORDER = Long.getLong("joule.seed", 0xD150_4DE4L);
 
   /** Brute force: the cut at rank r counts, per run, the runs' records among the first r merged. */
   private static long[] bruteCuts(long[] reference, int runs, long rank) {
@@ -167,6 +171,82 @@ class MergeSplitterTest {
     assertArrayEquals(bruteCuts(f.referenceOrder(), f.runs(), rank), cut);
     int touched = pages.stream().mapToInt(Set::size).sum();
     assertTrue(touched < FEW_PAGES, touched + " pages touched");
+  }
+
+  /**
+   * Runs out of order (a corrupt page the split reads unchecked) must end the split, with some cuts
+   * or an IllegalStateException, never a loop: an estimated pivot that a search of a disordered run
+   * skips left every window as it was, round after round (one run [337, 223] at rank 1).
+   */
+  @Test
+  void runsOutOfOrderEndTheSplit() {
+    SplittableRandom rnd = new SplittableRandom(SEED_DISORDER);
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(30),
+        () -> {
+          for (int c = 0; c < 3000; c++) {
+            int k = 1 + rnd.nextInt(4);
+            SortedRunView[] views = new SortedRunView[k];
+            long total = 0;
+            for (int i = 0; i < k; i++) {
+              int n = rnd.nextInt(41);
+              long[] keys = new long[n];
+              for (int j = 0; j < n; j++) {
+                keys[j] = rnd.nextInt(1000);
+              }
+              java.util.Arrays.sort(keys);
+              for (int w = 1 + rnd.nextInt(3); w > 0 && n > 1; w--) {
+                int a = rnd.nextInt(n);
+                int b = rnd.nextInt(n);
+                long t = keys[a];
+                keys[a] = keys[b];
+                keys[b] = t;
+              }
+              views[i] = new LongKeys(keys);
+              total += n;
+            }
+            for (long rank = 0; rank <= total; rank++) {
+              try {
+                MergeSplitter.cutsAtRank(views, rank);
+              } catch (IllegalStateException | AssertionError expected) {
+                // a disordered run may leave no record with the rank
+              }
+            }
+          }
+        },
+        "seed " + SEED_DISORDER);
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            MergeSplitter.cutsAtRank(new SortedRunView[] {new LongKeys(new long[] {337, 223})}, 1));
+  }
+
+  /** A run of 8-byte big-endian keys (no records), in the order given. */
+  private static final class LongKeys implements SortedRunView {
+    private final long[] keys;
+
+    LongKeys(long[] keys) {
+      this.keys = keys;
+    }
+
+    private static byte[] bytes(long v) {
+      return java.nio.ByteBuffer.allocate(Long.BYTES).putLong(v).array();
+    }
+
+    @Override
+    public long size() {
+      return keys.length;
+    }
+
+    @Override
+    public int compare(long index, Probe probe) {
+      return java.util.Arrays.compareUnsigned(bytes(keys[(int) index]), probe.key());
+    }
+
+    @Override
+    public Probe probe(long index) {
+      return new Probe(bytes(keys[(int) index]), null);
+    }
   }
 
   @Test

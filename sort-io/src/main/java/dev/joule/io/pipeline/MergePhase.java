@@ -619,6 +619,9 @@ final class MergePhase {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new SortCancelledException("sort cancelled while splitting the merge");
+      } catch (IllegalStateException e) { // the splitter's: runs out of order
+        throw new SortValidationException(
+            "splitting the final merge: " + e.getMessage() + "; nothing was published");
       } catch (RuntimeException e) {
         throw Failures.translate(e); // a view's read error comes as UncheckedIOException
       } finally {
