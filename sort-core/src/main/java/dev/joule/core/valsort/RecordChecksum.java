@@ -2,6 +2,7 @@ package dev.joule.core.valsort;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Objects;
 import java.util.zip.CRC32;
 
 /**
@@ -52,6 +53,7 @@ public final class RecordChecksum {
   public int addRecord(ByteBuffer buf, int index, int length) {
     int value;
     if (length <= TABLE_BYTES) {
+      Objects.checkFromIndexSize(index, length, buf.limit()); // as the copy below checks
       value = tableCrc(buf, index, length);
     } else {
       crc.reset();

@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where every dedicated thread of a sort comes from (read-ahead, write-behind, prefetch, run
- * writer, merge parts, parser): joule's own named daemon threads ({@code joule-<role>-N}), or the
- * threads of a caller's {@link ThreadFactory} ({@code SortConfig.threadFactory}). Shutdown hooks
- * are not dedicated threads and do not come from here: they never run during a sort.
+ * writer, merge parts, split searches, parser, timeline): joule's own named daemon threads ({@code
+ * joule-<role>-N}), or the threads of a caller's {@link ThreadFactory} ({@code
+ * SortConfig.threadFactory}). Shutdown hooks are not dedicated threads and do not come from here:
+ * they never run during a sort.
  *
  * <p>A caller's thread is used as the factory made it: joule sets neither its name, daemon flag,
  * priority nor context class loader, because accounting for them is what the caller gave the
@@ -48,7 +49,8 @@ public final class SortThreads {
 
   /**
    * A new, unstarted thread that runs {@code body} in the role {@code role} (a lower-case word:
-   * {@code read}, {@code write}, {@code prefetch}, {@code runwrite}, {@code merge}, {@code parse}).
+   * {@code read}, {@code write}, {@code prefetch}, {@code runwrite}, {@code merge}, {@code split},
+   * {@code parse}, {@code timeline}).
    *
    * @throws RejectedExecutionException if the caller's factory fails to make one
    */

@@ -32,7 +32,8 @@ import java.util.Map;
  * the copy of the last entry of up to 64 KiB read, and a 64 KiB chunk while an entry larger than
  * that is compared in place. A larger entry that must be copied (a probe, or a compare with a tie
  * breaker) is held in the {@link LastEntry} that all views of one split share, under its lock: at
- * most one such copy exists per split, even while the views of a split are searched at once.
+ * most one such copy exists per split, even while the views of a split are searched at once (a
+ * probe's own key and record copies come beside it, for as long as the splitter holds the probe).
  *
  * <p>Threads: one thread at a time per view (the splitter hands views between threads with a
  * happens-before edge); the views of one split may be used at once. The file is borrowed; its
@@ -105,20 +106,20 @@ public final class RunFileView implements SortedRunView {
     if (smallIndex == index) {
       return MergeOrder.compareToProbe(smallEntry, 0, layout, probe, tie);
     }
-    synchronized (last) {
-      if (last.view == this && last.index == index) {
-        return MergeOrder.compareToProbe(last.entry, 0, layout, probe, tie);
-      }
-    }
     long[] at = locate(index);
     int block = (int) at[0];
     int offset = (int) at[1];
     int length = entryLength(block, offset);
-    if (length <= STREAM_ABOVE) {
+    if (length <= STREAM_ABOVE) { // the common case takes no lock
       return MergeOrder.compareToProbe(
           keepSmall(index, block, offset, length), 0, layout, probe, tie);
     }
     if (tie == null) {
+      synchronized (last) {
+        if (last.view == this && last.index == index) { // a probe's entry, compared next
+          return MergeOrder.compareToProbe(last.entry, 0, layout, probe, null);
+        }
+      }
       return compareInPlace(block, offset, probe);
     }
     synchronized (last) {
