@@ -132,10 +132,11 @@ public final class MergeSplitter {
   }
 
   /**
-   * The key K of the record at 0-based merge rank {@code rank} ({@code 0 <= rank < total}); leaves
-   * in {@code lt[i]} and {@code le[i]} the number of records of run i with key &lt; K and &le; K.
+   * Finds the key K of the record at 0-based merge rank {@code rank} ({@code 0 <= rank < total})
+   * and leaves in {@code lt[i]} and {@code le[i]} the number of records of run i with key &lt; K
+   * and &le; K.
    */
-  private static SortedRunView.Probe keyAtRank(
+  private static void keyAtRank(
       SortedRunView[] runs, long rank, RunSearches searches, long[] lt, long[] le) {
     int k = runs.length;
     long[] lo = new long[k];
@@ -168,11 +169,10 @@ public final class MergeSplitter {
       if (interpolate) {
         // Where rank would fall in the widest window if every window held keys alike (runs cut
         // from one input mostly do), moved past it by twice the last pivot's miss, to the side
-        // that has not been cut yet: a round cuts the windows on
-        // its pivot's side only, so a pivot just across the wanted key shrinks them to its
-        // neighbourhood, where the middle only halves them.
-        // The miss of an estimate shrinks with the root of the candidates: scale it by the root of
-        // their ratio now to when the miss was made (at most 1).
+        // that has not been cut yet: a round cuts the windows on its pivot's side only, so a pivot
+        // just across the wanted key shrinks them to its neighbourhood, where the middle only
+        // halves them. The miss of an estimate shrinks with the root of the candidates: scale it
+        // by the root of their ratio now to when the miss was made (at most 1).
         double scale = Math.sqrt((double) candidates / missAmong);
         long target =
             Math.max(0, Math.min(candidates - 1, rank - below - (long) (2 * miss * scale)));
@@ -207,7 +207,7 @@ public final class MergeSplitter {
         miss = countLe - 1 - rank; // too low: aim above next
         missAmong = candidates;
       } else {
-        return p;
+        return; // p is K
       }
       // An estimate that left more than 3/4 of the candidates is followed by a round at the middle
       // of the widest window, which halves it; the others shrink the candidates geometrically. So

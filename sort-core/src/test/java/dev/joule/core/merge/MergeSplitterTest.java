@@ -35,10 +35,19 @@ class MergeSplitterTest {
   @ParameterizedTest
   @EnumSource(Shape.class)
   void cutsAtEveryRankMatchBruteForce(Shape shape) {
-    for (int i = 0; i < 40; i++) {
+    assertCutsAtEveryRank("cutsAtRank " + shape, shape, 0, 40, MergeSplitter.IN_TURN);
+  }
+
+  /**
+   * For {@code seeds} random fixtures of {@code shape} (seeds from {@code firstSeed}), the cuts at
+   * every rank, found with {@code searches}, against {@link #bruteCuts}.
+   */
+  private static void assertCutsAtEveryRank(
+      String name, Shape shape, int firstSeed, int seeds, MergeSplitter.RunSearches searches) {
+    for (int i = 0; i < seeds; i++) {
       MergeTestSeeds.run(
-          "cutsAtRank " + shape,
-          i,
+          name,
+          firstSeed + i,
           seed -> {
             SplittableRandom rnd = new SplittableRandom(seed);
             RunFixture f = RunFixture.random(seed, shape, 1 + rnd.nextInt(12), 25, 24, 12);
@@ -47,7 +56,7 @@ class MergeSplitterTest {
             for (long rank = 0; rank <= reference.length; rank++) {
               assertArrayEquals(
                   bruteCuts(reference, f.runs(), rank),
-                  MergeSplitter.cutsAtRank(views, rank),
+                  MergeSplitter.cutsAtRank(views, rank, searches),
                   "rank " + rank + " of " + reference.length);
             }
           });
@@ -111,22 +120,7 @@ class MergeSplitterTest {
             search.accept(i);
           }
         };
-    for (int i = 0; i < 10; i++) {
-      MergeTestSeeds.run(
-          "backwards " + shape,
-          300 + i,
-          seed -> {
-            SplittableRandom rnd = new SplittableRandom(seed);
-            RunFixture f = RunFixture.random(seed, shape, 1 + rnd.nextInt(12), 25, 24, 12);
-            long[] reference = f.referenceOrder();
-            for (long rank = 0; rank <= reference.length; rank++) {
-              assertArrayEquals(
-                  bruteCuts(reference, f.runs(), rank),
-                  MergeSplitter.cutsAtRank(f.views(), rank, backwards),
-                  "rank " + rank + " of " + reference.length);
-            }
-          });
-    }
+    assertCutsAtEveryRank("backwards " + shape, shape, 300, 10, backwards);
   }
 
   /**
