@@ -48,7 +48,7 @@ public class RecordChecksumBenchmark {
   @Param({"readOnlyDirect", "direct", "heap"})
   public String buffer;
 
-  @Param({"7", "16", "32", "101"})
+  @Param({"5", "7", "16", "32", "101"})
   public int length;
 
   private ByteBuffer records;

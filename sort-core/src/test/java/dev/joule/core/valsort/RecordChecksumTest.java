@@ -83,6 +83,36 @@ class RecordChecksumTest {
     }
   }
 
+  /**
+   * A short record's last bytes are read as one word with the bytes after them, or, at the end of
+   * the buffer, with the bytes before them, or one by one in a buffer of fewer than eight bytes.
+   */
+  @Test
+  void shortRecordsEndingAtTheLimitHaveZlibsCrc32() {
+    Random r = new Random(SEED + 3);
+    byte[] bytes = new byte[RecordChecksum.TABLE_BYTES + 1];
+    r.nextBytes(bytes);
+    ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(0, bytes);
+    ByteBuffer[] buffers = {
+      ByteBuffer.wrap(bytes),
+      ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN),
+      direct,
+      direct.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN)
+    };
+    for (ByteBuffer whole : buffers) {
+      for (int limit = 0; limit <= bytes.length; limit++) {
+        ByteBuffer b = whole.duplicate().order(whole.order()).limit(limit);
+        for (int at = 0; at <= limit; at++) {
+          CRC32 crc = new CRC32();
+          crc.update(bytes, at, limit - at);
+          String where = b + ", " + (limit - at) + " bytes at " + at + ", seed " + SEED;
+          assertEquals(
+              (int) crc.getValue(), new RecordChecksum().addRecord(b, at, limit - at), where);
+        }
+      }
+    }
+  }
+
   @Test
   void addTimesIsRepeatedAddition() {
     Random r = new Random(SEED + 1);
