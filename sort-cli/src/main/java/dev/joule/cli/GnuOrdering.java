@@ -1,5 +1,6 @@
 package dev.joule.cli;
 
+import dev.joule.core.key.GnuDebug;
 import dev.joule.core.key.GnuSortKeys;
 import dev.joule.core.key.SortKey;
 import dev.joule.core.key.TextPosition;
@@ -173,6 +174,15 @@ public final class GnuOrdering {
     refuseRandom();
     try {
       return GnuSortKeys.parse(globalLetters(), separator(), keys);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  /** GNU's {@code --debug} view of these options: its warnings and its key annotation. */
+  GnuDebug debug() {
+    try {
+      return GnuDebug.of(globalLetters(), separator(), keys, stable, unique);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
     }

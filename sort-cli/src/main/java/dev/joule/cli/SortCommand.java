@@ -1,5 +1,6 @@
 package dev.joule.cli;
 
+import dev.joule.core.key.GnuDebug;
 import dev.joule.core.key.SortKey;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.io.config.LastResort;
@@ -67,8 +68,8 @@ import picocli.CommandLine.Spec;
           + " input) and publishes -o FILE atomically: on any failure a previous FILE is left"
           + " byte-identical. FILE may be one of the inputs.",
       "Not supported, and refused rather than sorting differently: -R/--random-sort,"
-          + " --random-source, --compress-program, --debug (use --stack-trace for error traces)."
-          + " Locales other than C: joule always sorts as LC_ALL=C does.",
+          + " --random-source, --compress-program. Locales other than C: joule always sorts as"
+          + " LC_ALL=C does. Stack traces of errors: --stack-trace.",
     },
     footer = {
       "",
@@ -165,7 +166,12 @@ public final class SortCommand implements Callable<Integer> {
               + " writing anything. Needs one input file.")
   boolean explain;
 
-  @Option(names = "--debug", hidden = true)
+  @Option(
+      names = "--debug",
+      description =
+          "Annotate the part of each output line used for sorting (keys, then the last resort),"
+              + " and warn about questionable options on standard error, as GNU sort does."
+              + " Standard output only: not with -o, -c or -C.")
   boolean gnuDebug;
 
   @Option(names = "--compress-program", paramLabel = "PROG", hidden = true)
@@ -214,6 +220,7 @@ public final class SortCommand implements Callable<Integer> {
               + files.get(0)
               + "'\nfile operands cannot be combined with --files0-from");
     }
+    GnuDebug debug = gnuDebug ? debug(err) : null;
     SortInputs inputs =
         new SortInputs(files0From != null ? filesFrom(files0From) : files, env.stdin());
     String output = output(mode, inputs);
@@ -225,24 +232,32 @@ public final class SortCommand implements Callable<Integer> {
       case CHECK:
         return check(inputs, config, silentCheck(), err);
       case MERGE:
-        return merge(inputs, output, config);
+        return merge(inputs, output, config, debug);
       default:
-        return sort(inputs, output, config, bar, err);
+        return sort(inputs, output, config, bar, err, debug);
     }
   }
 
   private void refuseUnsupported() {
-    if (gnuDebug) {
-      throw usage(
-          "--debug (GNU's key annotation) is not supported; --stack-trace prints the stack trace"
-              + " of an error");
-    }
     if (compressProgram != null) {
       throw usage(
           "--compress-program is not supported: joule's temp runs are not compressed (give more"
               + " temp space with -T, one per disk)");
     }
     ordering.refuseRandom();
+  }
+
+  /**
+   * GNU's {@code --debug}: prints its warnings; returns the annotation of the output lines (the
+   * options were checked by {@link #refuseDebug}).
+   */
+  private GnuDebug debug(PrintWriter err) {
+    GnuDebug debug = ordering.debug();
+    for (String w : debug.warnings()) {
+      err.println("joule: " + w);
+    }
+    err.flush();
+    return debug;
   }
 
   private Mode mode() {
@@ -257,6 +272,9 @@ public final class SortCommand implements Callable<Integer> {
     if (loud && quiet) {
       throw usage("options '-cC' are incompatible");
     }
+    if (gnuDebug) {
+      refuseDebug(loud || quiet, loud);
+    }
     if (loud || quiet) {
       if (!outputs.isEmpty()) {
         throw usage("options '-" + (loud ? 'c' : 'C') + "o' are incompatible");
@@ -264,6 +282,23 @@ public final class SortCommand implements Callable<Integer> {
       return Mode.CHECK;
     }
     return merge ? Mode.MERGE : Mode.SORT;
+  }
+
+  /**
+   * Refuses {@code --debug} where GNU does, in GNU's order: a bad key first (GNU reports it as it
+   * parses the options), then {@code -c}, {@code -C} or {@code -o} beside it; and with fixed-size
+   * records, which have no text keys to mark.
+   */
+  private void refuseDebug(boolean checking, boolean loud) {
+    if (fixed.fixed()) {
+      throw usage(
+          "--debug annotates keys of text lines; it does not apply to --record-size records");
+    }
+    ordering.debug();
+    if (checking || !outputs.isEmpty()) {
+      char with = !checking ? 'o' : loud ? 'c' : 'C';
+      throw usage("options '-" + with + " --debug' are incompatible");
+    }
   }
 
   /** -c or --check[=diagnose-first]: check, reporting the first disorder. */
@@ -374,13 +409,22 @@ public final class SortCommand implements Callable<Integer> {
     return ExitCodes.UNORDERED;
   }
 
-  private int merge(SortInputs inputs, String output, SortConfig config) throws IOException {
+  private int merge(SortInputs inputs, String output, SortConfig config, GnuDebug debug)
+      throws IOException {
     List<InputStream> streams = inputs.open();
     List<SortedInputs.Input> in = new ArrayList<>();
     for (int i = 0; i < streams.size(); i++) {
       in.add(new SortedInputs.Input(Path.of(inputs.names().get(i)), streams.get(i)));
     }
-    if (output == null) {
+    if (debug != null) {
+      ExternalSorter.checkTempDirs(config);
+      try (PrivateDir spool = PrivateDir.create(config.tempDirs().get(0), "stdio")) {
+        Path merged = spool.resolve("output");
+        ExternalSorter.merge(in, merged, config);
+        DebugAnnotation.write(
+            merged, ordering.lineFormat().delimiter(), debug, env.stdout(), Path.of("/dev/stdout"));
+      }
+    } else if (output == null) {
       ExternalSorter.merge(in, env.stdout(), Path.of("/dev/stdout"), config);
     } else if (streamTarget(output)) {
       intoStream(Path.of(output), o -> ExternalSorter.merge(in, o, Path.of(output), config));
@@ -391,7 +435,12 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   private int sort(
-      SortInputs inputs, String output, SortConfig config, ProgressBar bar, PrintWriter err)
+      SortInputs inputs,
+      String output,
+      SortConfig config,
+      ProgressBar bar,
+      PrintWriter err,
+      GnuDebug debug)
       throws IOException {
     ExternalSorter.checkTempDirs(config);
     Path direct = inputs.direct();
@@ -422,7 +471,10 @@ public final class SortCommand implements Callable<Integer> {
           bar.finish();
         }
       }
-      if (output == null) {
+      if (debug != null) {
+        DebugAnnotation.write(
+            out, ordering.lineFormat().delimiter(), debug, env.stdout(), Path.of("/dev/stdout"));
+      } else if (output == null) {
         copy(out, env.stdout(), Path.of("/dev/stdout"));
       } else if (staged) {
         intoStream(Path.of(output), o -> copy(out, o, Path.of(output)));

@@ -366,6 +366,9 @@ final class GnuSortCaseGenerator {
       String target = !files.isEmpty() && chance(0.3) ? DIR + "in0" : DIR + "out";
       extra.add(chance(0.5) ? List.of("-o", target) : List.of("--output=" + target));
     }
+    if (chance(0.12)) {
+      extra.add(List.of("--debug")); // annotated output; refused with -o, -c and -C
+    }
     if (chance(0.05)) {
       extra.add(List.of("--parallel=" + between(1, 3)));
     }

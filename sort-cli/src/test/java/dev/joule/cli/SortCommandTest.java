@@ -329,7 +329,10 @@ class SortCommandTest {
         "--check=loud | invalid argument 'loud' for '--check'; valid arguments are 'quiet',"
             + " 'silent', 'diagnose-first'",
         "-c -C | options '-cC' are incompatible",
-        "--debug | --debug (GNU's key annotation) is not supported",
+        "--debug | options '-o --debug' are incompatible",
+        "--debug -k0 | field number is zero",
+        "--gensort --debug | --debug annotates keys of text lines; it does not apply to"
+            + " --record-size records",
         "--compress-program=gzip | --compress-program is not supported",
         "-o a -o b | multiple output files specified",
         "--transfer-in 1000 | invalid value for --transfer-in: '1000': transfer size for INPUT must"

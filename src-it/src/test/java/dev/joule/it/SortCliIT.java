@@ -859,8 +859,8 @@ class SortCliIT {
 
   /**
    * GNU's usage errors exit 2 with one {@code joule:} line and nothing on standard output: a zero
-   * field, a multi-character tab, incompatible orderings, -c with two files; GNU's {@code --debug}
-   * (key annotation) is refused, naming {@code --stack-trace}, which took over joule's old meaning.
+   * field, a multi-character tab, incompatible orderings, -c with two files, {@code --debug} beside
+   * {@code -o} (GNU's message).
    */
   @ParameterizedTest(name = "sort {0}")
   @CsvSource(
@@ -871,7 +871,7 @@ class SortCliIT {
         "-n -g in.txt | incompatible",
         "-M -n in.txt | incompatible",
         "-c in.txt in.txt | extra operand",
-        "--debug in.txt | --stack-trace",
+        "--debug -o out.txt in.txt | options '-o --debug' are incompatible",
         "--no-such-option in.txt | --no-such-option"
       })
   void usageErrorsExit2WithOneLine(String args, String message) throws Exception {
@@ -882,6 +882,42 @@ class SortCliIT {
     assertEquals(2, r.exitCode(), r::toString);
     assertEquals("", r.out(), r::toString);
     assertTrue(r.err().startsWith("joule: ") && r.err().contains(message), r::toString);
+  }
+
+  /**
+   * {@code --debug} through the launcher: GNU sort 9.1's output for these lines and options ({@code
+   * LC_ALL=C sort --debug -k2,2n in.txt}), its warnings on standard error.
+   */
+  @Test
+  void debugMarksKeysAsGnuSortDoes() throws Exception {
+    Files.write(dir.resolve("in.txt"), ascii("b\t2 x\na 1\n  c 10K\n\nd\n"));
+    Result r = joule("sort", "--debug", "-k2,2n", "in.txt");
+    assertEquals(0, r.exitCode(), r::toString);
+    String marked =
+        """
+
+        ^ no match for key
+        ^ no match for key
+        d
+         ^ no match for key
+        _
+        a 1
+          _
+        ___
+        b>2 x
+          _
+        _____
+          c 10K
+            __
+        _______
+        """;
+    assertEquals(marked, r.out(), r::toString);
+    String warnings =
+        """
+        joule: text ordering performed using simple byte comparison
+        joule: note numbers use '.' as a decimal point in this locale
+        """;
+    assertEquals(warnings, r.err(), r::toString);
   }
 
   /** Options may follow the files; {@code --} ends the options (a file named {@code -r}). */

@@ -113,6 +113,86 @@ final class GnuGeneralNumeric {
     return decimal(rec, p, e, dst, pos, negative);
   }
 
+  /**
+   * Where {@code strtold} stops reading {@code rec[s, e)}: after the longest prefix it converts
+   * (leading white space, a sign, then a decimal or hexadecimal number with an optional exponent,
+   * {@code inf}, {@code infinity}, or {@code nan} with an optional {@code (chars)}), or {@code s}
+   * when it converts nothing. For {@code --debug}'s mark of a {@code -g} key.
+   */
+  static int end(ByteBuffer rec, int s, int e) {
+    int p = s;
+    while (p < e && CLocale.SPACE[rec.get(p) & 0xFF]) {
+      p++;
+    }
+    if (p < e && (rec.get(p) == '-' || rec.get(p) == '+')) {
+      p++;
+    }
+    if (matches(rec, p, e, "infinity")) {
+      return p + 8;
+    }
+    if (matches(rec, p, e, "inf")) {
+      return p + 3;
+    }
+    if (matches(rec, p, e, "nan")) {
+      int q = p + 3;
+      if (q < e && rec.get(q) == '(') {
+        int r = q + 1;
+        while (r < e && (CLocale.isAlnum(rec.get(r)) || rec.get(r) == '_')) {
+          r++;
+        }
+        if (r < e && rec.get(r) == ')') {
+          return r + 1;
+        }
+      }
+      return q;
+    }
+    boolean hex =
+        p + 1 < e
+            && rec.get(p) == '0'
+            && (rec.get(p + 1) | 0x20) == 'x'
+            && mantissaEnd(rec, p + 2, e, true) > p + 2;
+    int digitsFrom = hex ? p + 2 : p;
+    int m = mantissaEnd(rec, digitsFrom, e, hex);
+    if (m == digitsFrom) {
+      return s; // no digit: nothing converted
+    }
+    if (m < e && (rec.get(m) | 0x20) == (hex ? 'p' : 'e')) {
+      int x = m + 1;
+      if (x < e && (rec.get(x) == '-' || rec.get(x) == '+')) {
+        x++;
+      }
+      int digits = x;
+      while (x < e && CLocale.isDigit(rec.get(x))) {
+        x++;
+      }
+      if (x > digits) {
+        return x;
+      }
+    }
+    return m;
+  }
+
+  /**
+   * The end of the digits, a point and more digits at {@code p} (hexadecimal digits if {@code
+   * hex}), or {@code p} when there is no digit among them.
+   */
+  private static int mantissaEnd(ByteBuffer rec, int p, int e, boolean hex) {
+    int q = p;
+    boolean digit = false;
+    while (q < e && (hex ? CLocale.isHexDigit(rec.get(q)) : CLocale.isDigit(rec.get(q)))) {
+      q++;
+      digit = true;
+    }
+    if (q < e && rec.get(q) == '.') {
+      q++;
+      while (q < e && (hex ? CLocale.isHexDigit(rec.get(q)) : CLocale.isDigit(rec.get(q)))) {
+        q++;
+        digit = true;
+      }
+    }
+    return digit ? q : p;
+  }
+
   private static boolean matches(ByteBuffer rec, int p, int e, String word) {
     if (e - p < word.length()) {
       return false;

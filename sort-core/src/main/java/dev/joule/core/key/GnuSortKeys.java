@@ -41,17 +41,13 @@ public final class GnuSortKeys {
   /** {@link #parse(String, int, List)} with the quirks of the given GNU release. */
   public static SortKey parse(
       String globalOptions, int separator, KeyType.GnuRelease release, List<String> keys) {
-    Options global = new Options();
-    for (int i = 0; i < globalOptions.length(); i++) {
-      char c = globalOptions.charAt(i);
-      if (ORDERING.indexOf(c) < 0) {
-        throw new IllegalArgumentException("unsupported ordering option -" + c);
-      }
-      global.set(c, true, true);
-    }
+    Options global = global(globalOptions);
     List<KeyField> fields = new ArrayList<>();
     for (String spec : keys) {
-      fields.add(parseKey(spec, global, separator, release));
+      ParsedKey k = parseKey(spec, global, separator);
+      fields.add(
+          KeyField.of(KeyLocation.text(k.position()), k.letters().type(release))
+              .withDescending(k.letters().reverse));
     }
     if (fields.isEmpty()) {
       TextPosition line = TextPosition.of(1, 1, global.skipStart, 0, 0, false);
@@ -66,8 +62,26 @@ public final class GnuSortKeys {
     return SortKey.of(fields);
   }
 
-  private static KeyField parseKey(
-      String spec, Options global, int separator, KeyType.GnuRelease release) {
+  /** The global ordering letters, e.g. {@code "nr"}, as options. */
+  static Options global(String globalOptions) {
+    Options global = new Options();
+    for (int i = 0; i < globalOptions.length(); i++) {
+      char c = globalOptions.charAt(i);
+      if (ORDERING.indexOf(c) < 0) {
+        throw new IllegalArgumentException("unsupported ordering option -" + c);
+      }
+      global.set(c, true, true);
+    }
+    return global;
+  }
+
+  /**
+   * A {@code -k} key as GNU holds it: where it is (with {@code -t} applied), and its letters: its
+   * own, or all the global ones when it has none.
+   */
+  record ParsedKey(TextPosition position, Options letters) {}
+
+  static ParsedKey parseKey(String spec, Options global, int separator) {
     Cursor c = new Cursor(spec);
     int startField = c.number("invalid number at field start");
     if (startField == 0) {
@@ -108,7 +122,7 @@ public final class GnuSortKeys {
     if (separator != TextPosition.BLANK_SEPARATED) {
       pos = pos.withSeparator(separator);
     }
-    return KeyField.of(KeyLocation.text(pos), o.type(release)).withDescending(o.reverse);
+    return new ParsedKey(pos, o);
   }
 
   private static IllegalArgumentException bad(String spec, String why) {
@@ -116,7 +130,7 @@ public final class GnuSortKeys {
   }
 
   /** The ordering letters of one key, or the global ones. */
-  private static final class Options {
+  static final class Options {
     boolean any;
     boolean skipStart;
     boolean skipEnd;
@@ -184,6 +198,25 @@ public final class GnuSortKeys {
         o.append(month ? "M" : "").append(numeric ? "n" : "").append(version ? "V" : "");
         throw new IllegalArgumentException("options '-" + o + "' are incompatible");
       }
+    }
+
+    /** Whether any letter but {@code r} is set: GNU's key that is not its default comparison. */
+    boolean ordersOwnWay() {
+      return skipStart
+          || skipEnd
+          || dictionary
+          || nonprinting
+          || fold
+          || numeric
+          || general
+          || human
+          || month
+          || version;
+    }
+
+    /** Numeric: {@code -n}, {@code -g} or {@code -h}. */
+    boolean numericKind() {
+      return numeric || general || human;
     }
 
     KeyType.Ignore ignore() {
