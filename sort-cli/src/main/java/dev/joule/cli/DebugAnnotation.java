@@ -1,78 +1,79 @@
 package dev.joule.cli;
 
 import dev.joule.core.key.GnuDebug;
-import dev.joule.io.error.SortIOException;
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
- * Writes the sorted, validated output of a {@code --debug} sort as GNU shows it: each line followed
- * by the marks of its keys ({@link GnuDebug#annotate}). Streams: memory is a read buffer, the
- * current line and a write buffer.
+ * The sorted output of a {@code --debug} sort or merge, written through as GNU shows it: each line
+ * followed by the marks of its keys ({@link GnuDebug#annotate}). Bytes arrive as the sort writes
+ * them (the copy of the staged, validated output, or the merge's stream); a line is marked once its
+ * delimiter arrives, {@link #finish()} marks a last line without one.
+ *
+ * <p>Memory: the current line (GNU holds it too) and a write buffer; marks go straight to the
+ * buffer, so a long line costs its own length once. Not thread-safe; {@link #close()} does not
+ * close the downstream stream (it may be standard output).
  */
-final class DebugAnnotation {
+final class DebugAnnotation extends OutputStream {
   private static final int BUFFER = 1 << 16;
 
-  private DebugAnnotation() {}
+  private final GnuDebug debug;
+  private final byte delimiter;
+  private final BufferedOutputStream out;
+  private byte[] line = new byte[256];
+  private int length;
 
-  /**
-   * Annotates the lines of {@code sorted}, ended by {@code delimiter} (a last line may lack it), to
-   * {@code o}, which errors call {@code name}.
-   */
-  static void write(Path sorted, byte delimiter, GnuDebug debug, OutputStream o, Path name)
-      throws SortIOException {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    ByteArrayOutputStream shown = new ByteArrayOutputStream();
-    byte[] buf = new byte[BUFFER];
-    try (InputStream in = Files.newInputStream(sorted)) {
-      int n;
-      while ((n = in.read(buf)) >= 0) {
-        int from = 0;
-        for (int i = 0; i < n; i++) {
-          if (buf[i] == delimiter) {
-            line.write(buf, from, i - from);
-            annotate(line, debug, shown);
-            from = i + 1;
-            if (shown.size() >= BUFFER) {
-              flush(shown, o, name);
-            }
-          }
-        }
-        line.write(buf, from, n - from);
-      }
-      if (line.size() > 0) {
-        annotate(line, debug, shown);
-      }
-    } catch (IOException e) {
-      throw new SortIOException("read", sorted, SortIOException.reasonOf(e), e);
-    }
-    flush(shown, o, name);
-    try {
-      o.flush();
-    } catch (IOException e) {
-      throw new SortIOException("write", name, SortIOException.reasonOf(e), e);
-    }
+  /** Marks the lines, ended by {@code delimiter}, written to it into {@code downstream}. */
+  DebugAnnotation(GnuDebug debug, byte delimiter, OutputStream downstream) {
+    this.debug = debug;
+    this.delimiter = delimiter;
+    this.out = new BufferedOutputStream(downstream, BUFFER);
   }
 
-  private static void annotate(
-      ByteArrayOutputStream line, GnuDebug debug, ByteArrayOutputStream shown) {
-    byte[] bytes = line.toByteArray();
-    debug.annotate(ByteBuffer.wrap(bytes), 0, bytes.length, shown);
-    line.reset();
+  @Override
+  public void write(int b) throws IOException {
+    write(new byte[] {(byte) b}, 0, 1);
   }
 
-  private static void flush(ByteArrayOutputStream shown, OutputStream o, Path name)
-      throws SortIOException {
-    try {
-      shown.writeTo(o);
-    } catch (IOException e) {
-      throw new SortIOException("write", name, SortIOException.reasonOf(e), e);
+  @Override
+  public void write(byte[] b, int off, int len) throws IOException {
+    int from = off;
+    for (int i = off, end = off + len; i < end; i++) {
+      if (b[i] == delimiter) {
+        append(b, from, i - from);
+        markLine();
+        from = i + 1;
+      }
     }
-    shown.reset();
+    append(b, from, off + len - from);
+  }
+
+  /** Marks a last line that has no delimiter, then flushes. */
+  void finish() throws IOException {
+    if (length > 0) {
+      markLine();
+    }
+    out.flush();
+  }
+
+  @Override
+  public void flush() throws IOException {
+    out.flush();
+  }
+
+  private void append(byte[] b, int off, int len) {
+    if (length + len > line.length) {
+      line = Arrays.copyOf(line, Math.max(length + len, 2 * line.length));
+    }
+    System.arraycopy(b, off, line, length, len);
+    length += len;
+  }
+
+  private void markLine() throws IOException {
+    debug.annotate(ByteBuffer.wrap(line, 0, length), 0, length, out);
+    length = 0;
   }
 }

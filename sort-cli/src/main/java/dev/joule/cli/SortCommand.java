@@ -220,9 +220,9 @@ public final class SortCommand implements Callable<Integer> {
               + files.get(0)
               + "'\nfile operands cannot be combined with --files0-from");
     }
-    GnuDebug debug = gnuDebug ? debug(err) : null;
     SortInputs inputs =
         new SortInputs(files0From != null ? filesFrom(files0From) : files, env.stdin());
+    GnuDebug debug = gnuDebug ? debug(mode, err) : null;
     String output = output(mode, inputs);
     ProgressBar bar =
         mode == Mode.SORT && options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
@@ -248,10 +248,15 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   /**
-   * GNU's {@code --debug}: prints its warnings; returns the annotation of the output lines (the
-   * options were checked by {@link #refuseDebug}).
+   * GNU's {@code --debug}, once the options and the {@code --files0-from} list are read (GNU's
+   * order): refused beside {@code -c}, {@code -C} and {@code -o}; prints its warnings; returns the
+   * annotation of the output lines.
    */
-  private GnuDebug debug(PrintWriter err) {
+  private GnuDebug debug(Mode mode, PrintWriter err) {
+    if (mode == Mode.CHECK || !outputs.isEmpty()) {
+      char with = mode != Mode.CHECK ? 'o' : loudCheck() ? 'c' : 'C';
+      throw usage("options '-" + with + " --debug' are incompatible");
+    }
     GnuDebug debug = ordering.debug();
     for (String w : debug.warnings()) {
       err.println("joule: " + w);
@@ -273,10 +278,10 @@ public final class SortCommand implements Callable<Integer> {
       throw usage("options '-cC' are incompatible");
     }
     if (gnuDebug) {
-      refuseDebug(loud || quiet, loud);
+      refuseDebug();
     }
     if (loud || quiet) {
-      if (!outputs.isEmpty()) {
+      if (!outputs.isEmpty() && !gnuDebug) { // with --debug, GNU refuses that first
         throw usage("options '-" + (loud ? 'c' : 'C') + "o' are incompatible");
       }
       return Mode.CHECK;
@@ -285,20 +290,21 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   /**
-   * Refuses {@code --debug} where GNU does, in GNU's order: a bad key first (GNU reports it as it
-   * parses the options), then {@code -c}, {@code -C} or {@code -o} beside it; and with fixed-size
-   * records, which have no text keys to mark.
+   * What GNU refuses beside {@code --debug} as it parses the options: a bad key, and several {@code
+   * -o} (the refusal beside {@code -c}, {@code -C} and {@code -o} comes later, {@link #debug}); and
+   * what joule refuses: fixed-size records, which have no text keys to mark, and {@code --explain},
+   * which sorts nothing to mark.
    */
-  private void refuseDebug(boolean checking, boolean loud) {
+  private void refuseDebug() {
     if (fixed.fixed()) {
       throw usage(
           "--debug annotates keys of text lines; it does not apply to --record-size records");
     }
-    ordering.debug();
-    if (checking || !outputs.isEmpty()) {
-      char with = !checking ? 'o' : loud ? 'c' : 'C';
-      throw usage("options '-" + with + " --debug' are incompatible");
+    if (explain) {
+      throw usage("options '--explain --debug' are incompatible: --explain sorts nothing");
     }
+    ordering.debug();
+    singleOutput();
   }
 
   /** -c or --check[=diagnose-first]: check, reporting the first disorder. */
@@ -319,11 +325,16 @@ public final class SortCommand implements Callable<Integer> {
     }
   }
 
-  /** The -o FILE, or null for standard output; checked (directory exists and is writable). */
-  private String output(Mode mode, SortInputs inputs) throws SortIOException {
+  /** GNU's refusal of two different {@code -o} files. */
+  private void singleOutput() {
     if (outputs.size() > 1 && outputs.stream().distinct().count() > 1) {
       throw usage("multiple output files specified");
     }
+  }
+
+  /** The -o FILE, or null for standard output; checked (directory exists and is writable). */
+  private String output(Mode mode, SortInputs inputs) throws SortIOException {
+    singleOutput();
     if (mode == Mode.CHECK) {
       if (inputs.names().size() > 1) {
         throw usage(
@@ -417,13 +428,10 @@ public final class SortCommand implements Callable<Integer> {
       in.add(new SortedInputs.Input(Path.of(inputs.names().get(i)), streams.get(i)));
     }
     if (debug != null) {
-      ExternalSorter.checkTempDirs(config);
-      try (PrivateDir spool = PrivateDir.create(config.tempDirs().get(0), "stdio")) {
-        Path merged = spool.resolve("output");
-        ExternalSorter.merge(in, merged, config);
-        DebugAnnotation.write(
-            merged, ordering.lineFormat().delimiter(), debug, env.stdout(), Path.of("/dev/stdout"));
-      }
+      DebugAnnotation marked =
+          new DebugAnnotation(debug, ordering.lineFormat().delimiter(), env.stdout());
+      ExternalSorter.merge(in, marked, Path.of("/dev/stdout"), config);
+      finish(marked, Path.of("/dev/stdout"));
     } else if (output == null) {
       ExternalSorter.merge(in, env.stdout(), Path.of("/dev/stdout"), config);
     } else if (streamTarget(output)) {
@@ -472,8 +480,10 @@ public final class SortCommand implements Callable<Integer> {
         }
       }
       if (debug != null) {
-        DebugAnnotation.write(
-            out, ordering.lineFormat().delimiter(), debug, env.stdout(), Path.of("/dev/stdout"));
+        DebugAnnotation marked =
+            new DebugAnnotation(debug, ordering.lineFormat().delimiter(), env.stdout());
+        copy(out, marked, Path.of("/dev/stdout"));
+        finish(marked, Path.of("/dev/stdout"));
       } else if (output == null) {
         copy(out, env.stdout(), Path.of("/dev/stdout"));
       } else if (staged) {
@@ -590,6 +600,15 @@ public final class SortCommand implements Callable<Integer> {
       throw e;
     } catch (IOException e) {
       throw new SortIOException("read", sorted, SortIOException.reasonOf(e), e);
+    }
+  }
+
+  /** Marks a last line without a delimiter (none in a sort's output) and flushes. */
+  private static void finish(DebugAnnotation marked, Path name) throws SortIOException {
+    try {
+      marked.finish();
+    } catch (IOException e) {
+      throw new SortIOException("write", name, SortIOException.reasonOf(e), e);
     }
   }
 

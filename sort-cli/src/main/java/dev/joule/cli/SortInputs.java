@@ -4,6 +4,7 @@ import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.LineFormat;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.io.error.SortIOException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -42,7 +43,7 @@ final class SortInputs {
     byte[] bytes;
     Path path = Path.of(list);
     try {
-      bytes = STDIN.equals(list) ? stdin.readAllBytes() : Files.readAllBytes(path);
+      bytes = STDIN.equals(list) ? readAll(stdin) : Files.readAllBytes(path);
     } catch (IOException e) {
       throw new SortIOException("open", path, SortIOException.reasonOf(e), e);
     }
@@ -71,6 +72,16 @@ final class SortInputs {
       throw new IllegalArgumentException("no input from '" + list + "'");
     }
     return names;
+  }
+
+  /**
+   * All of {@code in}, read with plain reads: JDK 17's {@code FileInputStream.readAllBytes} asks
+   * for the file position first, which fails with "Illegal seek" when standard input is a pipe.
+   */
+  private static byte[] readAll(InputStream in) throws IOException {
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    in.transferTo(all);
+    return all.toByteArray();
   }
 
   List<String> names() {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -124,6 +125,55 @@ class SortCommandStreamsTest {
     assertEquals("apple\nbanana\ncherry\ndate\n", Files.readString(a, ISO_8859_1));
     assertEquals(0, sort("zz\n", "-m", "-o", out.toString(), b.toString(), "-").exit());
     assertEquals("banana\ndate\nzz\n", Files.readString(out, ISO_8859_1));
+  }
+
+  /**
+   * {@code --debug} on a sort (from standard input) and on a merge: GNU sort 9.1's marks and
+   * warnings for the same lines ({@code LC_ALL=C sort --debug}); a failing standard output is a
+   * write error naming it, not a read error of the staged output.
+   */
+  @Test
+  void debugMarksSortedAndMergedLinesAndFailsWritesAsWrites() throws IOException {
+    String warnings =
+        """
+        joule: text ordering performed using simple byte comparison
+        joule: note numbers use '.' as a decimal point in this locale
+        """;
+    String sorted =
+        """
+        c
+         ^ no match for key
+        _
+        b 2
+          _
+        ___
+        a 10
+          __
+        ____
+        """;
+    assertEquals(new Run(0, sorted, warnings), sort("b 2\na 10\nc\n", "--debug", "-k2,2n"));
+    Path a = file("a", "a 1\nc 3\n");
+    Path b = file("b", "b 2\n");
+    String merged = "a 1\n  _\nb 2\n  _\nc 3\n  _\n";
+    assertEquals(
+        new Run(0, merged, warnings),
+        sort("", "-m", "-s", "--debug", "-k2,2n", a.toString(), b.toString()));
+    OutputStream broken =
+        new OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            throw new IOException("Broken pipe");
+          }
+        };
+    CliEnvironment env =
+        new CliEnvironment(
+            SortEngine.external(),
+            new ByteArrayInputStream("b\na\n".getBytes(ISO_8859_1)),
+            broken,
+            RaplMeter.POWERCAP);
+    CliRun r = CliRun.run(env, "sort", "-T", tmp().toString(), "--debug");
+    assertEquals(2, r.exitCode, r::toString);
+    assertTrue(r.err.contains("joule: write failed: /dev/stdout: Broken pipe"), r::toString);
   }
 
   @Test

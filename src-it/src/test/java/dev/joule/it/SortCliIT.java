@@ -642,6 +642,20 @@ class SortCliIT {
         ascii("a\nb\nc\nd\n"), sorted(null, "sort", "-T", tmp1.toString(), "--files0-from=names"));
   }
 
+  /**
+   * {@code --files0-from=-} reads the names from standard input, also from a pipe (JDK 17's {@code
+   * FileInputStream.readAllBytes} failed there with "Illegal seek").
+   */
+  @Test
+  void files0FromStandardInputReadsAPipe() throws Exception {
+    Files.write(dir.resolve("a.txt"), ascii("b\nd\n"));
+    Files.write(dir.resolve("c.txt"), ascii("c\na\n"));
+    assertArrayEquals(
+        ascii("a\nb\nc\nd\n"),
+        bash("printf 'a.txt\\0c.txt\\0' | \"$0\" sort --files0-from=-"),
+        "names through a pipe");
+  }
+
   /** No FILE: standard input, here a text file redirected, to standard output. */
   @Test
   void noFileSortsStandardInputAsText() throws Exception {

@@ -1,6 +1,7 @@
 package dev.joule.core.key;
 
-import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -81,8 +82,11 @@ public final class GnuDebug {
    * Appends to {@code out} the line of {@code length} bytes at {@code offset} of {@code line}
    * (without its delimiter) as GNU shows it, tabs as {@code >} and ended by a newline whatever the
    * delimiter, then its annotation lines.
+   *
+   * @throws IOException as {@code out} throws it
    */
-  public void annotate(ByteBuffer line, int offset, int length, ByteArrayOutputStream out) {
+  public void annotate(ByteBuffer line, int offset, int length, OutputStream out)
+      throws IOException {
     for (int i = 0; i < length; i++) {
       byte b = line.get(offset + i);
       out.write(b == '\t' ? '>' : b);
@@ -150,14 +154,14 @@ public final class GnuDebug {
     return lim; // b on a key from the line's start: only the blanks go
   }
 
-  private static void mark(
-      ByteBuffer line, int offset, int beg, int end, ByteArrayOutputStream out) {
+  private static void mark(ByteBuffer line, int offset, int beg, int end, OutputStream out)
+      throws IOException {
     for (int i = columns(line, offset, 0, beg); i > 0; i--) {
       out.write(' ');
     }
     int width = columns(line, offset, beg, end);
     if (width == 0) {
-      out.writeBytes(NO_MATCH);
+      out.write(NO_MATCH);
       return;
     }
     for (int i = 0; i < width; i++) {

@@ -3,6 +3,7 @@ package dev.joule.core.key;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * differential test in sort-cli compares random cases with the installed one).
  */
 class GnuDebugTest {
-  private static String annotate(GnuDebug d, String... lines) {
+  private static String annotate(GnuDebug d, String... lines) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (String line : lines) {
       byte[] b = line.getBytes(StandardCharsets.ISO_8859_1);
@@ -30,14 +31,14 @@ class GnuDebugTest {
   private static final String COLLATION = "text ordering performed using simple byte comparison";
 
   @Test
-  void noOptionsMarkTheWholeLineOnceWithTabsShownAsGreaterThan() {
+  void noOptionsMarkTheWholeLineOnceWithTabsShownAsGreaterThan() throws IOException {
     GnuDebug d = debug("", -1, false);
     assertEquals(List.of(COLLATION), d.warnings());
     assertEquals("b>2 x\n_____\n\n^ no match for key\n", annotate(d, "b\t2 x", ""));
   }
 
   @Test
-  void numericKeysMarkOnlyTheNumber() {
+  void numericKeysMarkOnlyTheNumber() throws IOException {
     GnuDebug d = debug("", -1, false, "2,2n");
     assertEquals(
         List.of(COLLATION, "note numbers use '.' as a decimal point in this locale"), d.warnings());
@@ -50,7 +51,7 @@ class GnuDebugTest {
   }
 
   @Test
-  void generalNumericKeysMarkWhatStrtoldReads() {
+  void generalNumericKeysMarkWhatStrtoldReads() throws IOException {
     GnuDebug d = debug("g", -1, true, "1,1", "2,2", "3,3");
     String expected =
         """
@@ -67,7 +68,7 @@ class GnuDebugTest {
   }
 
   @Test
-  void controlBytesTakeNoColumnAndHighBytesOne() {
+  void controlBytesTakeNoColumnAndHighBytesOne() throws IOException {
     GnuDebug d = debug("", -1, true, "2,2");
     assertEquals(
         "\u0001\u007f\u00c3\u00a9x>y 5\n   __\n", annotate(d, "\u0001\u007f\u00c3\u00a9x\ty 5"));
@@ -76,7 +77,7 @@ class GnuDebugTest {
   }
 
   @Test
-  void aLimitBeforeTheStartIsEmptyWhereTheKeyStarts() {
+  void aLimitBeforeTheStartIsEmptyWhereTheKeyStarts() throws IOException {
     GnuDebug text = debug("", -1, false, "2.5,2.1");
     GnuDebug numeric = debug("", -1, false, "2.5,2.1n");
     assertEquals(
@@ -86,7 +87,7 @@ class GnuDebugTest {
   }
 
   @Test
-  void monthsAndBlanksFromTheLineStart() {
+  void monthsAndBlanksFromTheLineStart() throws IOException {
     assertEquals("  jan feb\n  ___\n", annotate(debug("M", -1, true), "  jan feb"));
     assertEquals(
         "  jan feb\n  _______\n   \n   ^ no match for key\n",
