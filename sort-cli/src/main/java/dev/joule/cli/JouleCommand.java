@@ -1,8 +1,10 @@
 package dev.joule.cli;
 
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IFactory;
+import picocli.CommandLine.IHelpFactory;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -13,13 +15,6 @@ import picocli.CommandLine.Spec;
     versionProvider = BuildVersionProvider.class,
     description =
         "An external sort for the JVM with an off-heap engine, and the Sort Benchmark's tools.",
-    subcommands = {
-      SortCommand.class,
-      BenchCommand.class,
-      GensortCommand.class,
-      ValsortCommand.class,
-      CommandLine.HelpCommand.class
-    },
     exitCodeListHeading = "%nExit codes:%n")
 public final class JouleCommand implements Runnable {
   /** System property behind the --memory default shown in --help. */
@@ -33,6 +28,15 @@ public final class JouleCommand implements Runnable {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
   }
 
+  /** The subcommands, in the order {@code joule --help} lists them. */
+  private static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          SortCommand.class,
+          BenchCommand.class,
+          GensortCommand.class,
+          ValsortCommand.class,
+          CommandLine.HelpCommand.class);
+
   /** Builds the command line with joule's exit-code conventions; tests call this too. */
   public static CommandLine newCommandLine() {
     return newCommandLine(CliEnvironment.system());
@@ -40,9 +44,33 @@ public final class JouleCommand implements Runnable {
 
   /** The command line with {@code env}'s engine and standard streams (tests pass their own). */
   static CommandLine newCommandLine(CliEnvironment env) {
-    System.setProperty(DEFAULT_MEMORY_PROPERTY, MachineDefaults.memory().toString());
-    CommandLine cl = new CommandLine(new JouleCommand(), factory(env));
+    return newCommandLine(env, null);
+  }
+
+  /**
+   * The command line with every subcommand, or only with {@code only} when that names one (the
+   * first argument of a run: picocli's model of a command is built by reflection, and all of them
+   * took 50 of a 1 KB sort's 175 ms of setting up; `joule help` needs them all).
+   */
+  static CommandLine newCommandLine(CliEnvironment env, String only) {
+    IFactory factory = factory(env);
+    CommandLine cl = new CommandLine(new JouleCommand(), factory);
+    boolean one = SUBCOMMANDS.stream().anyMatch(c -> !isHelp(c) && nameOf(c).equals(only));
+    for (Class<?> c : SUBCOMMANDS) {
+      if (!one || nameOf(c).equals(only)) {
+        cl.addSubcommand(nameOf(c), new CommandLine(create(factory, c), factory));
+      }
+    }
     cl.setCaseInsensitiveEnumValuesAllowed(true);
+    // --help shows the default budget, which takes the JVM's management beans to find: only then.
+    IHelpFactory help = cl.getHelpFactory();
+    cl.setHelpFactory(
+        (spec, scheme) -> {
+          if (System.getProperty(DEFAULT_MEMORY_PROPERTY) == null) {
+            System.setProperty(DEFAULT_MEMORY_PROPERTY, MachineDefaults.memory().toString());
+          }
+          return help.create(spec, scheme);
+        });
     ExitCodeMapper mapper = new ExitCodeMapper(cl.getParameterExceptionHandler());
     cl.setParameterExceptionHandler(mapper);
     cl.setExecutionExceptionHandler(mapper);
@@ -50,9 +78,27 @@ public final class JouleCommand implements Runnable {
     // GNU getopt: an option given twice takes the last value, and an option's argument may look
     // like an option (sort -o -k1 writes a file named -k1).
     CommandLine sort = cl.getSubcommands().get("sort");
-    sort.setOverwrittenOptionsAllowed(true);
-    sort.setAllowOptionsAsOptionParameters(true);
+    if (sort != null) {
+      sort.setOverwrittenOptionsAllowed(true);
+      sort.setAllowOptionsAsOptionParameters(true);
+    }
     return cl;
+  }
+
+  private static boolean isHelp(Class<?> c) {
+    return c == CommandLine.HelpCommand.class;
+  }
+
+  private static String nameOf(Class<?> c) {
+    return c.getAnnotation(Command.class).name();
+  }
+
+  private static Object create(IFactory factory, Class<?> c) {
+    try {
+      return factory.create(c);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create the " + nameOf(c) + " command", e);
+    }
   }
 
   private static IFactory factory(CliEnvironment env) {
@@ -82,6 +128,8 @@ public final class JouleCommand implements Runnable {
   }
 
   public static void main(String[] args) {
-    System.exit(newCommandLine().execute(args));
+    MachineDefaults.probeInBackground(); // while picocli builds the command's model
+    CliEnvironment env = CliEnvironment.system();
+    System.exit(newCommandLine(env, args.length > 0 ? args[0] : null).execute(args));
   }
 }

@@ -6,6 +6,9 @@ import dev.joule.core.memory.SuppressForbidden;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.SortConfig;
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Defaults derived from the machine and the JVM: the memory budget and the thread count. Stateless.
@@ -20,18 +23,57 @@ final class MachineDefaults {
   /** Direct memory left to the JDK and to transfer buffers allocated outside the budget. */
   static final long DIRECT_HEADROOM = 64L << 20;
 
+  /**
+   * Physical memory and the direct-memory limit, read once: through the JVM's management beans,
+   * whose first use took 40-50 ms of a 1 KB sort's start (JDK 17, 2 vCPU), so the CLI starts this
+   * on a thread of its own ({@link #probeInBackground}) while picocli builds its model.
+   */
+  private static final FutureTask<long[]> PROBE =
+      new FutureTask<>(() -> new long[] {probePhysicalMemory(), probeMaxDirectMemory()});
+
+  private static final AtomicBoolean PROBING = new AtomicBoolean();
+
   private MachineDefaults() {}
 
+  /** Starts reading the machine's memory on a daemon thread {@code joule-defaults}; idempotent. */
+  static void probeInBackground() {
+    if (PROBING.compareAndSet(false, true)) {
+      Thread t = new Thread(PROBE, "joule-defaults");
+      t.setDaemon(true);
+      t.start();
+    }
+  }
+
+  private static long[] probed() {
+    PROBE.run(); // a no-op when done or running on the background thread; get() then waits
+    try {
+      return PROBE.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading the machine's memory", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot read the machine's memory", e.getCause());
+    }
+  }
+
   /** Bytes of physical memory (the container's limit inside a container). */
-  @SuppressForbidden("physical memory has no portable API; the budget default derives from it")
   static long physicalMemory() {
+    return probed()[0];
+  }
+
+  /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize, or the max heap when it is unset. */
+  static long maxDirectMemory() {
+    return probed()[1];
+  }
+
+  @SuppressForbidden("physical memory has no portable API; the budget default derives from it")
+  private static long probePhysicalMemory() {
     return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getTotalMemorySize();
   }
 
-  /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize, or the max heap when it is unset. */
   @SuppressForbidden("the direct-memory limit is a HotSpot option; other JVMs use the max heap")
-  static long maxDirectMemory() {
+  private static long probeMaxDirectMemory() {
     try {
       HotSpotDiagnosticMXBean hs =
           ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);

@@ -17,12 +17,15 @@ final class CliRun {
   }
 
   static CliRun run(String... args) {
-    return run(JouleCommand.newCommandLine(), args);
+    return run(CliEnvironment.system(), args);
   }
 
-  /** Runs with {@code env}'s engine and standard streams. */
+  /**
+   * Runs with {@code env}'s engine and standard streams, the command line built as {@code main}
+   * builds it (only the subcommand the first argument names).
+   */
   static CliRun run(CliEnvironment env, String... args) {
-    return run(JouleCommand.newCommandLine(env), args);
+    return run(JouleCommand.newCommandLine(env, args.length > 0 ? args[0] : null), args);
   }
 
   private static CliRun run(CommandLine cl, String... args) {
