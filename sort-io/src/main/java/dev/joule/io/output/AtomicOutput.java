@@ -10,6 +10,7 @@ import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.fs.Durability;
+import dev.joule.io.fs.RandomNames;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -17,7 +18,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
-import java.security.SecureRandom;
 
 /**
  * Writes the output under {@code .<name>.<random>.tmp} in the output's own directory (so the
@@ -41,8 +41,6 @@ import java.security.SecureRandom;
 public final class AtomicOutput implements AutoCloseable {
   /** Attempts at finding an unused temporary name before giving up. */
   private static final int NAME_ATTEMPTS = 16;
-
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Path target;
   private final Path temp;
@@ -135,7 +133,9 @@ public final class AtomicOutput implements AutoCloseable {
     BlockFile file = null;
     Path temp = null;
     for (int attempt = 0; file == null; attempt++) {
-      temp = dir.resolve("." + name + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".tmp");
+      temp =
+          dir.resolve(
+              "." + name + "." + Long.toUnsignedString(RandomNames.nextLong(), 36) + ".tmp");
       try {
         file = BlockFile.createNew(FileParts.single(temp, 0, meter), policy, notices, p -> {});
       } catch (SortIOException e) {

@@ -7,12 +7,12 @@ import dev.joule.io.block.StripeMap;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.error.SortIOException;
+import dev.joule.io.fs.RandomNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -101,7 +101,7 @@ public final class TempSpace implements AutoCloseable {
     TempSpace space = new TempSpace(stripes, allocator, notices, hook);
     self[0] = space;
     Runtime.getRuntime().addShutdownHook(hook);
-    String uuid = UUID.randomUUID().toString();
+    String uuid = RandomNames.uuid();
     try {
       for (Path d : stripeDirs) {
         synchronized (stripes) {
