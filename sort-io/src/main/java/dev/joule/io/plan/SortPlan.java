@@ -148,12 +148,14 @@ public final class SortPlan {
     this.threads = c.threads();
     this.stripes = c.tempDirs();
     this.notes = new ArrayList<>();
-    this.inTransfer = cap(c.transferSize(FileKind.INPUT), FileKind.INPUT);
-    this.outTransfer = cap(c.transferSize(FileKind.OUTPUT), FileKind.OUTPUT);
+    this.inTransfer =
+        fitToInput(cap(c.transferSize(FileKind.INPUT), FileKind.INPUT), FileKind.INPUT, c);
+    this.outTransfer =
+        fitToInput(cap(c.transferSize(FileKind.OUTPUT), FileKind.OUTPUT), FileKind.OUTPUT, c);
     long rs = recordSize;
     int temp =
         Math.max(
-            cap(c.transferSize(FileKind.TEMP), FileKind.TEMP),
+            fitToInput(cap(c.transferSize(FileKind.TEMP), FileKind.TEMP), FileKind.TEMP, c),
             inPlace ? blockFor(recordSize) : Alignment.BYTES);
     if (c.transferSize(FileKind.TEMP) == TransferSizes.DEFAULT_TRANSFER) {
       temp = oneMergePassTransfer(temp, openFileLimit, c.directIo());
@@ -517,6 +519,22 @@ public final class SortPlan {
       return (int) max;
     }
     return transfer;
+  }
+
+  /**
+   * A default transfer ({@code kind}) no larger than a known input (rounded up to a page): the
+   * pools hold a few transfers each, and a sort of 1 KB allocated, zeroed and faulted in 21 MB of 4
+   * MiB buffers before it (fresh pages cost 3-7 us each here, docs/design.md D5). The output is as
+   * large as the input, but for the delimiter a last line may lack; runs (a spill when the input
+   * holds more records than its sample said) may be larger, in more blocks. An input of unknown
+   * size (0: a {@link dev.joule.io.pipeline.SortSession} of pushed records) keeps the default.
+   */
+  private int fitToInput(int transfer, FileKind kind, SortConfig c) {
+    if (inputBytes <= 0 || c.transferSize(kind) != TransferSizes.DEFAULT_TRANSFER) {
+      return transfer; // unknown size, or the user's own transfer
+    }
+    long fit = (inputBytes + 1 + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
+    return (int) Math.min(transfer, fit);
   }
 
   /** Smallest 4096-multiple run block holding one record and the 12-byte block trailer. */
