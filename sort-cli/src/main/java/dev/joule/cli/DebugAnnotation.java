@@ -35,7 +35,12 @@ final class DebugAnnotation extends OutputStream {
 
   @Override
   public void write(int b) throws IOException {
-    write(new byte[] {(byte) b}, 0, 1);
+    if ((byte) b == delimiter) {
+      markLine();
+    } else {
+      room(1);
+      line[length++] = (byte) b;
+    }
   }
 
   @Override
@@ -65,11 +70,15 @@ final class DebugAnnotation extends OutputStream {
   }
 
   private void append(byte[] b, int off, int len) {
-    if (length + len > line.length) {
-      line = Arrays.copyOf(line, Math.max(length + len, 2 * line.length));
-    }
+    room(len);
     System.arraycopy(b, off, line, length, len);
     length += len;
+  }
+
+  private void room(int more) {
+    if (length + more > line.length) {
+      line = Arrays.copyOf(line, Math.max(length + more, 2 * line.length));
+    }
   }
 
   private void markLine() throws IOException {

@@ -214,6 +214,7 @@ public final class SortCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     refuseUnsupported();
     Mode mode = mode();
+    GnuDebug debug = gnuDebug ? parseDebug() : null;
     if (files0From != null && !files.isEmpty()) {
       throw usage(
           "extra operand '"
@@ -222,7 +223,9 @@ public final class SortCommand implements Callable<Integer> {
     }
     SortInputs inputs =
         new SortInputs(files0From != null ? filesFrom(files0From) : files, env.stdin());
-    GnuDebug debug = gnuDebug ? debug(mode, err) : null;
+    if (debug != null) {
+      startDebug(debug, mode, err);
+    }
     String output = output(mode, inputs);
     ProgressBar bar =
         mode == Mode.SORT && options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
@@ -249,20 +252,17 @@ public final class SortCommand implements Callable<Integer> {
 
   /**
    * GNU's {@code --debug}, once the options and the {@code --files0-from} list are read (GNU's
-   * order): refused beside {@code -c}, {@code -C} and {@code -o}; prints its warnings; returns the
-   * annotation of the output lines.
+   * order): refused beside {@code -c}, {@code -C} and {@code -o}; prints its warnings.
    */
-  private GnuDebug debug(Mode mode, PrintWriter err) {
+  private void startDebug(GnuDebug debug, Mode mode, PrintWriter err) {
     if (mode == Mode.CHECK || !outputs.isEmpty()) {
       char with = mode != Mode.CHECK ? 'o' : loudCheck() ? 'c' : 'C';
       throw usage("options '-" + with + " --debug' are incompatible");
     }
-    GnuDebug debug = ordering.debug();
     for (String w : debug.warnings()) {
       err.println("joule: " + w);
     }
     err.flush();
-    return debug;
   }
 
   private Mode mode() {
@@ -277,9 +277,6 @@ public final class SortCommand implements Callable<Integer> {
     if (loud && quiet) {
       throw usage("options '-cC' are incompatible");
     }
-    if (gnuDebug) {
-      refuseDebug();
-    }
     if (loud || quiet) {
       if (!outputs.isEmpty() && !gnuDebug) { // with --debug, GNU refuses that first
         throw usage("options '-" + (loud ? 'c' : 'C') + "o' are incompatible");
@@ -290,12 +287,12 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   /**
-   * What GNU refuses beside {@code --debug} as it parses the options: a bad key, and several {@code
-   * -o} (the refusal beside {@code -c}, {@code -C} and {@code -o} comes later, {@link #debug}); and
-   * what joule refuses: fixed-size records, which have no text keys to mark, and {@code --explain},
-   * which sorts nothing to mark.
+   * The annotation of {@code --debug}'s output lines, after what GNU refuses beside it as it parses
+   * the options: a bad key, and several {@code -o} (the refusal beside {@code -c}, {@code -C} and
+   * {@code -o} comes later, {@link #startDebug}); and what joule refuses: fixed-size records, which
+   * have no text keys to mark, and {@code --explain}, which sorts nothing to mark.
    */
-  private void refuseDebug() {
+  private GnuDebug parseDebug() {
     if (fixed.fixed()) {
       throw usage(
           "--debug annotates keys of text lines; it does not apply to --record-size records");
@@ -303,8 +300,9 @@ public final class SortCommand implements Callable<Integer> {
     if (explain) {
       throw usage("options '--explain --debug' are incompatible: --explain sorts nothing");
     }
-    ordering.debug();
+    GnuDebug debug = ordering.debug();
     singleOutput();
+    return debug;
   }
 
   /** -c or --check[=diagnose-first]: check, reporting the first disorder. */

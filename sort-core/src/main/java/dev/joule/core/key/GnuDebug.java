@@ -133,19 +133,9 @@ public final class GnuDebug {
       return GnuGeneralNumeric.end(line, offset + beg, offset + lim) - offset;
     }
     if (o.numeric || o.human) {
-      int p = beg < lim && line.get(offset + beg) == '-' ? beg + 1 : beg;
-      boolean digits = false;
-      while (p < lim && CLocale.isDigit(line.get(offset + p))) {
-        p++;
-        digits = true;
-      }
-      if (p < lim && line.get(offset + p) == '.') {
-        p++;
-        while (p < lim && CLocale.isDigit(line.get(offset + p))) {
-          p++;
-          digits = true;
-        }
-      }
+      int from = beg < lim && line.get(offset + beg) == '-' ? beg + 1 : beg;
+      int p = GnuNumbers.digitsEnd(line, offset + from, offset + lim) - offset;
+      boolean digits = p - from > (p > from && line.get(offset + from) == '.' ? 1 : 0);
       if (!digits) {
         return beg;
       }

@@ -158,6 +158,19 @@ final class GnuNumbers {
    * digits (and its fraction, if a {@code .} follows them), with no separator skipped.
    */
   private static int unit(ByteBuffer rec, int p, int e, int maxUnit, boolean fold) {
+    p = digitsEnd(rec, p, e);
+    if (p >= e) {
+      return 0;
+    }
+    int u = unitOrder(fold ? CLocale.UPPER[rec.get(p) & 0xFF] : rec.get(p));
+    return u > maxUnit ? 0 : u;
+  }
+
+  /**
+   * The end of the digits at {@code p}, then of a {@code .} and the digits after it, if any: where
+   * GNU's scan of a number's digits stops ({@code traverse_raw_number} in the C locale).
+   */
+  static int digitsEnd(ByteBuffer rec, int p, int e) {
     while (p < e && CLocale.isDigit(rec.get(p))) {
       p++;
     }
@@ -167,11 +180,7 @@ final class GnuNumbers {
         p++;
       }
     }
-    if (p >= e) {
-      return 0;
-    }
-    int u = unitOrder(fold ? CLocale.UPPER[rec.get(p) & 0xFF] : rec.get(p));
-    return u > maxUnit ? 0 : u;
+    return p;
   }
 
   static int unitOrder(byte b) {
