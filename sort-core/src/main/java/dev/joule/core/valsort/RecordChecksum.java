@@ -51,6 +51,16 @@ public final class RecordChecksum {
    * returns it (for a caller that adds the same record to another sum).
    */
   public int addRecord(ByteBuffer buf, int index, int length) {
+    int value = crcOf(buf, index, length);
+    addCrc(value);
+    return value;
+  }
+
+  /**
+   * The CRC-32 of {@code length} bytes at absolute index {@code index} of {@code buf}, not added
+   * (for a caller that adds it only later, with {@link #addCrc(int)}, or elsewhere).
+   */
+  public int crcOf(ByteBuffer buf, int index, int length) {
     int value;
     if (length <= TABLE_BYTES) {
       Objects.checkFromIndexSize(index, length, buf.limit()); // as the copy below checks
@@ -72,7 +82,6 @@ public final class RecordChecksum {
       }
       value = (int) crc.getValue();
     }
-    addCrc(value);
     return value;
   }
 

@@ -1,6 +1,7 @@
 package dev.joule.io.input;
 
 import dev.joule.core.index.RecordIndex;
+import dev.joule.core.index.RepeatCounts;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.valsort.RecordChecksum;
 import java.io.IOException;
@@ -18,24 +19,32 @@ import java.io.IOException;
  */
 public interface ChunkSource extends AutoCloseable {
   /**
-   * What one chunk holds: entries, their records' bytes and the valsort checksum of every record
-   * read into it, including the {@code dropped} repeats unique mode left out as they were read
-   * (checksum {@code droppedChecksum}; {@link EntryFiller#dropRepeatsAsRead}).
+   * What one chunk holds: entries, the bytes and the valsort checksum of every record read into it,
+   * including the {@code dropped} repeats unique mode left out as they were read (checksum {@code
+   * droppedChecksum}), and the repeats counted on an identical entry instead ({@code repeats}:
+   * written once per count; their bytes and checksum are the chunk's). See {@link
+   * EntryFiller#filterRepeatsAsRead}.
    */
   record Chunk(
       int entries,
       long recordBytes,
       RecordChecksum checksum,
       long dropped,
-      RecordChecksum droppedChecksum) {
-    /** A chunk from which nothing was dropped. */
+      RecordChecksum droppedChecksum,
+      RepeatCounts repeats) {
+    /** A chunk whose every record is an entry. */
     public Chunk(int entries, long recordBytes, RecordChecksum checksum) {
-      this(entries, recordBytes, checksum, 0, new RecordChecksum());
+      this(entries, recordBytes, checksum, 0, new RecordChecksum(), RepeatCounts.NONE);
     }
 
-    /** Records read into the chunk: its entries and the repeats dropped. */
+    /** Records read into the chunk: its entries, the repeats dropped and the repeats counted. */
     public long records() {
-      return entries + dropped;
+      return entries + dropped + repeats.total();
+    }
+
+    /** Records the chunk's entries stand for in its output: its entries and their copies. */
+    public long written() {
+      return entries + repeats.total();
     }
   }
 

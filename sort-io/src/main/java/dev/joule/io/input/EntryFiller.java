@@ -1,6 +1,7 @@
 package dev.joule.io.input;
 
 import dev.joule.core.index.RecordIndex;
+import dev.joule.core.index.RepeatCounts;
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.valsort.RecordChecksum;
@@ -24,8 +25,10 @@ import java.util.IdentityHashMap;
  * index that holds the chunk is filled again (the protocol of {@link ChunkSource}: an index is
  * reused only once its chunk is written) or the filler is closed.
  *
- * <p>In unique mode of whole lines run formation may ask for repeats to be left out as they are
- * read ({@link #dropRepeatsAsRead}); a chunk then says how many were, with their checksum.
+ * <p>A sort may ask for repeated lines to be filtered as they are read ({@link
+ * #filterRepeatsAsRead}): left out in unique mode of whole lines (a chunk then says how many were,
+ * with their checksum), counted on their identical entry where equal means identical (a chunk then
+ * carries the counts, and a key is encoded only for a line that becomes an entry).
  *
  * <p>Memory: the appender's key scratch, the repeat filter's table, and an overflow arena per chunk
  * of one outsized record: above the budget by that record's entry, as the reader's carry buffer is
@@ -36,6 +39,7 @@ public final class EntryFiller implements AutoCloseable {
   private final RecordReader records;
   private final EntryAppender appender;
   private boolean pending; // the reader's current record is not in an arena yet
+  private boolean encoded; // the pending record's key is encoded
   private boolean exhausted;
   private SortIOException tooLarge;
   private final IdentityHashMap<RecordIndex, RecordArena> overflows = new IdentityHashMap<>();
@@ -50,13 +54,16 @@ public final class EntryFiller implements AutoCloseable {
   }
 
   /**
-   * From the next chunk on, leaves out a line equal to one already in its chunk, in unique mode of
-   * whole lines ({@link RepeatFilter}); a no-op for other sorts. For run formation, whose runs
-   * account for the records dropped ({@link ChunkSource.Chunk#dropped()}).
+   * From the next chunk on, filters a line equal to one already in its chunk ({@link
+   * RepeatFilter}): left out in unique mode of whole lines, counted on that entry where equal
+   * entries are identical records ({@link EntrySpec#equalMeansIdentical()}); a no-op for other
+   * sorts. For the writers of chunks that account for what was dropped ({@link
+   * ChunkSource.Chunk#dropped()}) and write every entry as often as it was counted ({@link
+   * ChunkSource.Chunk#repeats()}).
    */
-  public void dropRepeatsAsRead() {
-    if (RepeatFilter.applies(spec) && repeats == null) {
-      repeats = new RepeatFilter();
+  public void filterRepeatsAsRead() {
+    if (repeats == null) {
+      repeats = RepeatFilter.of(spec);
     }
   }
 
@@ -86,7 +93,8 @@ public final class EntryFiller implements AutoCloseable {
     RecordChecksum sum = new RecordChecksum();
     RecordChecksum droppedSum = new RecordChecksum();
     long dropped = 0;
-    RepeatFilter filter = repeats == null || repeats.off() ? null : repeats;
+    RepeatFilter active = repeats == null || repeats.off() ? null : repeats;
+    RepeatFilter filter = active;
     if (filter != null) {
       filter.reset(index);
     }
@@ -98,16 +106,26 @@ public final class EntryFiller implements AutoCloseable {
           break;
         }
         pending = true;
-        encodeKey();
+        encoded = false;
       }
       ByteBuffer src = records.buffer();
       int start = records.start();
       int length = records.length();
-      if (filter != null && filter.repeats(src, start, length)) {
-        droppedSum.addCrc(sum.addRecord(src, start, length));
-        dropped++;
+      int crc = filter != null ? sum.crcOf(src, start, length) : 0; // the filter's hash
+      if (filter != null && filter.repeats(src, start, length, crc)) {
+        sum.addCrc(crc);
+        if (filter.counts()) {
+          bytes += length; // counted on its twin: written as often, part of the chunk's records
+        } else {
+          droppedSum.addCrc(crc);
+          dropped++;
+        }
         pending = false;
         continue;
+      }
+      if (!encoded) {
+        encodeKey(); // only now: a repeat needs no key
+        encoded = true;
       }
       if (!appender.append(src, start, length)) {
         if (appender.size() == 0 && appendOutsized(index, src, start, length)) {
@@ -116,7 +134,7 @@ public final class EntryFiller implements AutoCloseable {
           pending = false;
           if (records.next()) { // known now, so that no empty chunk follows the last record
             pending = true;
-            encodeKey();
+            encoded = false;
           } else {
             exhausted = true;
           }
@@ -125,15 +143,19 @@ public final class EntryFiller implements AutoCloseable {
       }
       if (filter != null) {
         filter.added();
+        sum.addCrc(crc);
         if (filter.off()) {
           filter = null;
         }
+      } else {
+        sum.addRecord(src, start, length);
       }
-      sum.addRecord(src, start, length);
       bytes += length;
       pending = false;
     }
-    return new ChunkSource.Chunk(index.size(), bytes, sum, dropped, droppedSum);
+    RepeatCounts counted =
+        active != null && active.counts() ? active.repeatCounts() : RepeatCounts.NONE;
+    return new ChunkSource.Chunk(index.size(), bytes, sum, dropped, droppedSum, counted);
   }
 
   /**

@@ -47,6 +47,7 @@ public final class EntrySpec {
   private final TieBreaker tie;
   private final TieBreaker sameKey;
   private final boolean unique;
+  private final boolean equalMeansIdentical;
 
   private EntrySpec(
       RecordFormat format,
@@ -54,13 +55,15 @@ public final class EntrySpec {
       KeyNormalizer keys,
       TieBreaker tie,
       TieBreaker sameKey,
-      boolean unique) {
+      boolean unique,
+      boolean equalMeansIdentical) {
     this.format = format;
     this.layout = layout;
     this.keys = keys;
     this.tie = tie;
     this.sameKey = sameKey;
     this.unique = unique;
+    this.equalMeansIdentical = equalMeansIdentical;
   }
 
   /** The entries of {@code config}'s records and key. */
@@ -69,16 +72,20 @@ public final class EntrySpec {
     SortKey key = config.key();
     LastResort last = config.lastResort();
     boolean unique = config.unique();
+    // Whether records that compare equal are identical, so that a repeat may be counted on its
+    // twin (RepeatFilter): the order ends with the whole record, and nothing is dropped by key.
+    boolean identical = !unique && last != LastResort.NONE;
     if (f instanceof FixedLengthFormat fixed) {
       if (key == null) {
-        return new EntrySpec(f, EntryLayout.of(fixed), null, lastResort(null, last), null, unique);
+        return new EntrySpec(
+            f, EntryLayout.of(fixed), null, lastResort(null, last), null, unique, false);
       }
       EntryLayout range = byteRange(key, fixed.recordSize());
       if (range != null) {
-        return new EntrySpec(f, range, null, lastResort(null, last), null, unique);
+        return new EntrySpec(f, range, null, lastResort(null, last), null, unique, false);
       }
     } else if (key == null || isWholeRecord(key)) {
-      return new EntrySpec(f, EntryLayout.whole(), null, null, null, unique);
+      return new EntrySpec(f, EntryLayout.whole(), null, null, null, unique, !unique);
     }
     KeyNormalizer n = KeyNormalizer.compile(key);
     int recordSize = f instanceof FixedLengthFormat fixed ? fixed.recordSize() : 0;
@@ -95,11 +102,11 @@ public final class EntrySpec {
       KeyNormalizer folded = KeyNormalizer.compile(SortKey.of(fields));
       EntryLayout layout =
           descending ? EntryLayout.derived(recordSize, 0) : EntryLayout.tail(recordSize);
-      return new EntrySpec(f, layout, folded, null, null, false);
+      return new EntrySpec(f, layout, folded, null, null, false, true);
     }
     TieBreaker tail = n.exact() ? null : n::compareTail;
     return new EntrySpec(
-        f, EntryLayout.derived(recordSize, 0), n, lastResort(tail, last), tail, unique);
+        f, EntryLayout.derived(recordSize, 0), n, lastResort(tail, last), tail, unique, identical);
   }
 
   /**
@@ -108,7 +115,7 @@ public final class EntrySpec {
    */
   public static EntrySpec pairs(boolean unique) {
     return new EntrySpec(
-        RecordFormat.lengthPrefixed(), EntryLayout.derived(0, 0), null, null, null, unique);
+        RecordFormat.lengthPrefixed(), EntryLayout.derived(0, 0), null, null, null, unique, false);
   }
 
   /** The RANGE layout of a single ascending byte-range key of fixed records, or null. */
@@ -187,6 +194,16 @@ public final class EntrySpec {
     return unique;
   }
 
+  /**
+   * Whether two records that compare equal are always identical, byte for byte: the sort orders by
+   * the whole record (as its key, or GNU's last resort after the key) and drops nothing by key. A
+   * repeated record may then be held once with a count ({@code RepeatFilter}), since identical
+   * records are adjacent in the output and indistinguishable there.
+   */
+  public boolean equalMeansIdentical() {
+    return equalMeansIdentical;
+  }
+
   /** Whether entries are the input's records, read straight into arenas (fixed records). */
   public boolean inPlace() {
     return layout.place() == EntryLayout.KeyPlace.RANGE;
@@ -244,6 +261,27 @@ public final class EntrySpec {
 
     /** Appends a big-endian int. */
     void putInt(int v) throws IOException;
+
+    /** A sink that appends at {@code out}'s position (which advances); it must have room. */
+    static FramedSink of(ByteBuffer out) {
+      return new FramedSink() {
+        @Override
+        public void put(ByteBuffer src, int start, int length) {
+          out.put(out.position(), src, start, length);
+          out.position(out.position() + length);
+        }
+
+        @Override
+        public void put(byte b) {
+          out.put(b);
+        }
+
+        @Override
+        public void putInt(int v) {
+          out.putInt(v);
+        }
+      };
+    }
 
     /** A sink that appends to {@code out}. */
     static FramedSink of(BlockWriter out) {

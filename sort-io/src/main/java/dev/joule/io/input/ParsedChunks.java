@@ -46,7 +46,7 @@ public final class ParsedChunks implements ChunkSource {
   public ParsedChunks(RecordReader records, EntryFiller filler, SortThreads threads) {
     this.records = records;
     this.filler = filler;
-    filler.dropRepeatsAsRead(); // runs account for what it drops (RunFormationPhase)
+    filler.filterRepeatsAsRead(); // runs account for drops and counts (RunFormationPhase)
     this.parser = new WorkerThread(threads, "parse");
   }
 

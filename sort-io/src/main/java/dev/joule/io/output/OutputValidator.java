@@ -227,6 +227,33 @@ public final class OutputValidator {
     records++;
   }
 
+  /**
+   * Validates {@code copies} more records identical to the entry at {@code at} of {@code b}, which
+   * was the last one accepted: the copies a chunk counted on it instead of holding them. Each is a
+   * record of the output (count and checksum) and a duplicate of its predecessor. That they match
+   * the input is what the final check against the input's checksum, taken line by line as read,
+   * finds out.
+   */
+  public void acceptCopies(ByteBuffer b, int at, long copies) {
+    if (copies == 0) {
+      return;
+    }
+    if (records == 0) {
+      throw new IllegalStateException("copies of an entry not accepted");
+    }
+    RecordChecksum one = new RecordChecksum();
+    one.addRecord(b, layout.recordStart(b, at), layout.recordLength(b, at));
+    if (keysInChecksum) {
+      one.addRecord(b, layout.keyStart(at), layout.keyLength(b, at));
+    }
+    checksum.addTimes(one, copies);
+    duplicates += copies;
+    if (unique) {
+      unordered += copies; // equal keys in unique output
+    }
+    records += copies;
+  }
+
   private boolean keepsRecords() {
     return tie != null || sameKey != null;
   }

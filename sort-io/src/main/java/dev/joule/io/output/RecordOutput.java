@@ -25,6 +25,10 @@ public final class RecordOutput {
   private boolean faulted;
   private long seen; // entries passed to write so far, for the fault
   private ByteBuffer held; // SWAP: the entry waiting for a different one to go first
+  private ByteBuffer copiesScratch; // a record framed several times over, for its copies
+
+  /** Bytes of the scratch in which a record's copies are framed: a few pages of heap. */
+  private static final int COPIES_BYTES = 16 << 10;
 
   /** Writes to {@code out}, framing as {@code spec} says, validating with {@code validator}. */
   public RecordOutput(BlockWriter out, EntrySpec spec, OutputValidator validator) {
@@ -55,6 +59,48 @@ public final class RecordOutput {
       return;
     }
     writeEntry(b, at);
+  }
+
+  /**
+   * Validates and writes the record of the entry at absolute index {@code at} of {@code b}, then
+   * {@code copies} more times (the identical records a chunk counted on it, {@link
+   * dev.joule.core.index.RepeatCounts}).
+   */
+  public void write(ByteBuffer b, int at, long copies) throws IOException {
+    if (copies == 0 || unique || !faulted) { // a pending test fault counts records one by one
+      for (long i = 0; i <= copies; i++) {
+        write(b, at);
+      }
+      return;
+    }
+    writeEntry(b, at);
+    validator.acceptCopies(b, at, copies);
+    int rs = layout.recordStart(b, at);
+    int rl = layout.recordLength(b, at);
+    int framed = rl + spec.framing();
+    if (framed > COPIES_BYTES / 2) {
+      for (long i = 0; i < copies; i++) {
+        spec.frame(b, rs, rl, out);
+      }
+      return;
+    }
+    // The framed record repeated in a scratch buffer, which goes out in one put per fill: 10^7
+    // copies of a 6-byte line framed one by one took about 0.2 s.
+    if (copiesScratch == null) {
+      copiesScratch = ByteBuffer.allocate(COPIES_BYTES);
+    }
+    ByteBuffer c = copiesScratch;
+    c.clear();
+    spec.frame(b, rs, rl, EntrySpec.FramedSink.of(c));
+    int per = (int) Math.min(copies, COPIES_BYTES / framed);
+    for (int k = 1; k < per; k++) {
+      c.put(k * framed, c, 0, framed);
+    }
+    for (long left = copies; left > 0; ) {
+      int n = (int) Math.min(left, per);
+      out.put(c, 0, n * framed);
+      left -= n;
+    }
   }
 
   private void writeEntry(ByteBuffer b, int at) throws IOException {

@@ -187,7 +187,8 @@ final class FileSortJob {
     PhaseClock clock = new PhaseClock();
     arenas = RunFormationPhase.allocateArenas(plan, res);
     RunFormationPhase.Result rf =
-        formRuns(RunFormationPhase.inPlace(in, plan, spec, arenas, sorter, threads), plan, sorter);
+        formRuns(
+            RunFormationPhase.inPlace(in, plan, spec, arenas, sorter, threads), plan, sorter, null);
     addPhase(
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
         "merge pass 1");
@@ -213,9 +214,30 @@ final class FileSortJob {
     PhaseClock clock = new PhaseClock();
     if (!plan.onePass()) {
       openTemp();
+      AtomicOutput[] wholeOut = new AtomicOutput[1];
       RunFormationPhase.Result rf =
-          formParsedRuns(new ParsedChunks(reader, spec, threads), plan, sorter);
+          formParsedRuns(
+              new ParsedChunks(reader, spec, threads),
+              plan,
+              sorter,
+              (index, chunk) -> {
+                timeline.phase("in-memory sort");
+                // The run writer's pool is not allocated: output buffers no larger than its take
+                // its place in the budget.
+                wholeOut[0] =
+                    createOutput(
+                        res.pool(
+                            SortPlan.OUTPUT_POOL_BUFFERS,
+                            Math.min(plan.outputTransfer(), plan.tempTransfer())));
+                return InMemorySortPhase.sortAndWrite(
+                    index, chunk, wholeOut[0], spec, sorter, SortHooks.of(config).outputFault());
+              });
       input.close();
+      if (rf.onePass() != null) {
+        temp.close(); // empty; closed before publishing, as after a merge
+        temp = null;
+        return publishOnePass(in, wholeOut[0], clock, rf.onePass());
+      }
       addPhase(
           clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
           "merge pass 1");
@@ -226,7 +248,7 @@ final class FileSortJob {
     RecordArena arena = onePass.arena(bytes, InputStage.slabBytes(bytes, 1));
     RecordIndex index = onePass.index(plan.indexEntries());
     EntryFiller filler = res.add(new EntryFiller(reader, spec)); // its overflow arenas
-    filler.dropRepeatsAsRead(); // the one pass and the first run both account for the drops
+    filler.filterRepeatsAsRead(); // the one pass and the first run account for drops and counts
     ChunkSource.Chunk first = filler.fill(arena, index);
     if (filler.exhausted()) {
       reader.finish();
@@ -264,16 +286,17 @@ final class FileSortJob {
       sum.add(first.checksum());
       written += runs.get(0).fileSize();
       int n = first.entries();
+      long w = first.written(); // the records' bytes include the copies counted on entries
       seen =
           new RecordEstimate(
               false,
-              Math.max(1, (double) (first.recordBytes() + (long) spec.framing() * n) / n),
+              Math.max(1, (double) (first.recordBytes() + spec.framing() * w) / w),
               Math.max(1, (double) arena.filledBytes() / n));
     }
     onePass.close(); // the arena and index, before the two-pass plan's arenas are allocated
     SortPlan two = SortPlan.twoPass(in.size(), config, seen);
     RunFormationPhase.Result rest =
-        formParsedRuns(new ParsedChunks(reader, filler, threads), two, sorter);
+        formParsedRuns(new ParsedChunks(reader, filler, threads), two, sorter, null);
     input.close();
     runs.addAll(rest.runs());
     sum.add(rest.inputChecksum());
@@ -290,11 +313,15 @@ final class FileSortJob {
     return merge(in, two, rf);
   }
 
-  /** Run formation of parsed records from {@code chunks} in new arenas of {@code plan}. */
+  /**
+   * Run formation of parsed records from {@code chunks} in new arenas of {@code plan}; a first
+   * chunk that is the whole input goes to {@code whole} if not null.
+   */
   private RunFormationPhase.Result formParsedRuns(
-      ParsedChunks chunks, SortPlan plan, RadixRunSorter sorter) throws IOException {
+      ParsedChunks chunks, SortPlan plan, RadixRunSorter sorter, RunFormationPhase.WholeInput whole)
+      throws IOException {
     arenas = RunFormationPhase.allocateArenas(plan, res);
-    return formRuns(chunks, plan, sorter);
+    return formRuns(chunks, plan, sorter, whole);
   }
 
   /**
@@ -303,7 +330,8 @@ final class FileSortJob {
    * needs the arenas (it borrows them), not the indexes.
    */
   private RunFormationPhase.Result formRuns(
-      ChunkSource chunks, SortPlan plan, RadixRunSorter sorter) throws IOException {
+      ChunkSource chunks, SortPlan plan, RadixRunSorter sorter, RunFormationPhase.WholeInput whole)
+      throws IOException {
     try (Resources indexes = new Resources(meter)) {
       return RunFormationPhase.run(
           chunks,
@@ -316,7 +344,8 @@ final class FileSortJob {
           RunFormationPhase.indexes(plan, chunks, indexes),
           meter,
           plan.inputBytes(),
-          drops);
+          drops,
+          whole);
     }
   }
 

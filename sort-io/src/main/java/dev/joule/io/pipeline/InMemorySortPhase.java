@@ -2,6 +2,7 @@ package dev.joule.io.pipeline;
 
 import dev.joule.core.gather.RecordGatherer;
 import dev.joule.core.index.RecordIndex;
+import dev.joule.core.index.RepeatCounts;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
@@ -104,7 +105,8 @@ final class InMemorySortPhase {
     Failures.checkCancelled();
     OutputFault fault = hooks.outputFault();
     if (spec.unique()) {
-      return new Result(n, sum, writeEntries(index, n, out.writer(), spec, validator, fault));
+      return new Result(
+          n, sum, writeEntries(index, n, RepeatCounts.NONE, out.writer(), spec, validator, fault));
     }
     BatchWriter w = new BatchWriter(out.writer(), validator, rs, plan.outputTransfer(), fault);
     RecordGatherer gatherer = new RecordGatherer(sorter.pool());
@@ -137,19 +139,36 @@ final class InMemorySortPhase {
     sorter.sort(index);
     Failures.checkCancelled();
     OutputValidator v =
-        writeEntries(index, chunk.entries(), out.writer(), spec, OutputValidator.of(spec), fault);
+        writeEntries(
+            index,
+            chunk.entries(),
+            chunk.repeats(),
+            out.writer(),
+            spec,
+            OutputValidator.of(spec),
+            fault);
     v.addDroppedEarlier(chunk.dropped(), chunk.droppedChecksum()); // repeats left out as read
     return new Result(chunk.records(), chunk.checksum(), v);
   }
 
-  /** Writes the records of the sorted {@code index}'s first {@code n} entries, one by one. */
+  /**
+   * Writes the records of the sorted {@code index}'s first {@code n} entries, one by one, each as
+   * often as {@code repeats} counted it.
+   */
   private static OutputValidator writeEntries(
-      RecordIndex index, int n, BlockWriter w, EntrySpec spec, OutputValidator v, OutputFault fault)
+      RecordIndex index,
+      int n,
+      RepeatCounts repeats,
+      BlockWriter w,
+      EntrySpec spec,
+      OutputValidator v,
+      OutputFault fault)
       throws IOException {
     RecordOutput o = new RecordOutput(w, spec, v, fault);
     for (int i = 0; i < n; i++) {
       long ref = index.ref(i);
-      o.write(index.slabBuffer(RecordIndex.slabOf(ref)), RecordIndex.offsetOf(ref));
+      o.write(
+          index.slabBuffer(RecordIndex.slabOf(ref)), RecordIndex.offsetOf(ref), repeats.extra(ref));
       if ((i & (ENTRIES_PER_CANCEL_CHECK - 1)) == ENTRIES_PER_CANCEL_CHECK - 1) {
         Failures.checkCancelled();
       }

@@ -55,12 +55,37 @@ import java.util.concurrent.Future;
 final class RunFormationPhase {
   private RunFormationPhase() {}
 
+  /**
+   * The runs formed and what was read; or, when the whole input was one chunk and the caller took
+   * it ({@link WholeInput}), no runs and the output it wrote ({@code onePass}, else null).
+   */
   record Result(
       List<RunDescriptor> runs,
       long records,
       RecordChecksum inputChecksum,
       long bytesRead,
-      long bytesWritten) {}
+      long bytesWritten,
+      InMemorySortPhase.Result onePass) {
+    Result(
+        List<RunDescriptor> runs,
+        long records,
+        RecordChecksum inputChecksum,
+        long bytesRead,
+        long bytesWritten) {
+      this(runs, records, inputChecksum, bytesRead, bytesWritten, null);
+    }
+  }
+
+  /**
+   * Where the first chunk goes when it turns out to be the whole input: sorted and written as the
+   * output from memory, instead of as a run to be merged back. A two-pass plan meets such an input
+   * when its repeats were counted as it was read (10^7 lines of 1000 values are 1000 entries,
+   * {@code EntryFiller#filterRepeatsAsRead}) or its sample overestimated it.
+   */
+  interface WholeInput {
+    /** Sorts the chunk in {@code index} and writes it as the output. */
+    InMemorySortPhase.Result write(RecordIndex index, ChunkSource.Chunk chunk) throws IOException;
+  }
 
   /**
    * The arenas of run formation; the caller owns them (the merge borrows them afterwards). Only the
@@ -132,13 +157,16 @@ final class RunFormationPhase {
       RecordIndex[] indexes,
       MemoryMeter meter,
       long inputSize,
-      UniqueDrops drops)
+      UniqueDrops drops,
+      WholeInput whole)
       throws IOException {
     Resources res = new Resources(meter);
     res.add(source);
     try {
       Result r =
-          form(source, plan, c, threads, temp, sorter, arenas, indexes, res, inputSize, drops);
+          form(
+              source, plan, c, threads, temp, sorter, arenas, indexes, res, inputSize, drops,
+              whole);
       res.close();
       return r;
     } catch (Throwable e) {
@@ -158,15 +186,14 @@ final class RunFormationPhase {
       RecordIndex[] indexes,
       Resources res,
       long inputSize,
-      UniqueDrops drops)
+      UniqueDrops drops,
+      WholeInput whole)
       throws IOException {
     int k = arenas.length;
     int ki = indexes.length;
     boolean pipelined = k > 1;
-    BlockPool writePool = res.pool(plan.runWriteBuffers(), plan.tempTransfer());
-    // Closed before the arenas: a write in progress reads one. Writes not started are cancelled,
-    // one in progress finishes (not interrupted), so that its run closes cleanly.
-    WorkerThread writer = res.add(new WorkerThread(threads, "runwrite"));
+    BlockPool writePool = null; // allocated for the first run: a whole input in one chunk has none
+    WorkerThread writer = null;
     List<Future<RunDescriptor>> writes = new ArrayList<>();
     RecordGatherer gatherer = new RecordGatherer(null); // the writer thread's copy; the cores sort
     RecordChecksum sum = new RecordChecksum();
@@ -195,11 +222,22 @@ final class RunFormationPhase {
       ChunkSource.Chunk chunk = source.index();
       sum.add(chunk.checksum());
       records += chunk.records();
+      if (i == 0 && last && whole != null) {
+        return new Result(
+            List.of(), records, sum, source.bytesRead(), 0, whole.write(index, chunk));
+      }
+      if (writer == null) {
+        writePool = res.pool(plan.runWriteBuffers(), plan.tempTransfer());
+        // Closed before the arenas: a write in progress reads one. Writes not started are
+        // cancelled, one in progress finishes (not interrupted), so that its run closes cleanly.
+        writer = res.add(new WorkerThread(threads, "runwrite"));
+      }
+      BlockPool pool = writePool;
       sorter.sort(index);
       Failures.checkCancelled();
       writes.add(
           writer.submit(
-              () -> writeRun(temp, plan, writePool, c, threads, index, chunk, gatherer, drops)));
+              () -> writeRun(temp, plan, pool, c, threads, index, chunk, gatherer, drops)));
       c.progress().update("run formation", source.bytesRead(), inputSize);
       if (!pipelined) {
         written += await(writes.get(i), runs);
@@ -221,8 +259,9 @@ final class RunFormationPhase {
 
   /**
    * Writes the sorted {@code chunk} in {@code index} as one run: in unique mode only the first
-   * record of each key ({@link UniqueDrops}). The run's checksum is the chunk's, taken before
-   * sorting (the same records: saves a CRC pass), less the records left out.
+   * record of each key ({@link UniqueDrops}); each entry as often as the chunk counted it ({@link
+   * ChunkSource.Chunk#repeats()}). The run's checksum is the chunk's, taken before sorting (the
+   * same records: saves a CRC pass), less the records left out.
    */
   static RunDescriptor writeRun(
       TempSpace temp,
@@ -249,6 +288,7 @@ final class RunFormationPhase {
         threads,
         index,
         kept.entries(),
+        chunk.repeats(),
         bytes,
         gatherer,
         kept.checksum());

@@ -3,6 +3,7 @@ package dev.joule.io.run;
 import dev.joule.core.gather.RecordGatherer;
 import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
+import dev.joule.core.index.RepeatCounts;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
@@ -61,8 +62,9 @@ public final class RunSpill implements AutoCloseable {
   }
 
   /**
-   * Writes entries {@code [0, n)} of the sorted {@code index} (about {@code bytes} in all) as one
-   * run: create, gather, finish, and on failure close everything before rethrowing.
+   * Writes entries {@code [0, n)} of the sorted {@code index} (about {@code bytes} in all), each
+   * with the copies {@code repeats} counts on it, as one run: create, gather, finish, and on
+   * failure close everything before rethrowing.
    *
    * @param known the valsort checksum of exactly these records if already known (saves a CRC pass;
    *     see {@link RunWriter#add(RecordIndex, int, int, RecordGatherer, RecordChecksum)}), or null
@@ -75,13 +77,14 @@ public final class RunSpill implements AutoCloseable {
       SortThreads threads,
       RecordIndex index,
       int n,
+      RepeatCounts repeats,
       long bytes,
       RecordGatherer gatherer,
       RecordChecksum known)
       throws IOException {
     RunSpill spill = create(temp, "run", index.layout(), bytes, blockSize, pool, direct, threads);
     try {
-      spill.writer.add(index, 0, n, gatherer, known);
+      spill.writer.add(index, 0, n, repeats, gatherer, known);
       return spill.finish();
     } catch (IOException | RuntimeException e) {
       Failures.closeAllAfter(e, Arrays.asList(spill));

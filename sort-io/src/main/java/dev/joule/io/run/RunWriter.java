@@ -3,6 +3,7 @@ package dev.joule.io.run;
 import dev.joule.core.gather.RecordGatherer;
 import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
+import dev.joule.core.index.RepeatCounts;
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
@@ -169,7 +170,8 @@ public final class RunWriter implements AutoCloseable {
    * TLB miss. Reading the lengths of a batch first, in a loop with nothing else in it, lets the CPU
    * wait for several misses at once; the copies then find the entries' first lines in cache.
    */
-  private void addEntries(RecordIndex index, int from, int to, RecordChecksum known)
+  private void addEntries(
+      RecordIndex index, int from, int to, RepeatCounts repeats, RecordChecksum known)
       throws IOException {
     long[] refs = index.refs();
     int[] lengths = batchLengths;
@@ -183,11 +185,13 @@ public final class RunWriter implements AutoCloseable {
       }
       for (int i = start; i < end; i++) {
         long ref = refs[i];
-        addEntry(
-            index.slabBuffer(RecordIndex.slabOf(ref)),
-            RecordIndex.offsetOf(ref),
-            lengths[i - start],
-            known);
+        ByteBuffer slab = index.slabBuffer(RecordIndex.slabOf(ref));
+        int at = RecordIndex.offsetOf(ref);
+        int length = lengths[i - start];
+        addEntry(slab, at, length, known);
+        for (long c = repeats.extra(ref); c > 0; c--) {
+          addEntry(slab, at, length, known);
+        }
       }
     }
   }
@@ -232,14 +236,30 @@ public final class RunWriter implements AutoCloseable {
   public void add(
       RecordIndex index, int from, int to, RecordGatherer gatherer, RecordChecksum known)
       throws IOException {
+    add(index, from, to, RepeatCounts.NONE, gatherer, known);
+  }
+
+  /**
+   * As {@link #add(RecordIndex, int, int, RecordGatherer, RecordChecksum)}, each entry written
+   * {@code 1 + repeats.extra(ref)} times: the copies a chunk counted on it instead of holding them
+   * ({@code known}, if given, covers the copies too). Entries with copies go one by one.
+   */
+  public void add(
+      RecordIndex index,
+      int from,
+      int to,
+      RepeatCounts repeats,
+      RecordGatherer gatherer,
+      RecordChecksum known)
+      throws IOException {
     if (finished) {
       throw new IllegalStateException("run " + file.path() + " is finished");
     }
     if (known != null) {
       checksum.add(known);
     }
-    if (!layout.fixedSize()) {
-      addEntries(index, from, to, known);
+    if (!layout.fixedSize() || !repeats.isEmpty()) {
+      addEntries(index, from, to, repeats, known);
       return;
     }
     int es = layout.fixedEntrySize();

@@ -2,48 +2,75 @@ package dev.joule.io.input;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
+import dev.joule.core.index.RepeatCounts;
+import dev.joule.core.key.KeyField;
+import dev.joule.core.key.KeyLocation;
+import dev.joule.core.key.KeyType;
+import dev.joule.core.key.SortKey;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.merge.MergeOrder;
 import dev.joule.core.record.RecordFormat;
+import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * The read-time filter of plain {@code -u}: it drops only lines already in the chunk, nearly all of
- * them when few values repeat, and switches itself off after its trial when lines rarely repeat.
- * The reference is a set of the lines the chunk holds.
+ * The read-time filter of repeated lines. Drop mode (plain {@code -u}): it drops only lines already
+ * in the chunk, nearly all of them when few values repeat. Count mode (GNU's last resort, or whole
+ * lines without {@code -u}): the entries with their counts stand for exactly the lines fed, line
+ * for line. Both switch off after their trial when lines rarely repeat. The reference is a map of
+ * the lines fed to how often.
  */
 class RepeatFilterTest {
   private static final long SEED = Long.getLong("joule.seed", 0x5EED_F117L);
 
-  /** What the filter did to a stream of lines, checked line by line against the reference set. */
+  /** The sorts of the two modes: plain {@code -u}; {@code -n} with GNU's last resort. */
+  private static final EntrySpec UNIQUE =
+      EntrySpec.of(SortConfig.builder().format(RecordFormat.lines()).unique(true).build());
+
+  private static final EntrySpec NUMERIC =
+      EntrySpec.of(
+          SortConfig.builder()
+              .format(RecordFormat.lines())
+              .key(SortKey.of(KeyField.of(KeyLocation.wholeRecord(), KeyType.gnuNumeric())))
+              .lastResort(LastResort.ASCENDING)
+              .build());
+
+  /** What the filter did to a stream of lines, checked line by line against the reference. */
   private record Outcome(
-      int lookups, int dropped, int missedRepeats, boolean off, boolean lastTrialLookupHit) {}
+      int lookups, int filtered, int missedRepeats, boolean off, boolean lastTrialLookupHit) {}
 
   private static Outcome feed(int n, IntFunction<String> line) {
-    EntrySpec spec =
-        EntrySpec.of(SortConfig.builder().format(RecordFormat.lines()).unique(true).build());
-    assertTrue(RepeatFilter.applies(spec));
-    RepeatFilter filter = new RepeatFilter();
+    return feed(UNIQUE, n, line);
+  }
+
+  private static Outcome feed(EntrySpec spec, int n, IntFunction<String> line) {
+    RepeatFilter filter = RepeatFilter.of(spec);
+    assertNotNull(filter);
     EntryAppender appender = new EntryAppender(spec);
-    Set<String> held = new HashSet<>();
+    Map<String, Long> fed = new HashMap<>();
     int lookups = 0;
-    int dropped = 0;
+    int filtered = 0;
     int missed = 0;
     boolean lastTrialHit = false;
     Random pad = new Random(SEED ^ n);
+    RecordChecksum crcs = new RecordChecksum();
     try (RecordArena arena = RecordArena.allocate(32L << 20)) {
       RecordIndex index = RecordIndex.allocate(n);
       appender.reset(arena, index);
@@ -61,24 +88,49 @@ class RepeatFilterTest {
         src.put(start, text);
         int length = text.length;
         lookups++;
-        boolean hit = filter.repeats(src, start, length);
+        boolean hit = filter.repeats(src, start, length, crcs.crcOf(src, start, length));
         if (lookups == RepeatFilter.TRIAL) {
           lastTrialHit = hit;
         }
+        boolean held = fed.containsKey(s);
+        fed.merge(s, 1L, Long::sum);
         if (hit) {
-          assertTrue(held.contains(s), () -> "seed " + SEED + ": dropped '" + s + "', not held");
-          dropped++;
+          assertTrue(held, () -> "seed " + SEED + ": filtered '" + s + "', not held");
+          filtered++;
           continue;
         }
-        if (held.contains(s)) {
+        if (held) {
           missed++; // lossy: its slot holds another line
         }
+        appender.encodeKey(src, start, length);
         assertTrue(appender.append(src, start, length));
         filter.added();
-        held.add(s);
       }
-      return new Outcome(lookups, dropped, missed, filter.off(), lastTrialHit);
+      if (filter.counts()) {
+        assertStandsForWhatWasFed(index, filter.repeatCounts(), fed);
+      }
+      return new Outcome(lookups, filtered, missed, filter.off(), lastTrialHit);
     }
+  }
+
+  /** The entries, each with its copies, are the lines fed, each as often. */
+  private static void assertStandsForWhatWasFed(
+      RecordIndex index, RepeatCounts counts, Map<String, Long> fed) {
+    Map<String, Long> held = new HashMap<>();
+    EntryLayout layout = index.layout();
+    long copies = 0;
+    for (int i = 0; i < index.size(); i++) {
+      long ref = index.ref(i);
+      ByteBuffer b = index.slabBuffer(RecordIndex.slabOf(ref));
+      int at = RecordIndex.offsetOf(ref);
+      byte[] rec = new byte[layout.recordLength(b, at)];
+      b.get(layout.recordStart(b, at), rec);
+      long extra = counts.extra(ref);
+      copies += extra;
+      held.merge(new String(rec, StandardCharsets.US_ASCII), 1 + extra, Long::sum);
+    }
+    assertEquals(fed, held, "seed " + SEED);
+    assertEquals(copies, counts.total(), "seed " + SEED);
   }
 
   @Test
@@ -89,7 +141,66 @@ class RepeatFilterTest {
     assertFalse(o.off(), "seed " + SEED);
     assertEquals(200_000, o.lookups());
     // 1000 values in 16384 slots: a few collide and are kept, to be dropped later
-    assertTrue(o.dropped() > 190_000, "seed " + SEED + ": dropped " + o.dropped());
+    assertTrue(o.filtered() > 190_000, "seed " + SEED + ": dropped " + o.filtered());
+  }
+
+  /**
+   * Count mode, numbers in several spellings (equal as numbers, different as lines): every line fed
+   * is an entry or a copy counted on an identical one, never on one merely equal in key.
+   */
+  @Test
+  void repeatsAreCountedOnIdenticalLinesOnly() {
+    Random r = new Random(SEED + 2);
+    String[] spellings = {"", "0", "+", "-", "00"};
+    Outcome o =
+        feed(
+            NUMERIC,
+            200_000,
+            i ->
+                spellings[r.nextInt(spellings.length)]
+                    + r.nextInt(300)
+                    + (r.nextBoolean() ? "" : ".0"));
+    assertFalse(o.off(), "seed " + SEED);
+    assertTrue(o.filtered() > 190_000, "seed " + SEED + ": counted " + o.filtered());
+  }
+
+  /**
+   * Count mode with more distinct lines than slots: a slot whose line has copies keeps it, so the
+   * lines that collide with it become entries, and the counts still add up.
+   */
+  @Test
+  void countedSlotsAreKeptWhenOtherLinesCollide() {
+    Random r = new Random(SEED + 3);
+    EntrySpec whole = EntrySpec.of(SortConfig.builder().format(RecordFormat.lines()).build());
+    assertTrue(whole.equalMeansIdentical());
+    Outcome o = feed(whole, 300_000, i -> "w" + r.nextInt(40_000));
+    assertFalse(o.off(), "seed " + SEED);
+    assertTrue(o.missedRepeats() > 0, "seed " + SEED + ": the case needs collisions");
+  }
+
+  /** Sorts in which equal keys need not be identical lines have no count mode. */
+  @Test
+  void noCountModeWhereEqualIsNotIdentical() {
+    assertNull(
+        RepeatFilter.of(
+            EntrySpec.of(
+                SortConfig.builder()
+                    .format(RecordFormat.lines())
+                    .key(SortKey.of(KeyField.of(KeyLocation.wholeRecord(), KeyType.gnuNumeric())))
+                    .lastResort(LastResort.NONE)
+                    .build())));
+    assertNull(
+        RepeatFilter.of(
+            EntrySpec.of(
+                SortConfig.builder()
+                    .format(RecordFormat.lines())
+                    .key(SortKey.of(KeyField.of(KeyLocation.wholeRecord(), KeyType.gnuNumeric())))
+                    .lastResort(LastResort.ASCENDING)
+                    .unique(true)
+                    .build())));
+    assertNull(RepeatFilter.of(EntrySpec.pairs(false)));
+    assertFalse(RepeatFilter.of(UNIQUE).counts());
+    assertTrue(RepeatFilter.of(NUMERIC).counts());
   }
 
   /**
@@ -134,7 +245,10 @@ class RepeatFilterTest {
     Outcome o = feed(200_000, i -> "line " + i);
     assertTrue(o.off());
     assertEquals(RepeatFilter.TRIAL, o.lookups());
-    assertEquals(0, o.dropped());
+    assertEquals(0, o.filtered());
+    Outcome c = feed(NUMERIC, 200_000, i -> Integer.toString(i));
+    assertTrue(c.off());
+    assertEquals(RepeatFilter.TRIAL, c.lookups());
   }
 
   /**

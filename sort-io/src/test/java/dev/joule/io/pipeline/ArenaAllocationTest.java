@@ -81,7 +81,8 @@ class ArenaAllocationTest {
               RunFormationPhase.indexes(plan, watched, res),
               meter,
               input.size(),
-              new UniqueDrops(spec));
+              new UniqueDrops(spec),
+              null);
       assertEquals(n, r.records(), "records in the runs, seed " + SEED);
       long inRuns = 0;
       for (RunDescriptor d : r.runs()) {

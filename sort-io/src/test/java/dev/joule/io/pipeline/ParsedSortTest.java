@@ -305,10 +305,11 @@ class ParsedSortTest {
 
   /**
    * Unique mode with many duplicates in two passes: repeated lines are left out as they are read,
-   * every run holds each key once, so run formation writes far less than the input (all of it
-   * without the drop), and the output is the reference's. Also for fixed records read in place.
-   * Keys whose equal normalized keys still need the records compared (a version field) are in
-   * {@link GnuKeysSortTest}; the run made from an overflowing one-pass arena in {@link
+   * so that an input of 40 values is one chunk sorted in memory, and with more values every run
+   * holds each key once (run formation writes far less than the input, all of it without the drop);
+   * the output is the reference's. Also for fixed records read in place. Keys whose equal
+   * normalized keys still need the records compared (a version field) are in {@link
+   * GnuKeysSortTest}; the run made from an overflowing one-pass arena in {@link
    * #anInputLargerThanItsSampleSaysOverflowsIntoTwoPasses}.
    */
   @Test
@@ -331,8 +332,9 @@ class ParsedSortTest {
     SortReport rep = sort(input, TestHooks.runRecordsLimit(lines, 5000).build(), expected);
     PhaseReport formation = rep.phases().get(0);
     // Repeats are left out as lines are read (RepeatFilter): the index no longer fills every 5000
-    // lines, and the whole input is one run of 40 lines (12 runs without the filter).
-    assertEquals(1, rep.runs(), "seed " + SEED);
+    // lines, and the whole input is one chunk of 40 lines, sorted and written from memory (12 runs
+    // without the filter).
+    assertEquals(0, rep.runs(), "seed " + SEED);
     assertTrue(
         formation.bytesWritten() < input.length / 4,
         "seed "
@@ -373,6 +375,71 @@ class ParsedSortTest {
             concat(reference(fixed, byKey, true)));
     assertTrue(rep.runs() >= 4, "seed " + SEED + ": runs " + rep.runs());
     assertTrue(rep.phases().get(0).bytesWritten() < 100_000L * 8 / 4, "seed " + SEED);
+  }
+
+  /**
+   * Without {@code -u}, where records that compare equal are identical (whole lines; GNU's last
+   * resort after a key, ascending or descending): a line read again is counted on its twin as it is
+   * read and written as often. 60,000 lines of 40 spellings of numbers with a run limit of 5000
+   * lines (12 runs without the count) are one chunk, sorted and written from memory with no run at
+   * all; with a quarter of the lines unique as well, several runs each write their counted lines as
+   * often. Outputs against stable sorts with comparators from the definitions.
+   */
+  @Test
+  void repeatedLinesAreCountedAndWrittenAsOften() throws IOException {
+    Random r = new Random(SEED + 10);
+    String[] spellings = {"", "0", "00", " ", "-", "-0"};
+    List<byte[]> recs = new ArrayList<>();
+    for (int i = 0; i < 60_000; i++) {
+      String v =
+          spellings[r.nextInt(spellings.length)] + r.nextInt(7) + (r.nextBoolean() ? "" : ".5");
+      recs.add(v.getBytes(StandardCharsets.US_ASCII));
+    }
+    Comparator<byte[]> numeric =
+        Comparator.comparing(
+            (byte[] b) ->
+                new java.math.BigDecimal(new String(b, StandardCharsets.US_ASCII).strip()));
+    Comparator<byte[]> numericThenBytes = numeric.thenComparing(Arrays::compareUnsigned);
+    SortKey n = SortKey.of(KeyField.of(KeyLocation.wholeRecord(), KeyType.gnuNumeric()));
+    SortKey nr =
+        SortKey.of(
+            KeyField.of(KeyLocation.wholeRecord(), KeyType.gnuNumeric()).withDescending(true));
+    record Case(String name, SortConfig.Builder config, Comparator<byte[]> order) {}
+    List<Case> cases =
+        List.of(
+            new Case("whole lines", lines(), Arrays::compareUnsigned),
+            new Case("-n", lines().key(n).lastResort(LastResort.ASCENDING), numericThenBytes),
+            new Case(
+                "-n -r",
+                lines().key(nr).lastResort(LastResort.DESCENDING),
+                numericThenBytes.reversed()));
+    byte[] input = lines(recs, (byte) '\n', false);
+    for (Case c : cases) {
+      byte[] expected = lines(reference(recs, c.order(), false), (byte) '\n', true);
+      SortReport rep = sort(input, TestHooks.runRecordsLimit(c.config(), 5000).build(), expected);
+      assertEquals(0, rep.runs(), c.name() + ", seed " + SEED + ": the chunk held each line once");
+      assertEquals(recs.size(), rep.records(), c.name());
+      assertEquals(recs.size(), rep.output().records(), c.name());
+    }
+
+    List<byte[]> mixed = new ArrayList<>(recs);
+    for (int i = 0; i < 20_000; i++) {
+      mixed.add((r.nextInt(20) + "." + r.nextInt(1_000_000)).getBytes(StandardCharsets.US_ASCII));
+    }
+    java.util.Collections.shuffle(mixed, r);
+    byte[] in2 = lines(mixed, (byte) '\n', true);
+    for (Case c : cases) {
+      byte[] expected = lines(reference(mixed, c.order(), false), (byte) '\n', true);
+      SortReport rep = sort(in2, TestHooks.runRecordsLimit(c.config(), 5000).build(), expected);
+      assertTrue(rep.runs() >= 2, c.name() + ", seed " + SEED + ": runs " + rep.runs());
+      // 20,000 unique lines need 4 runs of 5000 entries; without the count, 80,000 lines need 16
+      assertTrue(rep.runs() <= 6, c.name() + ", seed " + SEED + ": runs " + rep.runs());
+      assertEquals(mixed.size(), rep.output().records(), c.name());
+    }
+  }
+
+  private SortConfig.Builder lines() {
+    return config(Shape.ONE_PASS, 2).format(RecordFormat.lines());
   }
 
   // ---- derived keys ----
