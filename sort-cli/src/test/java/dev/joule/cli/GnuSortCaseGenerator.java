@@ -706,8 +706,28 @@ final class GnuSortCaseGenerator {
     return all[rnd.nextInt(all.length)];
   }
 
+  /**
+   * Thousands of lines drawn from a pool of 1 to 3000: counted on their twins as they are read
+   * where equal lines are identical, and at the side's small buffer spilled in runs that write
+   * every copy (docs/design.md D28).
+   */
+  private byte[] repetitive(Kind[] kinds, Character sep, char term) {
+    List<String> pool = new ArrayList<>();
+    for (int i = between(1, 3000); i > 0; i--) {
+      pool.add(line(kinds, sep, term));
+    }
+    StringBuilder b = new StringBuilder();
+    for (int i = between(3000, 15_000); i > 0; i--) {
+      b.append(pick(pool)).append(term);
+    }
+    return bytes(b.toString(), sep);
+  }
+
   /** One input: lines of fields, terminated by {@code term}, the last one sometimes not. */
   private byte[] input(Kind[] kinds, Character sep, char term) {
+    if (chance(0.04)) {
+      return repetitive(kinds, sep, term);
+    }
     double p = rnd.nextDouble();
     int n =
         p < 0.03
@@ -745,14 +765,17 @@ final class GnuSortCaseGenerator {
         out.append(term);
       }
     }
-    String text = out.toString();
+    return bytes(out.toString(), sep);
+  }
+
+  /** The input's bytes (chars 0..255 stand for bytes), less what the release's quirks avoid. */
+  private byte[] bytes(String text, Character sep) {
     if (avoid.byte80()) {
       text = text.replace('\u0080', '\u0081');
     }
     if (versionSort && avoid.versionSuffix()) {
       text = noWholeSuffix(text, sep);
     }
-    // chars 0..255 stand for bytes
     return text.getBytes(StandardCharsets.ISO_8859_1);
   }
 
