@@ -264,13 +264,16 @@ public final class SortPlan {
    * transfers), sort-bench/results/pipeline.md: 14 runs of 286 MB arenas took a median 9.29 CPU-s
    * (2.1–2.8 s of it kernel), 26 runs of 154 MB took 8.44 CPU-s (0.95–1.19 s kernel) and 3.3–3.7 s
    * of run formation, the merge's deeper tree costing ≈ 0.5 CPU-s of that gain; this rule, with the
-   * carving margin, makes 25 runs there.
+   * carving margin, makes 25 runs there. Never larger than the whole input either: a two-pass plan
+   * for an input of a few MB (the rest of one that outgrew its one-pass arena) whose arenas cannot
+   * lend even a 2-way merge its buffers used to get arenas and indexes of the whole budget (6 GB
+   * resident for 12.5 MB of lines under the default budget).
    */
   private long fewestPagesPerRun(long budgetPerRun, int fanIn, long q) {
     if (records == 0 || budgetPerRun <= 0) {
       return budgetPerRun;
     }
-    long best = budgetPerRun;
+    long best = Math.min(budgetPerRun, (records + q - 1) / q * q);
     for (long k = (records + budgetPerRun - 1) / budgetPerRun + 1; k <= fanIn; k++) {
       long per = ((records + k - 1) / k + q - 1) / q * q;
       long lent = RUN_FORMATION_ARENAS * per * recordSize;

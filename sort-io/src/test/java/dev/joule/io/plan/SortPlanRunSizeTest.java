@@ -84,6 +84,21 @@ class SortPlanRunSizeTest {
   }
 
   /**
+   * The two-pass plan for the rest of an input that outgrew its one-pass arena: 12.5 MB of lines
+   * under a 6 GiB budget, so small that not even 2 runs could lend a merge its buffers. Its runs
+   * hold the whole input at most; they used to be sized to the budget (arenas and indexes of 6 GB,
+   * resident).
+   */
+  @Test
+  void aSmallTwoPassInputGetsRunsNoLargerThanItself() throws IOException {
+    SortConfig c = SortConfig.builder().memoryBudget(DataSize.ofMiB(6144)).threads(2).build();
+    SortPlan p = SortPlan.twoPass(12_500_000L, c, new RecordEstimate(false, 7.8, 24));
+    assertTrue(p.recordsPerRun() <= p.records(), p.describe());
+    assertTrue(p.sortMemory() < 512 * MIB, p.describe()); // 3 arenas and indexes for the input
+    assertEquals(1, p.runs(), p.describe());
+  }
+
+  /**
    * Under an open-file limit that leaves no room for a merge, a sort that fits one pass is planned
    * (it merges nothing) and one that needs runs is refused with a {@link SortIOException} (an
    * environment error, exit 2) naming the temp directory, the limit, {@code ulimit -n} with the
