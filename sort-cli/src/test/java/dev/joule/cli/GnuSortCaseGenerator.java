@@ -718,7 +718,10 @@ final class GnuSortCaseGenerator {
     }
     StringBuilder b = new StringBuilder();
     for (int i = between(3000, 15_000); i > 0; i--) {
-      b.append(pick(pool)).append(term);
+      b.append(pick(pool));
+      if (i > 1 || !chance(0.15)) {
+        b.append(term); // the last line sometimes without
+      }
     }
     return bytes(b.toString(), sep);
   }

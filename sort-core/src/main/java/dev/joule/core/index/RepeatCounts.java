@@ -12,9 +12,9 @@ import java.util.Arrays;
  * sort does not change; open addressing in two parallel arrays at most half full, so a lookup of an
  * entry without copies usually costs one probe.
  *
- * <p>Memory: 16 bytes per slot, at most twice the counted entries rounded up to a power of two (the
- * filter counts at most its table's slots, so at most 512 KiB). Immutable once built; safe to read
- * from several threads.
+ * <p>Memory: 16 bytes per slot, two to four times the counted entries (a power of two; the filter
+ * counts at most its table's 16384 slots, so at most 1 MiB of heap per chunk, outside the budget
+ * like the filter's table). Immutable once built; safe to read from several threads.
  */
 public final class RepeatCounts {
   private static final long EMPTY_ADDRESS = -1;

@@ -238,6 +238,11 @@ public final class EntrySpec {
     return format instanceof LengthPrefixedFormat ? LengthPrefixedFormat.LENGTH_BYTES : 0;
   }
 
+  /** Where a record starts in its framed bytes ({@link #frame}): after a row's length. */
+  public int recordOffsetInFrame() {
+    return format instanceof LengthPrefixedFormat ? LengthPrefixedFormat.LENGTH_BYTES : 0;
+  }
+
   /** Writes one record's framing and bytes to {@code out}, as the output format wants them. */
   public void frame(ByteBuffer src, int start, int length, FramedSink out) throws IOException {
     if (format instanceof LengthPrefixedFormat) {

@@ -36,7 +36,7 @@ import java.util.Arrays;
  *
  * <p>Memory: the table, {@link #SLOTS} refs and hashes (256 KiB; 384 KiB in count mode) on the
  * heap, outside the budget like the entry appender's key scratch, and per chunk in count mode its
- * {@link RepeatCounts} (at most 512 KiB). Not thread-safe: the filling thread's.
+ * {@link RepeatCounts} (at most 1 MiB). Not thread-safe: the filling thread's.
  */
 final class RepeatFilter {
   /** Table slots: 16384, several times the distinct lines of the inputs it pays off for. */

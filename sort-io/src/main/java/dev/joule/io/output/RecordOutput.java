@@ -96,10 +96,26 @@ public final class RecordOutput {
     for (int k = 1; k < per; k++) {
       c.put(k * framed, c, 0, framed);
     }
+    checkCopies(b, rs, rl, c, framed, per);
     for (long left = copies; left > 0; ) {
       int n = (int) Math.min(left, per);
       out.put(c, 0, n * framed);
       left -= n;
+    }
+  }
+
+  /**
+   * The validator counted the entry's own bytes once per copy, so the bytes that go out must be
+   * them: the record in the first framed copy, and every copy the same as the first.
+   */
+  private void checkCopies(ByteBuffer b, int rs, int rl, ByteBuffer c, int framed, int per) {
+    int off = spec.recordOffsetInFrame();
+    boolean same = c.slice(off, rl).equals(b.slice(rs, rl));
+    for (int k = 1; k < per && same; k++) {
+      same = c.slice(k * framed, framed).equals(c.slice(0, framed));
+    }
+    if (!same) {
+      throw new IllegalStateException("the framed copies of a repeated record differ from it");
     }
   }
 

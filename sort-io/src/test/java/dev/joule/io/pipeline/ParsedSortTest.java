@@ -422,6 +422,16 @@ class ParsedSortTest {
       assertEquals(recs.size(), rep.output().records(), c.name());
     }
 
+    // Length-prefixed rows: the copies are framed after their length.
+    SortReport rows =
+        sort(
+            rows(recs),
+            TestHooks.runRecordsLimit(
+                    config(Shape.ONE_PASS, 2).format(RecordFormat.lengthPrefixed()), 5000)
+                .build(),
+            rows(reference(recs, Arrays::compareUnsigned, false)));
+    assertEquals(0, rows.runs(), "rows, seed " + SEED);
+
     List<byte[]> mixed = new ArrayList<>(recs);
     for (int i = 0; i < 20_000; i++) {
       mixed.add((r.nextInt(20) + "." + r.nextInt(1_000_000)).getBytes(StandardCharsets.US_ASCII));
