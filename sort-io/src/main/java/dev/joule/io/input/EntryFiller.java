@@ -55,11 +55,10 @@ public final class EntryFiller implements AutoCloseable {
 
   /**
    * From the next chunk on, filters a line equal to one already in its chunk ({@link
-   * RepeatFilter}): left out in unique mode of whole lines, counted on that entry where equal
-   * entries are identical records ({@link EntrySpec#equalMeansIdentical()}); a no-op for other
-   * sorts. For the writers of chunks that account for what was dropped ({@link
-   * ChunkSource.Chunk#dropped()}) and write every entry as often as it was counted ({@link
-   * ChunkSource.Chunk#repeats()}).
+   * RepeatFilter}): left out in unique mode, counted on that entry where equal entries are
+   * identical records ({@link EntrySpec#equalMeansIdentical()}); a no-op for other sorts. For the
+   * writers of chunks that account for what was dropped ({@link ChunkSource.Chunk#dropped()}) and
+   * write every entry as often as it was counted ({@link ChunkSource.Chunk#repeats()}).
    */
   public void filterRepeatsAsRead() {
     if (repeats == null) {

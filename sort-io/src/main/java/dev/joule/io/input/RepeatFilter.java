@@ -13,9 +13,9 @@ import java.util.Arrays;
  * lines of about 1000 distinct values a chunk then holds each value once. Two modes:
  *
  * <ul>
- *   <li><b>drop</b> (unique mode, where the line is its own whole key and equal keys keep input
- *       order): the repeat is left out; the first occurrence in the chunk is the one the sort
- *       keeps;
+ *   <li><b>drop</b> (unique mode, whatever the key): the repeat is left out. Of two identical lines
+ *       the output holds at most one (their keys are equal), and which one cannot be told; the
+ *       records dropped are accounted as unique mode's ({@link ChunkSource.Chunk#dropped()});
  *   <li><b>count</b> (a sort in which equal entries are identical records, {@link
  *       EntrySpec#equalMeansIdentical()}: GNU's last resort, or the whole line as the key): the
  *       repeat is counted on the entry it equals ({@link #counts()}), and the chunk's writer writes
@@ -77,10 +77,9 @@ final class RepeatFilter {
 
   /** The filter for entries of {@code spec}, or null if none applies. */
   static RepeatFilter of(EntrySpec spec) {
-    if (spec.unique()
-        && spec.layout().place() == EntryLayout.KeyPlace.WHOLE
-        && spec.tie() == null
-        && spec.sameKey() == null) {
+    if (spec.unique()) {
+      // Whatever the key: of two identical lines at most one is output, and which one cannot be
+      // told, so the later one may go as it is read.
       return new RepeatFilter(false);
     }
     return spec.equalMeansIdentical() ? new RepeatFilter(true) : null;

@@ -178,7 +178,7 @@ class RepeatFilterTest {
     assertTrue(o.missedRepeats() > 0, "seed " + SEED + ": the case needs collisions");
   }
 
-  /** Sorts in which equal keys need not be identical lines have no count mode. */
+  /** Sorts in which equal keys need not be identical lines have no count mode; unique ones drop. */
   @Test
   void noCountModeWhereEqualIsNotIdentical() {
     assertNull(
@@ -189,7 +189,7 @@ class RepeatFilterTest {
                     .key(SortKey.of(KeyField.of(KeyLocation.wholeRecord(), KeyType.gnuNumeric())))
                     .lastResort(LastResort.NONE)
                     .build())));
-    assertNull(
+    RepeatFilter keyedUnique =
         RepeatFilter.of(
             EntrySpec.of(
                 SortConfig.builder()
@@ -197,7 +197,8 @@ class RepeatFilterTest {
                     .key(SortKey.of(KeyField.of(KeyLocation.wholeRecord(), KeyType.gnuNumeric())))
                     .lastResort(LastResort.ASCENDING)
                     .unique(true)
-                    .build())));
+                    .build()));
+    assertFalse(keyedUnique.counts()); // -n -u: identical lines are dropped, not counted
     assertNull(RepeatFilter.of(EntrySpec.pairs(false)));
     assertFalse(RepeatFilter.of(UNIQUE).counts());
     assertTrue(RepeatFilter.of(NUMERIC).counts());

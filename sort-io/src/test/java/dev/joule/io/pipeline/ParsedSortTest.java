@@ -422,6 +422,16 @@ class ParsedSortTest {
       assertEquals(recs.size(), rep.output().records(), c.name());
     }
 
+    // -n -u: identical lines are dropped as they are read, whatever the key; the first of each
+    // numeric value is kept (11 runs without the drop).
+    byte[] uniqueByNumber = lines(reference(recs, numeric, true), (byte) '\n', true);
+    SortReport nu =
+        sort(
+            input,
+            TestHooks.runRecordsLimit(lines().key(n).unique(true), 5000).build(),
+            uniqueByNumber);
+    assertEquals(0, nu.runs(), "-n -u, seed " + SEED);
+
     // Length-prefixed rows: the copies are framed after their length.
     SortReport rows =
         sort(
