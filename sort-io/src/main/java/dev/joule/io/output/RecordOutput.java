@@ -106,14 +106,16 @@ public final class RecordOutput {
 
   /**
    * The validator counted the entry's own bytes once per copy, so the bytes that go out must be
-   * them: the record in the first framed copy, and every copy the same as the first.
+   * them: the record in the first framed copy, and every copy the same as the first. The second
+   * holds if the scratch equals itself shifted by one copy (byte i is byte i - framed throughout),
+   * one mismatch call: a compare per copy, with its two slices, was 8 % of a CPU-second of {@code
+   * sort -n} on 10^7 lines of 1000 values (async-profiler).
    */
   private void checkCopies(ByteBuffer b, int rs, int rl, ByteBuffer c, int framed, int per) {
     int off = spec.recordOffsetInFrame();
-    boolean same = c.slice(off, rl).equals(b.slice(rs, rl));
-    for (int k = 1; k < per && same; k++) {
-      same = c.slice(k * framed, framed).equals(c.slice(0, framed));
-    }
+    int rest = (per - 1) * framed;
+    boolean same =
+        c.slice(off, rl).equals(b.slice(rs, rl)) && c.slice(framed, rest).equals(c.slice(0, rest));
     if (!same) {
       throw new IllegalStateException("the framed copies of a repeated record differ from it");
     }
