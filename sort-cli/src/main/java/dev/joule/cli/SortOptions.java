@@ -54,8 +54,9 @@ public final class SortOptions {
       paramLabel = "N",
       converter = ThreadCount.class,
       description =
-          "Worker threads for sorting and merging, 1..256. Default: the processors"
-              + " (${DEFAULT-VALUE}).")
+          "Worker threads for sorting and merging, 1..256; a sort of lines that fits in"
+              + " memory also splits and parses them on up to 8 of them. Default: the"
+              + " processors (${DEFAULT-VALUE}).")
   int threads = MachineDefaults.threads();
 
   @Option(

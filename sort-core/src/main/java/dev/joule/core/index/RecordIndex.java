@@ -237,6 +237,18 @@ public final class RecordIndex {
     if (size >= keys.length) {
       throw new IllegalStateException("index full at " + size + " entries");
     }
+    int i = size++;
+    words(slab, offset, keys, refs, i);
+    return i;
+  }
+
+  /**
+   * Writes the key and ref words of the entry at {@code offset} of slab {@code slab} to {@code
+   * keysOut[i]} and {@code refsOut[i]}, as {@link #add} stores them, without adding the entry.
+   * Reads only the bound arena, so parse threads that fill disjoint parts of it may call it at once
+   * (each into slots of its own), and {@link #appendAlternates} then adds what they wrote.
+   */
+  public void words(int slab, int offset, long[] keysOut, long[] refsOut, int i) {
     ByteBuffer b = slabs[slab];
     int k = offset + keyDistance;
     int kl = variable ? layout.keyLength(b, offset) : keyLength;
@@ -250,10 +262,25 @@ public final class RecordIndex {
     if (variable) {
       extra |= (long) Math.min(kl, MAX_INDEXED_LENGTH) << LENGTH_SHIFT;
     }
-    int i = size++;
-    keys[i] = KeyPrefix.of(b, k, kl);
-    refs[i] = extra | (long) slab << OFFSET_BITS | offset;
-    return i;
+    keysOut[i] = KeyPrefix.of(b, k, kl);
+    refsOut[i] = extra | (long) slab << OFFSET_BITS | offset;
+  }
+
+  /**
+   * Appends the entries whose words parse threads wrote ({@link #words}) to {@code [from, from +
+   * count)} of the alternate bank ({@link #altKeys()}, {@link #altRefs()}), which is free until the
+   * index is sorted.
+   *
+   * @throws IllegalArgumentException if the range is outside the bank or the entries do not fit
+   */
+  public void appendAlternates(int from, int count) {
+    if (from < 0 || count < 0 || from + count > keys.length || size + count > keys.length) {
+      throw new IllegalArgumentException(
+          "entries [" + from + ", +" + count + ") after " + size + " of " + keys.length);
+    }
+    System.arraycopy(altKeys, from, keys, size, count);
+    System.arraycopy(altRefs, from, refs, size, count);
+    size += count;
   }
 
   /** Makes this index an exact copy of {@code src} (same arena); for benchmarks and tests. */

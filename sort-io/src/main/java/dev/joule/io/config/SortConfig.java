@@ -183,10 +183,10 @@ public final class SortConfig {
   }
 
   /**
-   * Worker threads for sorting and merging: the parallelism the radix sort plans for and the most
-   * parts of a parallel final merge. As set with {@link Builder#threads}; if not set, the
-   * parallelism of {@link #computePool()} when the caller gave one (at most {@link #MAX_THREADS}),
-   * else the available processors.
+   * Worker threads for sorting and merging: the parallelism the radix sort plans for, the most
+   * parts of a parallel final merge, and the parse threads of a one-pass sort of lines (at most 8).
+   * As set with {@link Builder#threads}; if not set, the parallelism of {@link #computePool()} when
+   * the caller gave one (at most {@link #MAX_THREADS}), else the available processors.
    */
   public int threads() {
     return threads;

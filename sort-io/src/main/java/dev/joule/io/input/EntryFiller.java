@@ -4,7 +4,9 @@ import dev.joule.core.index.RecordIndex;
 import dev.joule.core.index.RepeatCounts;
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.RecordArena;
+import dev.joule.core.record.LineFormat;
 import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -45,6 +47,9 @@ public final class EntryFiller implements AutoCloseable {
   private final IdentityHashMap<RecordIndex, RecordArena> overflows = new IdentityHashMap<>();
   private final EntrySpec spec;
   private RepeatFilter repeats; // null: every record becomes an entry
+  private int workers = 1; // parse threads per chunk (parseInParallel)
+  private SortThreads helperThreads;
+  private ParallelFill parallel; // the parse threads, from the first fill with workers > 1
 
   /** Fills from {@code records}, entries as {@code spec} says. */
   public EntryFiller(RecordReader records, EntrySpec spec) {
@@ -67,6 +72,28 @@ public final class EntryFiller implements AutoCloseable {
   }
 
   /**
+   * Fills each chunk on {@code workers} threads at once (the filling thread and {@code workers - 1}
+   * {@code joule-parse-N} helpers of {@code threads}), if the records are lines and the sort's
+   * output cannot tell lines that compare equal apart ({@link EntrySpec#orderFree()}: each thread
+   * takes spans of whole lines, and a line another thread could not place starts a later chunk than
+   * lines after it); else a no-op. Call before the first {@link #fill}.
+   */
+  public void parseInParallel(int workers, SortThreads threads) {
+    if (workers > 1 && spec.orderFree() && spec.format() instanceof LineFormat) {
+      if (pending || parallel != null) {
+        throw new IllegalStateException("parallel parsing starts before the first fill");
+      }
+      this.workers = workers;
+      this.helperThreads = threads;
+    }
+  }
+
+  /** The parse threads a chunk may be filled on ({@link #parseInParallel}; 1 if not parallel). */
+  public int parseThreads() {
+    return workers;
+  }
+
+  /**
    * The error of a record that did not fit the empty arena of the last {@link #fill} nor an
    * overflow arena (the direct memory ran out), or null if none.
    */
@@ -86,8 +113,20 @@ public final class EntryFiller implements AutoCloseable {
    * overflow arena could be allocated for the next record ({@link #tooLarge()}).
    */
   public ChunkSource.Chunk fill(RecordArena arena, RecordIndex index) throws IOException {
+    return fill(arena, index, workers);
+  }
+
+  /**
+   * As {@link #fill(RecordArena, RecordIndex)}, on at most {@code threads} parse threads (of those
+   * {@link #parseInParallel} set): fewer where the fill overlaps other work of the sort.
+   */
+  public ChunkSource.Chunk fill(RecordArena arena, RecordIndex index, int threads)
+      throws IOException {
     tooLarge = null;
     release(index); // its chunk is written: the caller fills an index again only then
+    if (workers > 1) {
+      return fillInParallel(arena, index, Math.max(1, Math.min(threads, workers)));
+    }
     appender.reset(arena, index);
     RecordChecksum sum = new RecordChecksum();
     RecordChecksum droppedSum = new RecordChecksum();
@@ -141,7 +180,7 @@ public final class EntryFiller implements AutoCloseable {
         break; // the arena or index is full: this record starts the next chunk
       }
       if (filter != null) {
-        filter.added();
+        filter.added(index.refs()[index.size() - 1]);
         sum.addCrc(crc);
         if (filter.off()) {
           filter = null;
@@ -157,12 +196,63 @@ public final class EntryFiller implements AutoCloseable {
     return new ChunkSource.Chunk(index.size(), bytes, sum, dropped, droppedSum, counted);
   }
 
+  /** A chunk filled by the parse threads, or one outsized line alone in an overflow arena. */
+  private ChunkSource.Chunk fillInParallel(RecordArena arena, RecordIndex index, int threads)
+      throws IOException {
+    if (parallel == null) {
+      parallel = new ParallelFill(records, spec, workers, helperThreads, repeats != null);
+    }
+    while (true) {
+      SpanParser big = parallel.outsizedPending();
+      if (big != null) {
+        RecordArena overflow =
+            overflowArena(
+                index,
+                (long) spec.entryLength(big.pendingLength(), big.keyLength()),
+                big.pendingOffset());
+        if (overflow == null) {
+          return new ChunkSource.Chunk(0, 0, new RecordChecksum());
+        }
+        ChunkSource.Chunk c = parallel.placeOutsized(big, overflow, index);
+        exhausted = parallel.exhausted();
+        return c;
+      }
+      int done = parallel.exhaustedParsers();
+      ChunkSource.Chunk c = parallel.fill(arena, index, spec, threads);
+      exhausted = parallel.exhausted();
+      if (c.records() > 0 || exhausted) {
+        return c;
+      }
+      if (parallel.outsizedPending() == null && parallel.exhaustedParsers() == done) {
+        throw new IllegalStateException("no line fit an empty arena and none is outsized");
+      }
+      // Nothing fit: a thread's next line is outsized, and goes first into a chunk of its own;
+      // or the threads that ran found the input used up, and others hold the rest of it.
+    }
+  }
+
   /**
    * Puts the record alone in an overflow arena of its entry's size bound to {@code index}; false
    * with {@link #tooLarge()} set if that arena cannot be allocated.
    */
   private boolean appendOutsized(RecordIndex index, ByteBuffer src, int start, int length) {
     long entry = appender.entryLength(length);
+    RecordArena big = overflowArena(index, entry, records.offset());
+    if (big == null) {
+      return false;
+    }
+    appender.reset(big, index);
+    if (!appender.append(src, start, length)) {
+      throw new IllegalStateException("an empty overflow arena of " + entry + " bytes is full");
+    }
+    return true;
+  }
+
+  /**
+   * A new overflow arena of {@code entry} bytes, held for {@code index}'s chunk; null with {@link
+   * #tooLarge()} set if it cannot be allocated (for the record at input offset {@code offset}).
+   */
+  private RecordArena overflowArena(RecordIndex index, long entry, long offset) {
     RecordArena big;
     try {
       big = RecordArena.allocate(Math.max(entry, Alignment.BYTES));
@@ -172,7 +262,7 @@ public final class EntryFiller implements AutoCloseable {
               "read",
               records.path(),
               "the record at offset "
-                  + records.offset()
+                  + offset
                   + " needs "
                   + entry
                   + " bytes in memory beside the budget's arenas, and the JVM's direct memory is"
@@ -180,14 +270,10 @@ public final class EntryFiller implements AutoCloseable {
                   + e.getMessage()
                   + "): raise -XX:MaxDirectMemorySize",
               e);
-      return false;
+      return null;
     }
     overflows.put(index, big);
-    appender.reset(big, index);
-    if (!appender.append(src, start, length)) {
-      throw new IllegalStateException("an empty overflow arena of " + entry + " bytes is full");
-    }
-    return true;
+    return big;
   }
 
   /** Frees the overflow arena {@code index} was bound to, if any. */
@@ -201,6 +287,9 @@ public final class EntryFiller implements AutoCloseable {
   /** Frees every overflow arena; idempotent. The chunks they hold must be written. */
   @Override
   public void close() {
+    if (parallel != null) {
+      parallel.close();
+    }
     for (RecordArena big : overflows.values()) {
       big.close();
     }

@@ -204,6 +204,20 @@ public final class EntrySpec {
     return equalMeansIdentical;
   }
 
+  /**
+   * Whether the output cannot tell apart the input order of records that compare equal: they are
+   * identical ({@link #equalMeansIdentical()}), or unique mode keeps one of records that are
+   * identical (the whole record is the key and nothing else decides). Chunks may then hold their
+   * entries in any order, and records may go into chunks out of input order (parallel parsing).
+   */
+  public boolean orderFree() {
+    return equalMeansIdentical
+        || (unique
+            && layout.place() == EntryLayout.KeyPlace.WHOLE
+            && tie == null
+            && sameKey == null);
+  }
+
   /** Whether entries are the input's records, read straight into arenas (fixed records). */
   public boolean inPlace() {
     return layout.place() == EntryLayout.KeyPlace.RANGE;

@@ -51,6 +51,15 @@ public final class RecordReader implements AutoCloseable {
   private int recordLength;
   private long recordOffset;
   private long bytesRead;
+  // Spans (parallel parsing): whole lines handed to parse threads, the line that crosses buffers
+  // copied out, and the pool buffers the threads hold.
+  private final java.util.ArrayDeque<LineSpan> ready = new java.util.ArrayDeque<>();
+  private final java.util.Set<ByteBuffer> held =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private ByteBuffer straddle; // the start of a line that crosses buffers, or null
+  private int straddleLength;
+  private long straddleOffset;
+  private boolean spans; // nextSpan was called: next() may not be any more
 
   /**
    * Reads {@code in} in transfers of {@code transfer} bytes into the buffers of {@code pool} (at
@@ -98,6 +107,9 @@ public final class RecordReader implements AutoCloseable {
    * @return false at the end of the input
    */
   public boolean next() throws IOException {
+    if (spans) {
+      throw new IllegalStateException("the reader hands out spans of lines");
+    }
     if (cur == null && (eof || !advanceBuffer())) {
       return false;
     }
@@ -191,6 +203,151 @@ public final class RecordReader implements AutoCloseable {
     return true;
   }
 
+  /**
+   * Whole lines for one parse thread: {@code [from, to)} of {@code buffer} holds lines that each
+   * end with the delimiter, except that the last may end at {@code to} without one (the input's
+   * last line, or a line that crossed buffers, copied out alone). {@code offset} is the input
+   * offset of {@code from}. A span of a pool buffer holds that buffer until {@link #release}.
+   */
+  public record LineSpan(ByteBuffer buffer, int from, int to, long offset, boolean pooled) {}
+
+  /**
+   * The next span of whole lines in input order, or null at the end of the input; for parse threads
+   * that each split the lines of their own spans (lines only). Per pool buffer, the lines from its
+   * first delimiter to its last are one span, handed out where they are; the line that crosses into
+   * the next buffer is copied into a span of its own. Once called, {@link #next()} may not be.
+   * Thread-safe with {@link #release}: parse threads take spans one at a time.
+   *
+   * @throws SortIOException if a line is longer than the format's limit
+   */
+  public synchronized LineSpan nextSpan() throws IOException {
+    if (!lines) {
+      throw new IllegalStateException(format + " has no lines to hand out in spans");
+    }
+    if (!spans && cur != null) {
+      throw new IllegalStateException("records were taken one by one before spans");
+    }
+    spans = true;
+    while (ready.isEmpty()) {
+      if (eof || !advanceBuffer()) {
+        if (straddle == null) {
+          return null;
+        }
+        ready.add(straddleSpan()); // the last line has no delimiter
+        break;
+      }
+      splitBuffer();
+    }
+    return ready.poll();
+  }
+
+  /** Splits the buffer just taken ({@code cur}) into spans, and takes it out of the reader's. */
+  private void splitBuffer() throws IOException {
+    ByteBuffer b = cur;
+    int from = 0;
+    if (straddle != null) {
+      int d = find(b, 0, lim);
+      int n = (d >= 0 ? d : lim);
+      if ((long) straddleLength + n > maxLength) {
+        throw tooLong("line", straddleOffset, (long) straddleLength + n);
+      }
+      straddle = grow(straddle, straddleLength + n);
+      straddle.put(straddleLength, b, 0, n);
+      straddleLength += n;
+      if (d < 0) {
+        recycle(b); // the line goes on in the next buffer
+        return;
+      }
+      ready.add(straddleSpan());
+      from = d + 1;
+    }
+    int last = lastDelimiter(b, from, lim);
+    if (last < 0) {
+      if (from < lim) {
+        startStraddle(b, from);
+      }
+      recycle(b);
+      return;
+    }
+    if (last - from > maxLength) { // the longest line of the span is at most its length
+      checkLengths(b, from, last);
+    }
+    if (last + 1 < lim) {
+      startStraddle(b, last + 1);
+    }
+    held.add(b);
+    ready.add(new LineSpan(b, from, last + 1, curOffset + from, true));
+    cur = null;
+  }
+
+  /** A line too long for the format inside one buffer (only with transfers above the limit). */
+  private void checkLengths(ByteBuffer b, int from, int last) throws SortIOException {
+    for (int p = from; p <= last; ) {
+      int d = find(b, p, last + 1);
+      if (d - p > maxLength) {
+        throw tooLong("line", curOffset + p, d - p);
+      }
+      p = d + 1;
+    }
+  }
+
+  private void startStraddle(ByteBuffer b, int from) throws SortIOException {
+    int n = lim - from;
+    if (n > maxLength) {
+      throw tooLong("line", curOffset + from, n);
+    }
+    straddle = ByteBuffer.allocate(Math.max(n, 256));
+    straddle.put(0, b, from, n);
+    straddleLength = n;
+    straddleOffset = curOffset + from;
+  }
+
+  private LineSpan straddleSpan() {
+    LineSpan s = new LineSpan(straddle, 0, straddleLength, straddleOffset, false);
+    straddle = null;
+    straddleLength = 0;
+    return s;
+  }
+
+  /** Hands the buffer {@code cur} back for more input (its bytes are not needed any more). */
+  private void recycle(ByteBuffer b) throws IOException {
+    cur = null;
+    giveBack(b);
+  }
+
+  private void giveBack(ByteBuffer b) throws IOException {
+    b.clear();
+    if (eof) {
+      pool.release(b);
+    } else {
+      submit(b);
+    }
+  }
+
+  /** Whether {@link #nextSpan} has handed out the last span. */
+  public synchronized boolean spansExhausted() {
+    return spans && eof && ready.isEmpty() && straddle == null;
+  }
+
+  /**
+   * Gives back the pool buffer of a span taken with {@link #nextSpan} once its lines are parsed.
+   */
+  public synchronized void release(LineSpan span) throws IOException {
+    if (span.pooled() && held.remove(span.buffer())) {
+      giveBack(span.buffer());
+    }
+  }
+
+  /** Index of the last delimiter in {@code [from, to)} of {@code b}, or -1. */
+  private int lastDelimiter(ByteBuffer b, int from, int to) {
+    for (int i = to - 1; i >= from; i--) {
+      if (b.get(i) == delimiter) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /** Copies the next {@code n} input bytes into {@code dst} at {@code at}, across buffers. */
   private void gather(ByteBuffer dst, int at, int n, long recordStart, String what)
       throws IOException {
@@ -233,7 +390,6 @@ public final class RecordReader implements AutoCloseable {
       return false;
     }
     if (cur != null) {
-      curOffset += lim;
       cur.clear();
       ByteBuffer done = cur;
       cur = null;
@@ -323,9 +479,12 @@ public final class RecordReader implements AutoCloseable {
     in.checkUnchanged(bytesRead);
   }
 
-  /** Stops the reader thread and gives every buffer back to the pool; idempotent. */
+  /**
+   * Stops the reader thread and gives every buffer back to the pool, those of spans not released
+   * too (their parse threads must have stopped); idempotent.
+   */
   @Override
-  public void close() throws IOException {
+  public synchronized void close() throws IOException {
     try {
       reader.close();
     } finally {
@@ -334,6 +493,11 @@ public final class RecordReader implements AutoCloseable {
         pool.release(b);
       }
       inFlight.clear();
+      for (ByteBuffer b : held) { // spans' buffers: their parse threads have stopped
+        pool.release(b);
+      }
+      held.clear();
+      ready.clear();
       if (cur != null) {
         pool.release(cur);
         cur = null;

@@ -104,6 +104,23 @@ final class RepeatFilter {
     return RepeatCounts.of(refs, extras, SLOTS);
   }
 
+  /**
+   * Count mode: the copies the filters of the parse threads that filled one chunk counted, by entry
+   * (each thread's entries are its own, so no entry is counted twice).
+   */
+  static RepeatCounts repeatCounts(java.util.List<RepeatFilter> filters) {
+    if (filters.size() == 1) {
+      return filters.get(0).repeatCounts();
+    }
+    long[] r = new long[filters.size() * SLOTS];
+    long[] e = new long[r.length];
+    for (int f = 0; f < filters.size(); f++) {
+      System.arraycopy(filters.get(f).refs, 0, r, f * SLOTS, SLOTS);
+      System.arraycopy(filters.get(f).extras, 0, e, f * SLOTS, SLOTS);
+    }
+    return RepeatCounts.of(r, e, r.length);
+  }
+
   /** Whether the filter has switched itself off. */
   boolean off() {
     return off;
@@ -152,10 +169,13 @@ final class RepeatFilter {
     return hit;
   }
 
-  /** Remembers the line just looked up, now the index's last entry, in a slot if it has one. */
-  void added() {
+  /**
+   * Remembers the line just looked up, now the entry of ref word {@code ref}, in a slot if it has
+   * one.
+   */
+  void added(long ref) {
     if (slot >= 0) {
-      refs[slot] = index.refs()[index.size() - 1];
+      refs[slot] = ref;
       hashes[slot] = lastHash;
     }
   }

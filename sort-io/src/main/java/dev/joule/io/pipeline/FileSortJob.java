@@ -207,7 +207,7 @@ final class FileSortJob {
       throws IOException {
     // Closed once the input is read: the merge has no use for the read pool.
     Resources input = res.add(new Resources(meter));
-    BlockPool readPool = input.pool(SortPlan.READ_BUFFERS, plan.inputTransfer());
+    BlockPool readPool = input.pool(plan.readBuffers(), plan.inputTransfer());
     RecordReader reader =
         input.add(new RecordReader(in, spec.format(), plan.inputTransfer(), readPool, threads));
     timeline.phase(plan.onePass() ? "in-memory sort" : "run formation");
@@ -217,7 +217,7 @@ final class FileSortJob {
       AtomicOutput[] wholeOut = new AtomicOutput[1];
       RunFormationPhase.Result rf =
           formParsedRuns(
-              new ParsedChunks(reader, spec, threads),
+              new ParsedChunks(reader, filler(reader, spec, plan), threads),
               plan,
               sorter,
               (index, chunk) -> {
@@ -247,7 +247,7 @@ final class FileSortJob {
     long bytes = Math.max(Alignment.BYTES, plan.arenaBytes());
     RecordArena arena = onePass.arena(bytes, InputStage.slabBytes(bytes, 1));
     RecordIndex index = onePass.index(plan.indexEntries());
-    EntryFiller filler = res.add(new EntryFiller(reader, spec)); // its overflow arenas
+    EntryFiller filler = res.add(filler(reader, spec, plan)); // its overflow arenas
     filler.filterRepeatsAsRead(); // the one pass and the first run account for drops and counts
     ChunkSource.Chunk first = filler.fill(arena, index);
     if (filler.exhausted()) {
@@ -311,6 +311,13 @@ final class FileSortJob {
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
         "merge pass 1");
     return merge(in, two, rf);
+  }
+
+  /** The filler of {@code reader}'s records, on {@code plan}'s parse threads where they apply. */
+  private EntryFiller filler(RecordReader reader, EntrySpec spec, SortPlan plan) {
+    EntryFiller f = new EntryFiller(reader, spec);
+    f.parseInParallel(plan.parseThreads(), threads);
+    return f;
   }
 
   /**

@@ -62,6 +62,12 @@ public final class SortPlan {
   public static final int READ_BUFFERS = 3;
 
   /**
+   * Most parse threads per chunk of lines (see {@link #parseThreads()}): one reader thread feeds
+   * them, and each holds an input buffer, a repeat filter and a key scratch.
+   */
+  public static final int MAX_PARSE_THREADS = 8;
+
+  /**
    * How much more than estimated a one-pass sort of parsed records plans for: the estimate comes
    * from a sample, and an input that outgrows its one-pass arena is sorted in two passes after all,
    * only slower.
@@ -114,6 +120,7 @@ public final class SortPlan {
   private final long onePassCapacity;
   private final int onePassSlabTarget;
   private final long onePassSlack;
+  private final boolean onePassAllowed; // false: the rest of an input that outgrew one pass
   private final boolean inPlace;
   private final double entryBytes; // average entry size (the record size when in place)
   private final long recordsPerRun;
@@ -134,6 +141,7 @@ public final class SortPlan {
       boolean onePassAllowed)
       throws SortIOException {
     SortHooks hooks = SortHooks.of(c);
+    this.onePassAllowed = onePassAllowed;
     this.inputBytes = inputBytes;
     this.inPlace = estimate.inPlace();
     this.entryBytes = estimate.entryBytesPerRecord();
@@ -168,7 +176,7 @@ public final class SortPlan {
     long capacity =
         Math.max(
             0,
-            (budget - onePassBuffers() - onePassSlack - readPoolBytes())
+            (budget - onePassBuffers() - onePassSlack - readPoolBytes(true))
                 / (rs + indexBytesPerEntry()));
     // The headroom of a parsed index rounds its entries up: step down past that rounding.
     while (capacity > 0 && onePassBytes(capacity) > budget) {
@@ -335,7 +343,7 @@ public final class SortPlan {
     long io =
         DirectRegion.bytesFor(runWriteBuffers(), temp)
             + RUN_FORMATION_ARENAS * arenaSlack(budget / RUN_FORMATION_ARENAS, slabRecordSize())
-            + readPoolBytes();
+            + readPoolBytes(false);
     long perRun =
         (budget - io)
             / (RUN_FORMATION_ARENAS * ((long) recordSize + indexBytesPerEntry())
@@ -431,7 +439,7 @@ public final class SortPlan {
             * RecordArena.directBytes(arena, arenaSlabBytes(arena, slabRecordSize()))
         + indexes * (long) indexEntriesFor(perRun) * RecordIndex.BYTES_PER_ENTRY
         + DirectRegion.bytesFor(runWriteBuffers(), temp)
-        + readPoolBytes();
+        + readPoolBytes(false);
   }
 
   /**
@@ -445,7 +453,7 @@ public final class SortPlan {
     return RecordArena.directBytes(arena, slab)
         + (long) indexEntriesFor(n) * RecordIndex.BYTES_PER_ENTRY
         + onePassBuffers()
-        + readPoolBytes();
+        + readPoolBytes(true);
   }
 
   /**
@@ -458,9 +466,40 @@ public final class SortPlan {
     return inPlace ? out : Math.max(out, DirectRegion.bytesFor(runWriteBuffers(), tempTransfer));
   }
 
-  /** The input's read pool: {@link #READ_BUFFERS} input transfers for parsed records, else none. */
-  private long readPoolBytes() {
-    return inPlace ? 0 : DirectRegion.bytesFor(READ_BUFFERS, inTransfer);
+  /**
+   * The input's read pool of a one-pass sort ({@code onePassSort}) or of run formation: {@link
+   * #readBuffers(boolean)} input transfers for parsed records, else none.
+   */
+  private long readPoolBytes(boolean onePassSort) {
+    return inPlace ? 0 : DirectRegion.bytesFor(readBuffers(onePassSort), inTransfer);
+  }
+
+  /**
+   * Parse threads per chunk of lines where the sort allows several ({@code
+   * EntryFiller#parseInParallel}): for a one-pass sort the sort's threads, at most {@link
+   * #MAX_PARSE_THREADS}; else one. Run formation parses beside the sort of the previous chunk and
+   * the run writer, which on 2 cores keep them busy: two parse threads there cost the CSV sort of
+   * sort-bench's text race ({@code -S 64M}) 0.6 more CPU-seconds and 9 % more wall time (7
+   * alternating rounds), while the one-pass sort of the same CSV ({@code -S 2G}) took 0.90 of the
+   * time with them.
+   */
+  public int parseThreads() {
+    return onePass ? Math.min(threads, MAX_PARSE_THREADS) : 1;
+  }
+
+  /** Input buffers of parsed records for this plan ({@link #readBuffers(boolean)}). */
+  public int readBuffers() {
+    return readBuffers(onePass);
+  }
+
+  /**
+   * Input buffers of parsed records: {@link #READ_BUFFERS}, and for a one-pass sort one more per
+   * parse thread beyond the first (each holds the buffer whose lines it splits).
+   */
+  private int readBuffers(boolean onePassSort) {
+    // After a one-pass sort's arena overflowed, its read pool, made for one pass, is still in use.
+    boolean onePassPool = onePassSort || !onePassAllowed;
+    return READ_BUFFERS + (onePassPool ? Math.min(threads, MAX_PARSE_THREADS) - 1 : 0);
   }
 
   /**

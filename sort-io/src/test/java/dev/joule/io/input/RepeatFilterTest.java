@@ -104,7 +104,7 @@ class RepeatFilterTest {
         }
         appender.encodeKey(src, start, length);
         assertTrue(appender.append(src, start, length));
-        filter.added();
+        filter.added(index.refs()[index.size() - 1]);
       }
       if (filter.counts()) {
         assertStandsForWhatWasFed(index, filter.repeatCounts(), fed);
