@@ -41,6 +41,7 @@ final class ChunkSpace {
   private int slab;
   private int next; // the next free byte of slab `slab`
   private int nextSlot;
+  private volatile boolean stopped;
   private final java.util.List<int[]> spareRegions = new java.util.ArrayList<>();
   private final java.util.List<Long> spareSlots = new java.util.ArrayList<>();
 
@@ -128,6 +129,20 @@ final class ChunkSpace {
     if (count > 0) {
       spareSlots.add((long) from << 32 | count);
     }
+  }
+
+  /**
+   * Tells every thread to stop at its next span or region, as one of them failed: the others would
+   * otherwise go on until the arena is full, a gigabyte in a one-pass sort, before the failure is
+   * reported.
+   */
+  void stop() {
+    stopped = true;
+  }
+
+  /** Whether a thread failed ({@link #stop}). */
+  boolean stopped() {
+    return stopped;
   }
 
   /** A writable view of slab {@code s} of its own for the calling thread. */

@@ -105,7 +105,8 @@ final class ParallelFill implements AutoCloseable {
    * Puts the outsized line {@code p} holds alone into {@code big}, bound to {@code index}; returns
    * its chunk.
    */
-  ChunkSource.Chunk placeOutsized(SpanParser p, RecordArena big, RecordIndex index) {
+  ChunkSource.Chunk placeOutsized(SpanParser p, RecordArena big, RecordIndex index)
+      throws IOException {
     outsized.reset(big, index);
     if (!outsized.append(
         p.pendingBuffer(), p.pendingStart(), p.pendingLength(), p.key(), 0, p.keyLength())) {
@@ -145,9 +146,14 @@ final class ParallelFill implements AutoCloseable {
                 .get(i - 1)
                 .submit(
                     () -> {
-                      SpanParser p = parser(w);
-                      p.start(space, index);
-                      return p.parse();
+                      try {
+                        SpanParser p = parser(w);
+                        p.start(space, index);
+                        return p.parse();
+                      } catch (Throwable e) {
+                        space.stop();
+                        throw e;
+                      }
                     }));
       }
       if (n > 0) {
@@ -156,6 +162,7 @@ final class ParallelFill implements AutoCloseable {
         p.parse();
       }
     } catch (Throwable e) {
+      space.stop(); // the helpers stop at their next span or region
       failure = e;
     }
     for (Future<Boolean> f : running) { // every thread has stopped writing before anything else

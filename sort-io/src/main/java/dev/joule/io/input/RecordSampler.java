@@ -63,7 +63,8 @@ public final class RecordSampler {
     return new RecordEstimate(
         false,
         Math.max(1, (double) t.inputBytes / t.records),
-        Math.max(1, (double) t.entryBytes / t.records));
+        Math.max(1, (double) t.entryBytes / t.records),
+        spec.orderFree() && spec.format() instanceof LineFormat);
   }
 
   private static int read(InputFile in, long at, ByteBuffer buf) throws IOException {

@@ -180,7 +180,7 @@ final class SpanParser {
         space.giveBack(slab, at, regionEnd - at, 0, 0); // for shorter entries, on any thread
         window = null;
       }
-      if (!space.claimRegion(entry, region)) {
+      if (space.stopped() || !space.claimRegion(entry, region)) {
         window = null;
         regionEnd = 0;
         return false;
@@ -214,7 +214,7 @@ final class SpanParser {
   private boolean nextLine() throws IOException {
     while (true) {
       if (span == null) {
-        if (exhausted) {
+        if (exhausted || space.stopped()) {
           return false;
         }
         span = reader.nextSpan();
@@ -310,10 +310,19 @@ final class SpanParser {
     return pending && outsized;
   }
 
-  /** Takes the pending line out: it went into a chunk of its own, checksummed by the caller. */
-  void pendingPlaced() {
+  /**
+   * Takes the pending line out: it went into a chunk of its own, checksummed by the caller. If it
+   * was its span's last and the reader has none left, this parser has put all its lines in chunks
+   * ({@link #exhausted()}), so that no empty chunk follows the last line.
+   */
+  void pendingPlaced() throws IOException {
     pending = false;
     outsized = false;
+    if (pos >= span.to()) {
+      reader.release(span);
+      span = null;
+      exhausted = reader.spansExhausted();
+    }
   }
 
   boolean exhausted() {

@@ -291,7 +291,8 @@ final class FileSortJob {
           new RecordEstimate(
               false,
               Math.max(1, (double) (first.recordBytes() + spec.framing() * w) / w),
-              Math.max(1, (double) arena.filledBytes() / n));
+              Math.max(1, (double) arena.filledBytes() / n),
+              estimate.linesInAnyOrder());
     }
     onePass.close(); // the arena and index, before the two-pass plan's arenas are allocated
     SortPlan two = SortPlan.twoPass(in.size(), config, seen);

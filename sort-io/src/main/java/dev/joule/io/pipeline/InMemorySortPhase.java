@@ -182,7 +182,7 @@ final class InMemorySortPhase {
   }
 
   /**
-   * Entries whose first bytes are read ahead of writing them: the sorted entries of an arena of a
+   * Entries whose first byte is read ahead of writing them: the sorted entries of an arena of a
    * gigabyte sit at random places, each costing a cache and TLB miss, one after the other when the
    * writer meets them; reads of a batch in a loop with nothing else in it wait for several misses
    * at once (the run writer does the same, {@code RunWriter}).
@@ -193,12 +193,15 @@ final class InMemorySortPhase {
   private static final java.util.concurrent.atomic.AtomicLong TOUCHED =
       new java.util.concurrent.atomic.AtomicLong();
 
-  /** Reads the first word of entries {@code [from, to)} of {@code index}; returns {@code to}. */
+  /**
+   * Reads the first byte of entries {@code [from, to)} of {@code index} (a byte: the entry of a
+   * fixed record of one byte is that byte, at the end of its slab); returns {@code to}.
+   */
   private static int touchAhead(RecordIndex index, long[] refs, int from, int to) {
     long sum = 0;
     for (int i = from; i < to; i++) {
       long ref = refs[i];
-      sum += index.slabBuffer(RecordIndex.slabOf(ref)).getInt(RecordIndex.offsetOf(ref));
+      sum += index.slabBuffer(RecordIndex.slabOf(ref)).get(RecordIndex.offsetOf(ref));
     }
     if (sum == 42) {
       TOUCHED.lazySet(sum);

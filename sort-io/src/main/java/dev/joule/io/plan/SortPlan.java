@@ -121,6 +121,7 @@ public final class SortPlan {
   private final int onePassSlabTarget;
   private final long onePassSlack;
   private final boolean onePassAllowed; // false: the rest of an input that outgrew one pass
+  private final boolean linesInAnyOrder; // a one-pass sort may parse on several threads
   private final boolean inPlace;
   private final double entryBytes; // average entry size (the record size when in place)
   private final long recordsPerRun;
@@ -142,6 +143,7 @@ public final class SortPlan {
       throws SortIOException {
     SortHooks hooks = SortHooks.of(c);
     this.onePassAllowed = onePassAllowed;
+    this.linesInAnyOrder = estimate.linesInAnyOrder();
     this.inputBytes = inputBytes;
     this.inPlace = estimate.inPlace();
     this.entryBytes = estimate.entryBytesPerRecord();
@@ -476,15 +478,20 @@ public final class SortPlan {
 
   /**
    * Parse threads per chunk of lines where the sort allows several ({@code
-   * EntryFiller#parseInParallel}): for a one-pass sort the sort's threads, at most {@link
-   * #MAX_PARSE_THREADS}; else one. Run formation parses beside the sort of the previous chunk and
-   * the run writer, which on 2 cores keep them busy: two parse threads there cost the CSV sort of
-   * sort-bench's text race ({@code -S 64M}) 0.6 more CPU-seconds and 9 % more wall time (7
-   * alternating rounds), while the one-pass sort of the same CSV ({@code -S 2G}) took 0.90 of the
-   * time with them.
+   * EntryFiller#parseInParallel}): for a one-pass sort of lines in any order ({@link
+   * RecordEstimate#linesInAnyOrder()}) the sort's threads, at most {@link #MAX_PARSE_THREADS}; else
+   * one. Run formation parses beside the sort of the previous chunk and the run writer, which on 2
+   * cores keep them busy: two parse threads there cost the CSV sort of sort-bench's text race
+   * ({@code -S 64M}) 0.6 more CPU-seconds and 9 % more wall time (7 alternating rounds), while the
+   * one-pass sort of the same CSV ({@code -S 2G}) took 0.90 of the time with them.
    */
   public int parseThreads() {
-    return onePass ? Math.min(threads, MAX_PARSE_THREADS) : 1;
+    return onePass ? onePassParseThreads() : 1;
+  }
+
+  /** The parse threads of a one-pass sort: 1 unless its records are lines it may parse so. */
+  private int onePassParseThreads() {
+    return linesInAnyOrder ? Math.min(threads, MAX_PARSE_THREADS) : 1;
   }
 
   /** Input buffers of parsed records for this plan ({@link #readBuffers(boolean)}). */
@@ -499,7 +506,7 @@ public final class SortPlan {
   private int readBuffers(boolean onePassSort) {
     // After a one-pass sort's arena overflowed, its read pool, made for one pass, is still in use.
     boolean onePassPool = onePassSort || !onePassAllowed;
-    return READ_BUFFERS + (onePassPool ? Math.min(threads, MAX_PARSE_THREADS) - 1 : 0);
+    return READ_BUFFERS + (onePassPool ? onePassParseThreads() - 1 : 0);
   }
 
   /**

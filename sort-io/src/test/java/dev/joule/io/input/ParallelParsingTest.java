@@ -184,6 +184,11 @@ class ParallelParsingTest {
       assertTrue(e.getMessage().contains("at offset 12 "), e.getMessage());
       assertTrue(e.getMessage().contains(p.toString()), e.getMessage());
     }
+    // The same error from a fill on two threads: the other stops, and the fill reports it.
+    EntrySpec spec = EntrySpec.of(SortConfig.builder().format(limited).build());
+    SortIOException e =
+        assertThrows(SortIOException.class, () -> fillAll(p, spec, 2, 1L << 20, 100_000));
+    assertTrue(e.getMessage().contains("at offset 12 "), e.getMessage());
   }
 
   /** Plain lines, the whole line as key: GNU's sort without options. */
@@ -391,6 +396,25 @@ class ParallelParsingTest {
     assertEquals(counts(lines), f.lines(), "seed " + (SEED + 9));
     assertEquals(checksum(lines), f.checksum(), "seed " + (SEED + 9));
     assertTrue(f.chunks() >= 3, "chunks " + f.chunks());
+  }
+
+  /**
+   * An outsized last line is the last chunk: the filler says the input is used up once it is
+   * placed, as on one thread, so that no empty chunk (an empty run, or two passes for one) follows.
+   */
+  @Test
+  void anOutsizedLastLineIsTheLastChunk() throws IOException {
+    List<String> lines = new ArrayList<>(Collections.nCopies(100, "short line"));
+    lines.add("q".repeat(300_000));
+    for (boolean alone : new boolean[] {false, true}) {
+      List<String> input = alone ? lines.subList(100, 101) : lines;
+      Path p = write(input, false);
+      for (int threads = 1; threads <= 2; threads++) {
+        Filled f = fillAll(p, NUMERIC, threads, 128L << 10, 20000);
+        assertEquals(counts(input), f.lines(), threads + " threads");
+        assertEquals(alone ? 1 : 2, f.chunks(), threads + " threads, alone " + alone);
+      }
+    }
   }
 
   @Test

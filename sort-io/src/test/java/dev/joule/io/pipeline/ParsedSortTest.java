@@ -290,6 +290,34 @@ class ParsedSortTest {
     }
   }
 
+  /**
+   * Unique fixed records of 1 to 3 bytes in one pass, the input filling the arena to its last byte:
+   * the output reads each entry ahead, which must not read past the last record's end.
+   */
+  @Test
+  void uniqueTinyFixedRecordsInOnePass() throws IOException {
+    Random r = new Random(SEED + 11);
+    for (int size = 1; size <= 3; size++) {
+      for (int bytes : new int[] {4096 / size * size, 65536 / size * size}) {
+        byte[] input = new byte[bytes];
+        r.nextBytes(input);
+        List<byte[]> recs = new ArrayList<>();
+        for (int at = 0; at < bytes; at += size) {
+          recs.add(Arrays.copyOfRange(input, at, at + size));
+        }
+        List<byte[]> kept = reference(recs, Arrays::compareUnsigned, true);
+        byte[] expected = new byte[kept.size() * size];
+        for (int i = 0; i < kept.size(); i++) {
+          System.arraycopy(kept.get(i), 0, expected, i * size, size);
+        }
+        var format = RecordFormat.fixed(size, dev.joule.core.record.KeySpec.bytes(0, size));
+        SortReport rep =
+            sort(input, config(Shape.ONE_PASS, 2).format(format).unique(true).build(), expected);
+        assertEquals(0, rep.runs(), size + "-byte records, " + bytes + " bytes");
+      }
+    }
+  }
+
   @Test
   void uniqueLinesKeepOneOfEachInEveryShape() throws IOException {
     Random r = new Random(SEED + 3);

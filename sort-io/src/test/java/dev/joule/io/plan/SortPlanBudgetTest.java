@@ -1,5 +1,6 @@
 package dev.joule.io.plan;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.io.config.DataSize;
@@ -39,6 +40,8 @@ class SortPlanBudgetTest {
     new RecordEstimate(false, 5.3, 9), // short numbers, sorted by -n
     new RecordEstimate(false, 60, 70),
     new RecordEstimate(false, 2001, 2012),
+    new RecordEstimate(false, 5.3, 9, true), // the same, lines a one pass parses on all threads
+    new RecordEstimate(false, 60, 70, true),
   };
 
   private static long pool(long count, long size) {
@@ -107,6 +110,22 @@ class SortPlanBudgetTest {
     return b.build();
   }
 
+  /** A one pass parses on several threads only lines that may be parsed in any order. */
+  @Test
+  void parseThreadsAndTheirInputBuffersOnlyForOnePassLinesInAnyOrder() throws SortIOException {
+    SortConfig c = config(1024, TRANSFERS[0], 4, 1);
+    SortPlan lines = SortPlan.of(1 << 20, c, new RecordEstimate(false, 60, 70, true));
+    SortPlan stable = SortPlan.of(1 << 20, c, new RecordEstimate(false, 60, 70));
+    SortPlan twoPass = SortPlan.of(4L << 30, c, new RecordEstimate(false, 60, 70, true));
+    assertTrue(lines.onePass() && stable.onePass() && !twoPass.onePass());
+    assertEquals(4, lines.parseThreads());
+    assertEquals(6, lines.readBuffers());
+    assertEquals(1, stable.parseThreads());
+    assertEquals(3, stable.readBuffers());
+    assertEquals(1, twoPass.parseThreads());
+    assertEquals(3, twoPass.readBuffers());
+  }
+
   @Test
   void everyPhaseOfEveryPlanFitsItsBudgetAsTheMeterCharges() throws SortIOException {
     List<String> over = new ArrayList<>();
@@ -138,7 +157,7 @@ class SortPlanBudgetTest {
                         stripes,
                         e,
                         input);
-                check(p, budget, ctx, over);
+                check(p, e, threads, budget, ctx, over);
               }
             }
           }
@@ -157,11 +176,14 @@ class SortPlanBudgetTest {
     return l.subList(0, Math.min(20, l.size()));
   }
 
-  private static void check(SortPlan p, long budget, String ctx, List<String> over) {
+  private static void check(
+      SortPlan p, RecordEstimate e, int threads, long budget, String ctx, List<String> over) {
     long w = p.runWriteBuffers();
     long t = p.tempTransfer();
     long tOut = p.outputTransfer();
-    long read = p.inPlace() ? 0 : pool(3, p.inputTransfer());
+    // 3 input buffers; a one-pass sort of lines in any order holds one more per parse thread.
+    int parse = p.onePass() && e.linesInAnyOrder() ? Math.min(threads, 8) : 1;
+    long read = p.inPlace() ? 0 : pool(3 + parse - 1, p.inputTransfer());
     long index = (long) p.indexEntries() * 32;
     if (p.onePass()) {
       long bytes = Math.max(PAGE, p.arenaBytes());
