@@ -196,13 +196,7 @@ class ParallelParsingTest {
       EntrySpec.of(SortConfig.builder().format(RecordFormat.lines()).build());
 
   /** {@code -n} with GNU's last resort: a derived key before the line. */
-  private static final EntrySpec NUMERIC =
-      EntrySpec.of(
-          SortConfig.builder()
-              .format(RecordFormat.lines())
-              .key(SortKey.of(KeyField.of(KeyLocation.wholeRecord(), KeyType.gnuNumeric())))
-              .lastResort(LastResort.ASCENDING)
-              .build());
+  private static final EntrySpec NUMERIC = RepeatFilterTest.NUMERIC;
 
   /** Every chunk's lines (entries with their copies), and what the chunks said they read. */
   private record Filled(

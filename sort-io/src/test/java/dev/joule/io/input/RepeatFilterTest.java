@@ -44,7 +44,7 @@ class RepeatFilterTest {
   private static final EntrySpec UNIQUE =
       EntrySpec.of(SortConfig.builder().format(RecordFormat.lines()).unique(true).build());
 
-  private static final EntrySpec NUMERIC =
+  static final EntrySpec NUMERIC =
       EntrySpec.of(
           SortConfig.builder()
               .format(RecordFormat.lines())
