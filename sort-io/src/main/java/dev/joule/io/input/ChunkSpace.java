@@ -54,11 +54,6 @@ final class ChunkSpace {
     this.filled = new int[arena.slabCount()];
   }
 
-  /** The default size of a region. */
-  int regionBytes() {
-    return regionBytes;
-  }
-
   /** The largest region a claim can get: the largest slab. */
   int largestRegion() {
     int max = 0;

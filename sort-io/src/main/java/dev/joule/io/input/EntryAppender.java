@@ -61,6 +61,16 @@ public final class EntryAppender {
     keyLength = n;
   }
 
+  /** The key {@link #encodeKey} encoded last: {@code [0, keyLength())} of this buffer. */
+  ByteBuffer key() {
+    return key;
+  }
+
+  /** The length of the key {@link #encodeKey} encoded last (0 if the spec derives none). */
+  int keyLength() {
+    return keyLength;
+  }
+
   /** The length of the entry {@link #append(ByteBuffer, int, int)} would write for the record. */
   public int entryLength(int length) {
     return spec.entryLength(length, keyLength);

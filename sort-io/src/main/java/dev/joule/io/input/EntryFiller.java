@@ -205,20 +205,16 @@ public final class EntryFiller implements AutoCloseable {
     while (true) {
       SpanParser big = parallel.outsizedPending();
       if (big != null) {
-        RecordArena overflow =
-            overflowArena(
-                index,
-                (long) spec.entryLength(big.pendingLength(), big.keyLength()),
-                big.pendingOffset());
+        RecordArena overflow = overflowArena(index, big.pendingEntryLength(), big.pendingOffset());
         if (overflow == null) {
           return new ChunkSource.Chunk(0, 0, new RecordChecksum());
         }
-        ChunkSource.Chunk c = parallel.placeOutsized(big, overflow, index);
+        ChunkSource.Chunk c = big.placeAlone(overflow, index);
         exhausted = parallel.exhausted();
         return c;
       }
       int done = parallel.exhaustedParsers();
-      ChunkSource.Chunk c = parallel.fill(arena, index, spec, threads);
+      ChunkSource.Chunk c = parallel.fill(arena, index, threads);
       exhausted = parallel.exhausted();
       if (c.records() > 0 || exhausted) {
         return c;
@@ -301,11 +297,16 @@ public final class EntryFiller implements AutoCloseable {
     try {
       appender.encodeKey(records.buffer(), records.start(), records.length());
     } catch (IllegalArgumentException e) {
-      throw new SortIOException(
-          "read",
-          records.path(),
-          "the record at offset " + records.offset() + " has no key: " + e.getMessage(),
-          e);
+      throw noKey(records, records.offset(), e);
     }
+  }
+
+  /** The error of the record at input offset {@code offset} of {@code records} that has no key. */
+  static SortIOException noKey(RecordReader records, long offset, IllegalArgumentException e) {
+    return new SortIOException(
+        "read",
+        records.path(),
+        "the record at offset " + offset + " has no key: " + e.getMessage(),
+        e);
   }
 }

@@ -34,7 +34,6 @@ import java.util.concurrent.Future;
 final class ParallelFill implements AutoCloseable {
   private final SpanParser[] parsers;
   private final List<WorkerThread> helpers = new ArrayList<>();
-  private final EntryAppender outsized;
   private final RecordReader reader;
   private final EntrySpec spec;
   private final boolean filter;
@@ -45,7 +44,6 @@ final class ParallelFill implements AutoCloseable {
     this.reader = reader;
     this.spec = spec;
     this.filter = filter;
-    this.outsized = new EntryAppender(spec);
     try {
       for (int w = 1; w < workers; w++) {
         helpers.add(new WorkerThread(threads, "parse"));
@@ -63,8 +61,7 @@ final class ParallelFill implements AutoCloseable {
    */
   private SpanParser parser(int w) {
     if (parsers[w] == null) {
-      byte delimiter = ((dev.joule.core.record.LineFormat) spec.format()).delimiter();
-      parsers[w] = new SpanParser(reader, spec, delimiter, spec.format().maxRecordLength(), filter);
+      parsers[w] = new SpanParser(reader, spec, filter);
     }
     return parsers[w];
   }
@@ -90,7 +87,7 @@ final class ParallelFill implements AutoCloseable {
 
   /**
    * The parser holding an outsized line for a chunk of its own, or null: the caller places it in an
-   * overflow arena ({@link #placeOutsized}) instead of filling.
+   * overflow arena ({@link SpanParser#placeAlone}) instead of filling.
    */
   SpanParser outsizedPending() {
     for (SpanParser p : parsers) {
@@ -102,30 +99,12 @@ final class ParallelFill implements AutoCloseable {
   }
 
   /**
-   * Puts the outsized line {@code p} holds alone into {@code big}, bound to {@code index}; returns
-   * its chunk.
-   */
-  ChunkSource.Chunk placeOutsized(SpanParser p, RecordArena big, RecordIndex index)
-      throws IOException {
-    outsized.reset(big, index);
-    if (!outsized.append(
-        p.pendingBuffer(), p.pendingStart(), p.pendingLength(), p.key(), 0, p.keyLength())) {
-      throw new IllegalStateException("an empty overflow arena is too small for its line");
-    }
-    RecordChecksum sum = new RecordChecksum();
-    sum.addRecord(p.pendingBuffer(), p.pendingStart(), p.pendingLength());
-    p.pendingPlaced();
-    return new ChunkSource.Chunk(1, p.pendingLength(), sum);
-  }
-
-  /**
    * Clears {@code arena}, binds {@code index} to it and fills both on up to {@code threads} parse
    * threads at once: the first {@code threads} parsers that may still have lines, so that a parser
    * left out of earlier fills (which holds the rest of its span) runs once those before it have
    * used up the input.
    */
-  ChunkSource.Chunk fill(RecordArena arena, RecordIndex index, EntrySpec spec, int threads)
-      throws IOException {
+  ChunkSource.Chunk fill(RecordArena arena, RecordIndex index, int threads) throws IOException {
     arena.clear();
     index.bind(arena.view(), spec.layout(), spec.tie());
     int[] run = new int[parsers.length];

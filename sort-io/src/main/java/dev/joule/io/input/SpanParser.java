@@ -2,6 +2,8 @@ package dev.joule.io.input;
 
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.ByteSearch;
+import dev.joule.core.memory.RecordArena;
+import dev.joule.core.record.LineFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.error.SortIOException;
 import java.io.IOException;
@@ -27,8 +29,7 @@ final class SpanParser {
   private RepeatFilter counting; // the last fill's counting filter, or null
   private RepeatFilter filter; // this fill's filter while it is on, or null
   private RecordIndex index;
-  private ByteBuffer key = ByteBuffer.allocate(256);
-  private int keyLength;
+  private final EntryAppender appender; // its key scratch; appends only an outsized line
 
   private RecordReader.LineSpan span; // null: take the next one
   private int pos; // the next line's start in the span
@@ -57,12 +58,16 @@ final class SpanParser {
   private int entries;
   private int filledEnd; // the end of the last entry written in slab `slab`
 
-  SpanParser(RecordReader reader, EntrySpec spec, byte delimiter, int maxLength, boolean filter) {
+  /**
+   * A parser of {@code reader}'s lines into entries of {@code spec}, filtering repeats if asked.
+   */
+  SpanParser(RecordReader reader, EntrySpec spec, boolean filter) {
     this.reader = reader;
     this.spec = spec;
-    this.delimiter = delimiter;
-    this.maxLength = maxLength;
+    this.delimiter = ((LineFormat) spec.format()).delimiter();
+    this.maxLength = spec.format().maxRecordLength();
     this.repeats = filter ? RepeatFilter.of(spec) : null;
+    this.appender = new EntryAppender(spec);
   }
 
   /** Starts a fill of {@code space} and {@code index}: what it read so far belongs to the last. */
@@ -130,12 +135,12 @@ final class SpanParser {
         encodeKey(src, start, length);
         encoded = true;
       }
-      int entry = spec.entryLength(length, keyLength);
+      int entry = appender.entryLength(length);
       if (!room(entry)) {
         outsized = entry > space.largestRegion();
         return;
       }
-      spec.writeEntry(window, at, src, start, length, key, 0, keyLength);
+      spec.writeEntry(window, at, src, start, length, appender.key(), 0, appender.keyLength());
       int i = slot++;
       index.words(slab, at, keys, refs, i);
       at += entry;
@@ -181,13 +186,10 @@ final class SpanParser {
         window = null;
       }
       if (space.stopped() || !space.claimRegion(entry, region)) {
-        window = null;
         regionEnd = 0;
         return false;
       }
-      if (window == null || region[0] != slab) {
-        window = space.window(region[0]);
-      }
+      window = space.window(region[0]);
       slab = region[0];
       at = region[1];
       filledEnd = at;
@@ -242,26 +244,10 @@ final class SpanParser {
   }
 
   private void encodeKey(ByteBuffer src, int start, int length) throws SortIOException {
-    if (!spec.derivesKeys()) {
-      keyLength = 0;
-      return;
-    }
     try {
-      int n = spec.encodeKey(src, start, length, key);
-      if (n < 0) {
-        key = ByteBuffer.allocate(Math.max(-n, 2 * key.capacity()));
-        n = spec.encodeKey(src, start, length, key);
-      }
-      keyLength = n;
+      appender.encodeKey(src, start, length);
     } catch (IllegalArgumentException e) {
-      throw new SortIOException(
-          "read",
-          reader.path(),
-          "the record at offset "
-              + (span.offset() + start - span.from())
-              + " has no key: "
-              + e.getMessage(),
-          e);
+      throw EntryFiller.noKey(reader, span.offset() + start - span.from(), e);
     }
   }
 
@@ -279,30 +265,14 @@ final class SpanParser {
     }
   }
 
-  /** The line it holds for its next fill: outsized, for a chunk of its own. */
-  ByteBuffer pendingBuffer() {
-    return span.buffer();
-  }
-
   /** The input offset of the pending line. */
   long pendingOffset() {
     return span.offset() + lineStart - span.from();
   }
 
-  int pendingStart() {
-    return lineStart;
-  }
-
-  int pendingLength() {
-    return lineLength;
-  }
-
-  ByteBuffer key() {
-    return key;
-  }
-
-  int keyLength() {
-    return keyLength;
+  /** The entry of the pending line (its key encoded). */
+  long pendingEntryLength() {
+    return appender.entryLength(lineLength);
   }
 
   /** Whether it holds an outsized line, which must go into a chunk of its own before it fills. */
@@ -311,11 +281,19 @@ final class SpanParser {
   }
 
   /**
-   * Takes the pending line out: it went into a chunk of its own, checksummed by the caller. If it
-   * was its span's last and the reader has none left, this parser has put all its lines in chunks
-   * ({@link #exhausted()}), so that no empty chunk follows the last line.
+   * Puts the outsized line it holds alone into {@code big}, bound to {@code index}, and returns
+   * that chunk. If the line was its span's last and the reader has none left, this parser has put
+   * all its lines in chunks ({@link #exhausted()}), so that no empty chunk follows the last line.
    */
-  void pendingPlaced() throws IOException {
+  ChunkSource.Chunk placeAlone(RecordArena big, RecordIndex index) throws IOException {
+    ByteBuffer src = span.buffer();
+    appender.reset(big, index);
+    if (!appender.append(src, lineStart, lineLength)) {
+      throw new IllegalStateException("an empty overflow arena is too small for its line");
+    }
+    RecordChecksum sum = new RecordChecksum();
+    sum.addRecord(src, lineStart, lineLength);
+    ChunkSource.Chunk chunk = new ChunkSource.Chunk(1, lineLength, sum);
     pending = false;
     outsized = false;
     if (pos >= span.to()) {
@@ -323,6 +301,7 @@ final class SpanParser {
       span = null;
       exhausted = reader.spansExhausted();
     }
+    return chunk;
   }
 
   boolean exhausted() {

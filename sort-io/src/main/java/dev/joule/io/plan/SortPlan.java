@@ -483,7 +483,7 @@ public final class SortPlan {
    * one. Run formation parses beside the sort of the previous chunk and the run writer, which on 2
    * cores keep them busy: two parse threads there cost the CSV sort of sort-bench's text race
    * ({@code -S 64M}) 0.6 more CPU-seconds and 9 % more wall time (7 alternating rounds), while the
-   * one-pass sort of the same CSV ({@code -S 2G}) took 0.90 of the time with them.
+   * one-pass sort of the same CSV ({@code -S 2G}) took 0.77 of the time with them.
    */
   public int parseThreads() {
     return onePass ? onePassParseThreads() : 1;
