@@ -143,7 +143,7 @@ class IntermediateMergesTest {
   static List<byte[]> sessionRun(SortConfig c, byte[] data, int every) throws IOException {
     int rs = GENSORT.recordSize();
     List<byte[]> got = new ArrayList<>();
-    try (SortSession s = ExternalSorter.open(c)) {
+    try (RecordSession s = ExternalSorter.open(c)) {
       for (int at = 0, n = 0; at < data.length; at += rs, n++) {
         s.add(ByteBuffer.wrap(data, at, rs));
         if (n % every == every - 1) {
@@ -153,7 +153,7 @@ class IntermediateMergesTest {
       RecordCursor cur = s.finish();
       while (cur.next()) {
         byte[] r = new byte[rs];
-        cur.record().get(0, r);
+        cur.record().get(cur.record().position(), r);
         got.add(r);
       }
       assertTrue(
