@@ -199,7 +199,7 @@ class RepeatFilterTest {
                     .unique(true)
                     .build()));
     assertFalse(keyedUnique.counts()); // -n -u: identical lines are dropped, not counted
-    assertNull(RepeatFilter.of(EntrySpec.pairs(false)));
+    assertNull(RepeatFilter.of(EntrySpec.pairs(false, dev.joule.io.config.LastResort.NONE)));
     assertFalse(RepeatFilter.of(UNIQUE).counts());
     assertTrue(RepeatFilter.of(NUMERIC).counts());
   }

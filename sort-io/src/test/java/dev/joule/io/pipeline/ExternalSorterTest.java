@@ -236,7 +236,7 @@ class ExternalSorterTest {
       byte[] data = PipelineTestSupport.records(SEED + n, n, GENSORT, 100);
       for (boolean netty : new boolean[] {false, true}) {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
-        try (SortSession s = ExternalSorter.open(small(2).build())) {
+        try (RecordSession s = ExternalSorter.open(small(2).build())) {
           for (int off = 0; off < data.length; off += 100 * 777) {
             int len = Math.min(100 * 777, data.length - off);
             if (netty) {
@@ -254,7 +254,7 @@ class ExternalSorterTest {
             while (cur.next()) {
               ByteBuffer r = cur.record();
               assertTrue(r.isReadOnly());
-              r.get(0, rec);
+              r.get(r.position(), rec);
               got.write(rec);
             }
           }
