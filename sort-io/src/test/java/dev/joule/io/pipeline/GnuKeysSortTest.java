@@ -19,6 +19,7 @@ import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
 import dev.joule.testing.GnuSort;
+import dev.joule.testing.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,7 +46,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * against this machine's GNU sort on the same file in the C locale: byte-identical output.
  */
 class GnuKeysSortTest {
-  static final long SEED = Long.getLong("joule.seed", 0x6E05_0127L);
+  static final long SEED = TestSeed.of(GnuKeysSortTest.class, 0x6E05_0127L);
   static KeyType.GnuRelease release;
 
   @TempDir Path dir;
