@@ -37,9 +37,14 @@ final class ChartCheck {
       return top * (y0 - y) / (y0 - yTop);
     }
 
-    /** The value that half a tenth of a pixel (the page's rounding of y) stands for. */
-    double valueTolerance() {
-      return 0.051 * top / (y0 - yTop) + 1e-9;
+    /**
+     * How far a drawn value may be from {@code expected}, the rate of something counted over {@code
+     * seconds} ({@code full} per second at most): half a tenth of a pixel (the page rounds y to
+     * that), plus what the JSON's rounding of times and CPU seconds to microseconds does to the
+     * rate of a short interval.
+     */
+    double valueTolerance(double expected, double full, double seconds) {
+      return 0.051 * top / (y0 - yTop) + (Math.abs(expected) + full) * 1.01e-6 / seconds + 1e-9;
     }
 
     double x(double seconds) {
@@ -74,7 +79,7 @@ final class ChartCheck {
         }
         expected.add(bytes / seconds(s) / 1e6);
       }
-      assertPoints("MB/s of " + device, m.group(3), mbps, samples, expected);
+      assertPoints("MB/s of " + device, m.group(3), mbps, samples, expected, 0);
       lines++;
     }
     assertTrue(lines >= 1, "no device line");
@@ -84,7 +89,7 @@ final class ChartCheck {
     for (Object s : samples) {
       expected.add(MiniJson.number(s, "cpuSeconds") / seconds(s) * 100);
     }
-    assertPoints("CPU %", c.group(3), cpu, samples, expected);
+    assertPoints("CPU %", c.group(3), cpu, samples, expected, 100);
   }
 
   private static double seconds(Object sample) {
@@ -92,7 +97,12 @@ final class ChartCheck {
   }
 
   private static void assertPoints(
-      String what, String points, Axes a, List<Object> samples, List<Double> expected) {
+      String what,
+      String points,
+      Axes a,
+      List<Object> samples,
+      List<Double> expected,
+      double full) {
     String[] p = points.strip().split(" ", -1);
     assertEquals(samples.size(), p.length, what + ": one point per sample");
     for (int k = 0; k < p.length; k++) {
@@ -103,8 +113,8 @@ final class ChartCheck {
       double mid = (MiniJson.number(s, "startSeconds") + MiniJson.number(s, "endSeconds")) / 2;
       String at = what + ", sample " + k;
       assertEquals(a.x(mid), x, 0.051 + 1e-6 * a.x1, at + ": x of the interval's middle");
-      assertEquals(
-          Math.min(expected.get(k), a.top), a.value(y), a.valueTolerance(), at + ": the value");
+      double want = Math.min(expected.get(k), a.top);
+      assertEquals(want, a.value(y), a.valueTolerance(want, full, seconds(s)), at + ": the value");
     }
   }
 
