@@ -4,6 +4,7 @@ import dev.joule.core.gensort.GensortMode;
 import dev.joule.core.gensort.ParallelGensort;
 import dev.joule.core.gensort.RecordLayout;
 import dev.joule.core.gensort.Uint128;
+import dev.joule.testing.RandomRecords;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
@@ -91,28 +91,7 @@ final class TestData {
     for (Path in : inputs) {
       all.write(Files.readAllBytes(in));
     }
-    byte[] data = all.toByteArray();
-    int n = data.length / recordSize;
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    // Arrays.sort of objects is a merge sort: stable
-    Arrays.sort(
-        order,
-        (a, b) ->
-            Arrays.compareUnsigned(
-                data,
-                a * recordSize + keyOffset,
-                a * recordSize + keyOffset + keyLength,
-                data,
-                b * recordSize + keyOffset,
-                b * recordSize + keyOffset + keyLength));
-    byte[] sorted = new byte[data.length];
-    for (int i = 0; i < n; i++) {
-      System.arraycopy(data, order[i] * recordSize, sorted, i * recordSize, recordSize);
-    }
-    return sorted;
+    return RandomRecords.referenceSort(all.toByteArray(), recordSize, keyOffset, keyLength);
   }
 
   /** The names in an output directory, sorted. */
