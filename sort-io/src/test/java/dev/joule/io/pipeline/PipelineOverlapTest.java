@@ -115,12 +115,26 @@ class PipelineOverlapTest {
   @Test
   void chunksAreReadWhileTheOneBeforeIsSortedAndTheRunBeforeThatIsWritten() throws IOException {
     String ctx = "seed " + SEED;
-    byte[] data = PipelineTestSupport.records(SEED, 6L * RUN + 77, GENSORT, 0);
+    Overlap gate = new Overlap(dir.resolve("in"), stripes);
+    SortReport r = gatedSort(SEED, 6L * RUN + 77, gate, ctx);
+    assertTrue(r.runs() >= 6, ctx + ": " + r.runs() + " runs");
+    assertTrue(gate.readHeld.get() && gate.writeHeld.get(), ctx + ": the gate saw no transfers");
+    assertNull(gate.runWriteStarted.missed(), ctx + ": chunk 1 was not read while chunk 0 sorted");
+    assertNull(gate.chunk2ReadStarted.missed(), ctx + ": run 0 was not written while chunk 2 read");
+  }
+
+  /**
+   * Sorts {@code n} seeded records read from {@code dir/in}, in runs of {@link #RUN} records on the
+   * two stripes, with the input and the stripes behind the fault layer's {@code gate}; checks the
+   * output against the reference and that no file handle is left open.
+   */
+  SortReport gatedSort(long seed, long n, FaultFileSystemProvider.TransferGate gate, String ctx)
+      throws IOException {
+    byte[] data = PipelineTestSupport.records(seed, n, GENSORT, 0);
     Path in = dir.resolve("in");
     Path out = dir.resolve("out");
     Files.write(in, data);
-    FaultFileSystemProvider fs = FaultFileSystemProvider.create(SEED);
-    Overlap gate = new Overlap(in, stripes);
+    FaultFileSystemProvider fs = FaultFileSystemProvider.create(seed);
     fs.gate(gate);
     SortConfig.Builder b =
         SortConfig.builder()
@@ -130,14 +144,10 @@ class PipelineOverlapTest {
             .tempDirs(stripes.stream().map(fs::wrap).toList())
             .transferSize(FileKind.INPUT, DataSize.ofKiB(64))
             .transferSize(FileKind.TEMP, DataSize.ofKiB(64));
-    SortConfig c = TestHooks.runRecordsLimit(b, RUN).build();
-    SortReport r = ExternalSorter.sort(fs.wrap(in), out, c);
-    assertTrue(r.runs() >= 6, ctx + ": " + r.runs() + " runs");
-    assertTrue(gate.readHeld.get() && gate.writeHeld.get(), ctx + ": the gate saw no transfers");
-    assertNull(gate.runWriteStarted.missed(), ctx + ": chunk 1 was not read while chunk 0 sorted");
-    assertNull(gate.chunk2ReadStarted.missed(), ctx + ": run 0 was not written while chunk 2 read");
+    SortReport r = ExternalSorter.sort(fs.wrap(in), out, TestHooks.runRecordsLimit(b, RUN).build());
     assertArrayEquals(PipelineTestSupport.reference(data, GENSORT), Files.readAllBytes(out), ctx);
     fs.assertNoOpenHandles();
+    return r;
   }
 
   /** Holds the first write to each stripe of the first run file until the other's has started. */
@@ -174,28 +184,13 @@ class PipelineOverlapTest {
 
   @Test
   void theSegmentsOfAStripedRunAreWrittenConcurrently() throws IOException {
-    String ctx = "seed " + SEED;
-    byte[] data = PipelineTestSupport.records(SEED + 1, 3L * RUN + 5, GENSORT, 0);
-    Path in = dir.resolve("in");
-    Path out = dir.resolve("out");
-    Files.write(in, data);
-    FaultFileSystemProvider fs = FaultFileSystemProvider.create(SEED);
+    String ctx = "seed " + (SEED + 1);
     BothStripes gate = new BothStripes(stripes);
-    fs.gate(gate);
-    SortConfig.Builder b =
-        SortConfig.builder()
-            .format(GENSORT)
-            .memoryBudget(DataSize.ofMiB(16))
-            .threads(2)
-            .tempDirs(stripes.stream().map(fs::wrap).toList())
-            .transferSize(FileKind.TEMP, DataSize.ofKiB(64));
-    SortReport r = ExternalSorter.sort(in, out, TestHooks.runRecordsLimit(b, RUN).build());
+    SortReport r = gatedSort(SEED + 1, 3L * RUN + 5, gate, ctx);
     assertTrue(r.runs() >= 3, ctx + ": " + r.runs() + " runs");
     assertNotNull(gate.firstRun.get(), ctx + ": no run file was written");
     assertTrue(gate.held[0].get() && gate.held[1].get(), ctx + ": a stripe got no write");
     assertNull(gate.started[0].missed(), ctx + ": stripe 1 was written, stripe 0 never at once");
     assertNull(gate.started[1].missed(), ctx + ": stripe 0 was written, stripe 1 never at once");
-    assertArrayEquals(PipelineTestSupport.reference(data, GENSORT), Files.readAllBytes(out), ctx);
-    fs.assertNoOpenHandles();
   }
 }
