@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -228,7 +229,7 @@ class LauncherIT {
     Path aotDir = root.resolve("sort-cli/target/aot");
     Path cache = caches(aotDir).get(0);
 
-    long seed = System.nanoTime();
+    long seed = TestSeed.of(LauncherIT.class, 0xCAC4E_0BADL);
     byte[] garbage = new byte[(int) Math.min(Files.size(cache), 1 << 20)];
     new Random(seed).nextBytes(garbage);
     for (byte[] corrupt : List.of(garbage, Arrays.copyOf(Files.readAllBytes(cache), 4096))) {

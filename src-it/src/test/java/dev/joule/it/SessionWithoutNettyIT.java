@@ -7,6 +7,7 @@ import dev.joule.io.config.DataSize;
 import dev.joule.io.pipeline.ExternalSorter;
 import dev.joule.io.pipeline.RecordCursor;
 import dev.joule.io.pipeline.RecordSession;
+import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ class SessionWithoutNettyIT {
 
   @Test
   void sortsPushedRecordsWithoutNetty() throws Exception {
-    long seed = new SplittableRandom().nextLong();
+    long seed = TestSeed.of(SessionWithoutNettyIT.class, 0x5E55_1027L);
     SplittableRandom random = new SplittableRandom(seed);
     List<byte[]> records = new ArrayList<>();
     ByteBuffer in = ByteBuffer.allocate(100 * 20_000);

@@ -21,6 +21,7 @@ import dev.joule.io.memory.Resources;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in a fully allocated arena, and the runs hold every record.
  */
 class ArenaAllocationTest {
-  private static final long SEED = Long.getLong("joule.seed", 0xA7E4_A11CL);
+  private static final long SEED = TestSeed.of(ArenaAllocationTest.class, 0xA7E4_A11CL);
 
   @TempDir Path dir;
 

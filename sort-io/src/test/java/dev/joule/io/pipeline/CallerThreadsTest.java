@@ -16,6 +16,7 @@ import dev.joule.io.config.SortConfig;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.testing.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -55,7 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reference sort of the same seeded input.
  */
 class CallerThreadsTest {
-  static final long SEED = Long.getLong("joule.seed", 0x7423_ADL);
+  static final long SEED = TestSeed.of(CallerThreadsTest.class, 0x7423_ADL);
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
 
   @TempDir Path dir;

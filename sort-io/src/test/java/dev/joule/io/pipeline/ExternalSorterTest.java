@@ -26,6 +26,7 @@ import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.testing.TestSeed;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
@@ -47,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * End-to-end tests of ExternalSorter and SortSession against an in-memory stable reference sort.
  */
 class ExternalSorterTest {
-  static final long SEED = Long.getLong("joule.seed", 0x5EED_1234L);
+  static final long SEED = TestSeed.of(ExternalSorterTest.class, 0x5EED_1234L);
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
 
   @TempDir Path dir;

@@ -12,6 +12,7 @@ import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * memory bound, and a failing spill that leaves no temp files.
  */
 class SortSessionTest {
-  static final long SEED = Long.getLong("joule.seed", 0x5E55_1011L);
+  static final long SEED = TestSeed.of(SortSessionTest.class, 0x5E55_1011L);
 
   @TempDir Path dir;
   List<Path> stripes;
