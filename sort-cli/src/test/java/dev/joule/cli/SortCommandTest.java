@@ -417,18 +417,11 @@ class SortCommandTest {
     Path notDir = Files.write(dir.resolve("file"), new byte[1]);
     r = sort("-o", notDir.resolve("out").toString(), in.toString());
     assertEquals("joule: open failed: " + notDir.resolve("out") + ": Not a directory\n", r.err);
-    r =
-        CliRun.run(
-            engine.env(),
-            "sort",
-            "--temp",
-            dir.resolve("gone").toString(),
-            "-o",
-            out.toString(),
-            in.toString());
+    r = CliRun.run(engine.env(), "sort", "--temp", dir.resolve("gone").toString(), in.toString());
     assertEquals(
         "joule: use temp dir failed: " + dir.resolve("gone") + ": No such file or directory\n",
-        r.err);
+        r.err,
+        "standard output is staged in the temp dir");
     assertEquals(2, r.exitCode);
     r =
         sort(
@@ -657,11 +650,16 @@ class SortCommandTest {
   }
 
   @Test
-  void progressAlwaysDrawsABarAndEndsItsLine() {
+  void progressAlwaysDrawsABarAfterASecondAndEndsItsLine() {
     engine.during =
         c -> {
           c.progress().update("run formation", 0, 1000);
-          c.progress().update("run formation", 1000, 1000);
+          try {
+            Thread.sleep(ProgressBar.DELAY_NANOS / 1_000_000 + 50); // a bar shows after a second
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          c.progress().update("run formation", 500, 1000);
         };
     CliRun r = sort("--progress", "always", "-o", out.toString(), in.toString());
     assertEquals(0, r.exitCode, r::toString);
@@ -671,6 +669,36 @@ class SortCommandTest {
     assertTrue(r.err.endsWith("\n"), r.err);
     assertSame(ProgressListener.NONE, configOf("--progress", "never").progress());
     assertSame(ProgressListener.NONE, configOf("--progress", "always", "--quiet").progress());
+  }
+
+  /** GNU needs -T only when it spills: so does joule for a FILE sorted to -o FILE. */
+  @Test
+  void aMissingTempDirFailsOnlyASortThatSpills() throws IOException {
+    Path gone = dir.resolve("gone");
+    Path small = Files.writeString(dir.resolve("small.txt"), "b\na\n");
+    CliEnvironment real = CliEnvironment.system();
+    CliRun r =
+        CliRun.run(real, "sort", "-T", gone.toString(), "-o", out.toString(), small.toString());
+    assertEquals(0, r.exitCode, r::toString);
+    assertEquals("a\nb\n", Files.readString(out));
+    StringBuilder big = new StringBuilder();
+    for (int i = 0; i < 400_000; i++) {
+      big.append(i * 7919 % 400_000).append(" some text to make the line longer\n");
+    }
+    Path large = Files.writeString(dir.resolve("large.txt"), big); // 16 MB: two runs at -S 8M
+    r =
+        CliRun.run(
+            real,
+            "sort",
+            "-S",
+            "8M",
+            "-T",
+            gone.toString(),
+            "-o",
+            out.toString(),
+            large.toString());
+    assertEquals(2, r.exitCode, r::toString);
+    assertEquals("joule: use temp dir failed: " + gone + ": No such file or directory\n", r.err);
   }
 
   @Test
