@@ -293,7 +293,10 @@ final class GnuGetopt implements IParameterPreprocessor {
       } else if (name.equals("--sort")) {
         v = argmatch(value, "--sort", SORT_WORDS, ExitCodes.UNORDERED);
       } else if (o.type().isEnum()) {
-        v = argmatch(value, name, enumWords(o.type()), ExitCodes.USAGE_OR_IO);
+        // picocli took these in any case: so does this
+        v =
+            argmatch(
+                value.toLowerCase(Locale.ROOT), name, enumWords(o.type()), ExitCodes.USAGE_OR_IO);
       }
       String option = name.startsWith("--") ? name : canonical;
       if (v.isBlank()) {

@@ -186,7 +186,13 @@ public final class GnuOrdering {
     int separator = separator();
     String source = randomSource();
     try {
-      byte[] salt = GnuSortKeys.random(letters, separator, keys) ? RandomSource.salt(source) : null;
+      if (!GnuSortKeys.random(letters, separator, keys)) {
+        return GnuSortKeys.parse(letters, separator, keys);
+      }
+      // GNU refuses bad keys before it reads the random source: parse once with a stand-in salt
+      GnuSortKeys.parse(
+          letters, separator, KeyType.GnuRelease.CURRENT, keys, new byte[RandomSource.SALT_BYTES]);
+      byte[] salt = RandomSource.salt(source);
       return GnuSortKeys.parse(letters, separator, KeyType.GnuRelease.CURRENT, keys, salt);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(mixee.commandLine(), e.getMessage(), e);

@@ -88,7 +88,7 @@ final class ProgressBar implements ProgressListener {
         phase = phaseName;
         phaseStart = now;
       }
-      if (interrupted || now < nextDraw && lastLength == 0) {
+      if (interrupted || (now < nextDraw && lastLength == 0)) {
         return; // a new phase before the first draw: only its start is noted
       }
       nextDraw = now + REDRAW_NANOS;
