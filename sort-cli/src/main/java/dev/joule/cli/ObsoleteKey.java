@@ -20,21 +20,13 @@ final class ObsoleteKey {
    * @throws GnuUsageException for a bad {@code -POS2}, with GNU's message
    */
   static String keydef(String plus, String minus) {
-    Count start = Count.parse(plus, 1);
-    if (start == null) {
+    Position start = Position.of(plus);
+    if (start == null || start.chr < 0) {
       return null;
     }
-    long field = start.value;
-    long chr = 0;
+    long field = start.field;
+    long chr = start.chr;
     int at = start.end;
-    if (at < plus.length() && plus.charAt(at) == '.') {
-      Count c = Count.parse(plus, at + 1);
-      if (c == null) {
-        return null;
-      }
-      chr = c.value;
-      at = c.end;
-    }
     int letters = letters(plus, at);
     if (letters != plus.length()) {
       return null;
@@ -52,21 +44,16 @@ final class ObsoleteKey {
 
   /** The {@code ,E[.C][OPTS]} part for {@code -B[.y][OPTS]}, without the comma. */
   private static String end(String minus) {
-    Count end = Count.parse(minus, 1);
+    Position end = Position.of(minus);
     if (end == null) {
       throw invalidCount("invalid number after '-'", minus.substring(1));
     }
-    long field = end.value;
-    long chr = 0;
-    int at = end.end;
-    if (at < minus.length() && minus.charAt(at) == '.') {
-      Count c = Count.parse(minus, at + 1);
-      if (c == null) {
-        throw invalidCount("invalid number after '.'", minus.substring(at + 1));
-      }
-      chr = c.value;
-      at = c.end;
+    if (end.chr < 0) {
+      throw invalidCount("invalid number after '.'", minus.substring(end.end));
     }
+    long field = end.field;
+    long chr = end.chr;
+    int at = end.end;
     int letters = letters(minus, at);
     if (letters != minus.length()) {
       throw new GnuUsageException(
@@ -94,6 +81,26 @@ final class ObsoleteKey {
 
   private static String plus1(long n) {
     return n == Long.MAX_VALUE ? Long.toString(n) : Long.toString(n + 1);
+  }
+
+  /**
+   * {@code N[.M]} from index 1 of a {@code +POS1} or {@code -POS2}: null without N; {@code chr} -1
+   * when a '.' has no M after it ({@code end} is then just after the '.'), 0 without a '.'.
+   */
+  private record Position(long field, long chr, int end) {
+    static Position of(String s) {
+      Count f = Count.parse(s, 1);
+      if (f == null) {
+        return null;
+      }
+      if (f.end < s.length() && s.charAt(f.end) == '.') {
+        Count c = Count.parse(s, f.end + 1);
+        return c == null
+            ? new Position(f.value, -1, f.end + 1)
+            : new Position(f.value, c.value, c.end);
+      }
+      return new Position(f.value, 0, f.end);
+    }
   }
 
   /**
