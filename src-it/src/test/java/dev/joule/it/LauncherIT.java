@@ -272,7 +272,9 @@ class LauncherIT {
     Path jdk = Path.of(System.getProperty("java.home"));
     Path root = privateRoot();
     byte[] expected = gensortInput(root, jdk);
-    Result trained = joule(root, aotEnv(jdk, "train", ""), dir, "sort", "--gensort", "in.dat");
+    // JOULE_JAVA_OPTS is part of the archive's key: the same options for training and use
+    String log = "-Xlog:cds=info:file=cds.log";
+    Result trained = joule(root, aotEnv(jdk, "train", log), dir, "sort", "--gensort", "in.dat");
     assertEquals(0, trained.exitCode(), trained::toString);
     assertEquals("", trained.err());
     assertArrayEquals(expected, stdout());
@@ -286,7 +288,7 @@ class LauncherIT {
     assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(aotDir)));
     assertFalse(Files.exists(dir.resolve("xdg")));
 
-    String log = "-Xlog:cds=info:file=cds.log";
+    Files.delete(dir.resolve("cds.log"));
     sortsAsExpected(root, jdk, log, expected);
     String cdsLog = Files.readString(dir.resolve("cds.log"));
     assertTrue(cdsLog.contains("Mapped dynamic region"), cdsLog);
@@ -303,10 +305,16 @@ class LauncherIT {
     archive.toFile().setWritable(true, true);
     for (byte[] bad : List.of(Arrays.copyOf(good, good.length / 2), flipped, garbage)) {
       Files.write(archive, bad);
-      Result r = joule(root, aotEnv(jdk, "use", ""), dir, "sort", "--gensort", "in.dat");
+      Files.deleteIfExists(dir.resolve("cds.log"));
+      Result r = joule(root, aotEnv(jdk, "use", log), dir, "sort", "--gensort", "in.dat");
       assertEquals(0, r.exitCode(), () -> "seed " + seed + ": " + r);
       assertEquals("", r.err(), () -> "seed " + seed);
       assertArrayEquals(expected, stdout(), "seed " + seed);
+      // the truncated one is not even passed (its size is not its name's); the JVM refuses the
+      // others
+      String tried = Files.readString(dir.resolve("cds.log"));
+      assertEquals(bad.length == good.length, tried.contains("trying to map " + archive), tried);
+      assertFalse(tried.contains("Mapped dynamic region"), tried);
     }
   }
 }
