@@ -113,7 +113,8 @@ final class FileSortJob {
     RecordEstimate estimate = RecordSampler.sample(in, spec);
     SortPlan plan = SortPlan.of(in.size(), config, estimate);
     AtomicOutput.checkDirectory(output);
-    ExternalSorter.checkTempDirs(config); // also for a one-pass sort: same arguments, same errors
+    // No check of the temp dirs here: a sort that fits in memory needs none (GNU sort only needs -T
+    // when it spills); openTemp checks them, with the same error, when runs are to be written.
     plan.notes().forEach(notices::notice);
     Sorters.checkComputePool(config);
     store = new RunStore(config, spec, plan, meter, threads, notices);
