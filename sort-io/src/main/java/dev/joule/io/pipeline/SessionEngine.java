@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -89,6 +90,9 @@ final class SessionEngine implements AutoCloseable {
   private final RecordGatherer gatherer = new RecordGatherer(null); // the writer thread's
   private long epoch;
   private long added; // records added, for error messages
+  private final AtomicLong sortNanos = new AtomicLong(); // chunks sorted (writer or adding thread)
+  private int mergePasses;
+  private long mergedBytes;
   private volatile State state = State.ADDING;
   private Resources streamRes; // the final merge's inputs, pool and prefetch threads
   private SessionCursor cursor;
@@ -267,7 +271,7 @@ final class SessionEngine implements AutoCloseable {
       throws IOException {
     hooks.beforeSessionRunWrite().run();
     Sorters.checkComputePool(config); // a pool shut down since open: say which setting failed
-    int n = chunk.sort(store.sorter());
+    int n = sort(chunk);
     store.addInput(chunk.records(), chunk.checksum());
     RunDescriptor d =
         store.spillSorted(
@@ -409,6 +413,30 @@ final class SessionEngine implements AutoCloseable {
     return meter.peak();
   }
 
+  /** Sorts {@code chunk} on the compute pool, timing it; returns its entries. */
+  private int sort(SessionChunk chunk) {
+    long t0 = System.nanoTime();
+    int n = chunk.sort(store.sorter());
+    sortNanos.addAndGet(System.nanoTime() - t0);
+    return n;
+  }
+
+  /** See {@link SortSession#stats()}. */
+  SessionStats stats() {
+    lock.lock();
+    try {
+      long spilled = 0;
+      List<RunDescriptor> runs = store.runs();
+      for (RunDescriptor d : runs) {
+        spilled += d.dataBytes();
+      }
+      return new SessionStats(
+          sortNanos.get(), runs.size(), spilled, mergePasses, mergedBytes, meter.peak());
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Runs spilled so far. */
   int spilledRuns() {
     lock.lock();
@@ -435,7 +463,7 @@ final class SessionEngine implements AutoCloseable {
           return cursor;
         }
         Sorters.checkComputePool(config);
-        int n = filling.sort(store.sorter());
+        int n = sort(filling);
         store.addInput(filling.records(), filling.checksum());
         cursor = new SessionCursor(this, new ArenaEntries(filling, n), validate);
         return cursor;
@@ -461,7 +489,12 @@ final class SessionEngine implements AutoCloseable {
       }
       ArenaMemory lent = new ArenaMemory(arenas.toArray(new RecordArena[0]));
       store.startMerge(lent);
-      List<RunDescriptor> last = store.mergeDown(report -> {});
+      List<RunDescriptor> last =
+          store.mergeDown(
+              report -> {
+                mergePasses++;
+                mergedBytes += report.bytesWritten();
+              });
       lent.reset();
       streamRes = new Resources(meter);
       MergeSource source = store.stream(last, streamRes);

@@ -97,6 +97,14 @@ public abstract sealed class SortSession implements AutoCloseable
     return engine.spilledRuns();
   }
 
+  /**
+   * What the session has done so far: time sorting in memory, runs and bytes spilled, merge passes,
+   * peak memory; from the thread that adds and iterates.
+   */
+  public SessionStats stats() {
+    return engine.stats();
+  }
+
   /** Releases memory, threads and temp files; idempotent. */
   @Override
   public void close() {

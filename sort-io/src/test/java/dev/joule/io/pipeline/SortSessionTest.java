@@ -153,9 +153,20 @@ class SortSessionTest {
         s.add(ByteBuffer.wrap(b));
       }
       int runs = s.spilledRuns();
+      SessionStats before = s.stats();
       RecordCursor cur = s.finish();
       assertSameRecords(expected, drain(cur), "short lines");
       assertTrue(runs >= 8, "only " + runs + " runs");
+      // stats: every line went through a sorted chunk into a run; merges only rewrite runs
+      SessionStats st = s.stats();
+      long lineBytes = recs.stream().mapToLong(b -> b.length).sum();
+      assertEquals(runs, before.spilledRuns());
+      assertTrue(st.spilledRuns() >= runs, st + " after " + runs + " runs");
+      assertTrue(st.spilledBytes() >= lineBytes, st + " for " + lineBytes + " bytes of lines");
+      assertTrue(st.sortNanos() > 0 && st.sortNanos() >= before.sortNanos(), st.toString());
+      assertEquals(st.mergePasses() > 0, st.mergedBytes() > 0, st.toString());
+      assertTrue(st.mergedBytes() <= st.mergePasses() * st.spilledBytes(), st.toString());
+      assertEquals(s.peakMemoryBytes(), st.peakMemoryBytes());
       assertTrue(
           s.peakMemoryBytes() <= c.memoryBudget().bytes(),
           "peak " + s.peakMemoryBytes() + " with " + runs + " runs, seed " + SEED);
