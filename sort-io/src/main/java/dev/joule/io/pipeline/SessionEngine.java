@@ -98,6 +98,15 @@ final class SessionEngine implements AutoCloseable {
   private SessionCursor cursor;
 
   SessionEngine(SortConfig config, boolean pairs) throws IOException {
+    this(config, pairs, true);
+  }
+
+  /**
+   * A session; {@code checkTempDirs} false leaves the temp dirs to the first spill, which checks
+   * them then with the same error (a sort of streams: GNU sort needs {@code -T} only when it
+   * spills).
+   */
+  SessionEngine(SortConfig config, boolean pairs, boolean checkTempDirs) throws IOException {
     this.config = config;
     this.pairs = pairs;
     this.spec =
@@ -107,7 +116,7 @@ final class SessionEngine implements AutoCloseable {
     this.inPlace = spec.inPlace();
     this.validate = config.validate();
     Sorters.checkComputePool(config);
-    for (Path d : config.tempDirs()) {
+    for (Path d : checkTempDirs ? config.tempDirs() : List.<Path>of()) {
       Stripe.validate(d); // at open, not at the first spill gigabytes later
     }
     this.plan = SessionPlan.of(config);
