@@ -190,9 +190,10 @@ final class StreamSortJob {
       TempSpace temp = store.openTemp();
       PhaseClock merge = new PhaseClock();
       if (mp != null) {
-        String formed = "run formation";
-        if (stats.mergePasses() > 0) {
-          formed += " and merge passes 1-" + stats.mergePasses();
+        String formed = "run formation"; // with the passes before the final one: finish() runs them
+        int k = stats.mergePasses();
+        if (k > 0) {
+          formed += k == 1 ? " and merge pass 1" : " and merge passes 1-" + k;
         }
         phases.add(
             clock.phase(
@@ -223,11 +224,11 @@ final class StreamSortJob {
         phases.add(
             clock.phase("in-memory sort", bytesRead, target.bytes(), 0, records == 0 ? 0 : 1, 0));
       } else {
-        int finalRuns = Math.min(stats.spilledRuns(), mp.fanIn());
+        int finalRuns = mp.finalMerge() == null ? 1 : mp.finalMerge().fanIn();
         phases.add(
             merge.phase(
                 "merge pass " + Math.max(1, mp.passes().size()) + " (final, 1 part)",
-                stats.spilledBytes() + stats.mergedBytes(),
+                stats.spilledBytes(), // every record once, from the runs or their merges
                 target.bytes(),
                 finalRuns,
                 1,
