@@ -31,7 +31,6 @@ final class StubEngine implements SortEngine {
   Path output;
   SortConfig config;
   byte[] inputBytes;
-  boolean inputWasPrivate;
   int sorts;
   int explains;
 
@@ -109,7 +108,6 @@ final class StubEngine implements SortEngine {
     output = out;
     config = c;
     inputBytes = Files.readAllBytes(in);
-    inputWasPrivate = in.getParent().getFileName().toString().startsWith("joule-stdio-");
   }
 
   /**
@@ -127,7 +125,6 @@ final class StubEngine implements SortEngine {
       }
     }
     inputBytes = all.toByteArray();
-    inputWasPrivate = false;
   }
 
   private void rethrow() throws IOException {
