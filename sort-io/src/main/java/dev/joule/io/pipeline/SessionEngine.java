@@ -647,6 +647,7 @@ final class SessionEngine implements AutoCloseable {
     private final RecordIndex index;
     private final int n;
     private int i = -1;
+    private int touched; // entries before this one were read ahead
     private ByteBuffer buffer;
     private int position;
     private int slab;
@@ -679,6 +680,11 @@ final class SessionEngine implements AutoCloseable {
         return false;
       }
       i++;
+      if (i == touched) { // the sorted entries lie anywhere in the arena: wait for misses in groups
+        touched =
+            InMemorySortPhase.touchAhead(
+                index, index.refs(), i, Math.min(n, i + InMemorySortPhase.TOUCH_AHEAD));
+      }
       long ref = index.ref(i);
       slab = RecordIndex.slabOf(ref);
       buffer = index.slabBuffer(slab);

@@ -1,5 +1,6 @@
 package dev.joule.io.pipeline;
 
+import dev.joule.io.block.DeviceMeter;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.input.EntrySpec;
 import java.io.IOException;
@@ -23,13 +24,20 @@ final class StreamSink implements EntrySpec.FramedSink {
 
   private final OutputStream out;
   private final Path name;
+  private final DeviceMeter meter;
   private final byte[] buf = new byte[BUFFER];
   private int used;
   private long written;
 
   StreamSink(OutputStream out, Path name) {
+    this(out, name, DeviceMeter.NONE);
+  }
+
+  /** A sink into {@code out} whose writes {@code meter} counts (a sort's timeline). */
+  StreamSink(OutputStream out, Path name, DeviceMeter meter) {
     this.out = out;
     this.name = name;
+    this.meter = meter;
   }
 
   @Override
@@ -86,11 +94,14 @@ final class StreamSink implements EntrySpec.FramedSink {
     if (used == 0) {
       return;
     }
+    long t = meter.start();
     try {
       out.write(buf, 0, used);
     } catch (IOException e) {
+      meter.failed();
       throw new SortIOException("write", name, SortIOException.reasonOf(e), e);
     }
+    meter.wrote(used, t);
     written += used;
     used = 0;
   }

@@ -13,6 +13,7 @@ import dev.joule.io.error.SortIOException;
 import dev.joule.io.error.SortValidationException;
 import dev.joule.io.hooks.OutputFault;
 import dev.joule.io.report.SortReport;
+import dev.joule.io.report.Timeline;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.SortInputs;
 import dev.joule.io.testing.SortInputs.Kind;
@@ -219,6 +220,33 @@ class StreamSortTest {
 
   private static SortedInputs.Input stdin(byte[] data) {
     return new SortedInputs.Input(Path.of("-"), new ByteArrayInputStream(data));
+  }
+
+  /**
+   * The report of a spilled sort of a stream: run formation then the final merge, and a timeline
+   * whose input, temp and output devices add up to the bytes read, spilled and written.
+   */
+  @Test
+  void theReportOfASpilledStreamHasItsPhasesAndTimeline() throws Exception {
+    SortInputs.Input in = SortInputs.of(Kind.LINES, SEED, 40_000, 0, SortInputs.Options.DEFAULT);
+    SortConfig c = config(in, 8).timelineInterval(java.time.Duration.ofMillis(5)).build();
+    Path out = dir.resolve("out");
+    SortReport r = ExternalSorter.sort(List.of(stdin(in.data())), out, c);
+    assertArrayEquals(in.expected(), Files.readAllBytes(out));
+    assertTrue(r.runs() > 1, r.toString());
+    List<String> names = r.phases().stream().map(p -> p.name()).toList();
+    assertTrue(names.get(0).startsWith("run formation"), names.toString());
+    assertTrue(names.get(names.size() - 1).endsWith("(final, 1 part)"), names.toString());
+    Timeline t = r.timeline();
+    assertEquals(List.of("input", "temp 0", "output"), List.copyOf(t.devices().keySet()));
+    assertEquals(in.data().length, sum(t, "input", true));
+    assertEquals(in.expected().length, sum(t, "output", false));
+    assertEquals(r.devices().get(0).bytesWritten(), sum(t, "temp 0", false));
+    assertEquals(names, t.phases().stream().map(p -> p.name()).toList());
+  }
+
+  private static long sum(Timeline t, String device, boolean read) {
+    return t.of(device).stream().mapToLong(d -> read ? d.bytesRead() : d.bytesWritten()).sum();
   }
 
   /** Fixed records must be whole in each stream: the file sort's words for the trailing bytes. */
