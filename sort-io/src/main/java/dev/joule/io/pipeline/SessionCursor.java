@@ -99,6 +99,7 @@ final class SessionCursor implements RecordCursor {
     // Unique mode with an inexact key decides equal keys by the spec's comparator: the validator's.
     if (validate || (unique && spec.sameKey() != null)) {
       OutputValidator v = OutputValidator.of(spec);
+      v.sumLike(engine.store().inputChecksum());
       this.validator = engine.pairs ? v.withKeysInChecksum() : v;
     } else {
       this.validator = null;
