@@ -10,6 +10,7 @@ import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * definition); {@code peakMemoryBytes()} counts an outsized value's own memory.
  */
 class SessionErrorsTest {
-  static final long SEED = Long.getLong("joule.seed", 0xE44_0125L);
+  static final long SEED = TestSeed.of(SessionErrorsTest.class, 0xE44_0125L);
 
   @TempDir Path dir;
   List<Path> stripes;

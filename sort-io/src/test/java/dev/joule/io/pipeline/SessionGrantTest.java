@@ -8,6 +8,7 @@ import dev.joule.io.config.FileKind;
 import dev.joule.io.config.MemoryGrant;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * keys.
  */
 class SessionGrantTest {
-  static final long SEED = Long.getLong("joule.seed", 0x6_7A47L);
+  static final long SEED = TestSeed.of(SessionGrantTest.class, 0x6_7A47L);
 
   @TempDir Path dir;
   List<Path> stripes;

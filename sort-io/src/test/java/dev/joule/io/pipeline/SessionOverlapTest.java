@@ -7,6 +7,7 @@ import dev.joule.io.config.DataSize;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.hooks.SortHooks;
 import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * for each other; the writer gives up after {@link #PATIENCE_SECONDS} and the test fails.
  */
 class SessionOverlapTest {
-  static final long SEED = Long.getLong("joule.seed", 0x0E_11A9L);
+  static final long SEED = TestSeed.of(SessionOverlapTest.class, 0x0E_11A9L);
 
   /** Pairs the adding thread must add while a run is being written. */
   static final int AFTER = 2000;
