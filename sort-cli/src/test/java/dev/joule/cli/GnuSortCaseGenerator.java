@@ -641,8 +641,8 @@ final class GnuSortCaseGenerator {
         }
         break;
       case 7:
-        // Not an invalid --sort=WORD or --check=WORD: GNU exits 1 there, joule 2 as for every
-        // other usage error, a difference the README documents.
+        // Options unknown to both: exit 2 in both. (An invalid --sort=WORD or --check=WORD exits
+        // 1 in both; GnuSyntaxTest compares those.)
         why = "unknown option";
         argv.add(at, pick(new String[] {"--no-such-option", "-j", "-a", "-e"}));
         break;
