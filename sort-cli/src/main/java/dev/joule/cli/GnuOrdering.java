@@ -2,7 +2,9 @@ package dev.joule.cli;
 
 import dev.joule.core.key.GnuDebug;
 import dev.joule.core.key.GnuSortKeys;
+import dev.joule.core.key.KeyType;
 import dev.joule.core.key.SortKey;
+import dev.joule.core.key.TextLocale;
 import dev.joule.core.key.TextPosition;
 import dev.joule.core.record.LineFormat;
 import dev.joule.core.record.RecordFormat;
@@ -169,28 +171,37 @@ public final class GnuOrdering {
         || zeroTerminated;
   }
 
-  /** The key of the lines; throws a usage error for options GNU would refuse. */
-  SortKey key() {
+  /**
+   * The key of the lines in {@code locale} (with GNU's last resort in a locale that does not
+   * collate by bytes, {@link GnuSortKeys#parse(String, int, KeyType.GnuRelease, List, TextLocale,
+   * boolean, boolean)}); throws a usage error for options GNU would refuse.
+   */
+  SortKey key(TextLocale locale) {
     refuseRandom();
     try {
-      return GnuSortKeys.parse(globalLetters(), separator(), keys);
+      return GnuSortKeys.parse(
+          globalLetters(), separator(), KeyType.GnuRelease.CURRENT, keys, locale, stable, unique);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
     }
   }
 
-  /** GNU's {@code --debug} view of these options: its warnings and its key annotation. */
-  GnuDebug debug() {
+  /** GNU's {@code --debug} view of these options in {@code locale}: warnings and annotation. */
+  GnuDebug debug(TextLocale locale) {
     try {
-      return GnuDebug.of(globalLetters(), separator(), keys, stable, unique);
+      return GnuDebug.of(globalLetters(), separator(), keys, stable, unique, locale);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
     }
   }
 
-  /** GNU's last resort: none with -s or -u, else the whole line, reversed by a global -r. */
-  LastResort lastResort() {
-    if (stable || unique) {
+  /**
+   * GNU's last resort: none with -s or -u, else the whole line, reversed by a global -r; in a
+   * locale that does not collate by bytes it is part of {@link #key} and equal lines keep input
+   * order.
+   */
+  LastResort lastResort(TextLocale locale) {
+    if (stable || unique || !locale.byteCollation()) {
       return LastResort.NONE;
     }
     return reverse ? LastResort.DESCENDING : LastResort.ASCENDING;

@@ -34,7 +34,13 @@ public final class KeyType {
     /** GNU {@code -g}. */
     GNU_GENERAL_NUMERIC,
     /** GNU {@code -V}: no exact normalized key; compared by {@link KeyNormalizer#compareTail}. */
-    GNU_VERSION
+    GNU_VERSION,
+    /**
+     * Text in a locale's collation ({@code strcoll}), after {@code -f} and {@code -d}/{@code -i} by
+     * the locale's classes: the C library's {@code strxfrm_l} of the text, GNU's handling of NUL
+     * bytes and empty text ({@link #collated}).
+     */
+    COLLATED
   }
 
   /** Which bytes a text key drops before comparing. */
@@ -67,7 +73,8 @@ public final class KeyType {
     CURRENT
   }
 
-  private static final KeyType BYTES = new KeyType(Kind.BYTES, 0, false, null, false, null, null);
+  private static final KeyType BYTES =
+      new KeyType(Kind.BYTES, 0, false, null, false, null, null, null);
 
   private final Kind kind;
   private final int width;
@@ -76,6 +83,7 @@ public final class KeyType {
   private final boolean foldCase;
   private final Ignore ignore;
   private final GnuRelease release;
+  private final TextLocale locale; // null: the C locale
 
   private KeyType(
       Kind kind,
@@ -84,7 +92,8 @@ public final class KeyType {
       ByteOrder order,
       boolean foldCase,
       Ignore ignore,
-      GnuRelease release) {
+      GnuRelease release,
+      TextLocale locale) {
     this.kind = kind;
     this.width = width;
     this.signed = signed;
@@ -92,6 +101,7 @@ public final class KeyType {
     this.foldCase = foldCase;
     this.ignore = ignore == null ? Ignore.NONE : ignore;
     this.release = release;
+    this.locale = locale;
   }
 
   /** Unsigned bytes (GNU's key order with no options). */
@@ -108,7 +118,73 @@ public final class KeyType {
     if (!foldCase && ignore == Ignore.NONE) {
       return BYTES;
     }
-    return new KeyType(Kind.TEXT, 0, false, null, foldCase, ignore, null);
+    return new KeyType(Kind.TEXT, 0, false, null, foldCase, ignore, null, null);
+  }
+
+  /**
+   * Text in {@code locale}'s collation: two keys compare as {@code strcoll} compares them in that
+   * locale (the order of GNU sort's keys there), after {@code -f} ({@code foldCase}: each byte
+   * through the locale's {@code toupper}) and {@code -d} or {@code -i} ({@code ignore}: bytes
+   * dropped by the locale's {@code isalnum}/{@code isblank} or {@code isprint}). As GNU's {@code
+   * xmemcoll0}: an empty key sorts before any other, and a key with NUL bytes compares its
+   * NUL-separated parts in turn, fewer parts first when all are equal. Keys the collation calls
+   * equal are equal, even if their bytes differ.
+   *
+   * <p>In a locale that collates by bytes (C, POSIX, C.UTF-8) this is {@link #text}, with the
+   * locale's classes.
+   */
+  public static KeyType collated(TextLocale locale, boolean foldCase, Ignore ignore) {
+    Objects.requireNonNull(locale, "locale");
+    Objects.requireNonNull(ignore, "ignore");
+    if (locale.byteCollation()) {
+      KeyType t = text(foldCase, ignore);
+      return t.kind == Kind.TEXT && !locale.cEquivalent() ? t.with(locale) : t;
+    }
+    return new KeyType(Kind.COLLATED, 0, false, null, foldCase, ignore, null, locale);
+  }
+
+  /** Text in {@code locale}'s collation with no option: {@code collated(locale, false, NONE)}. */
+  public static KeyType collated(TextLocale locale) {
+    return collated(locale, false, Ignore.NONE);
+  }
+
+  /**
+   * This GNU ordering as GNU sort has it in {@code locale}: bytes and text collated ({@link
+   * #collated}); {@code -n}, {@code -h} with the locale's decimal point and thousands separator;
+   * {@code -g} with its decimal point; {@code -M} with its month names; {@code -V} with its {@code
+   * -f}/{@code -d}/{@code -i}. Binary types, and every type in a locale equivalent to C ({@link
+   * TextLocale#cEquivalent()}), are returned as they are.
+   *
+   * @throws IllegalArgumentException for {@code -g} in a locale whose decimal point is not one byte
+   */
+  public KeyType inLocale(TextLocale l) {
+    Objects.requireNonNull(l, "locale");
+    if (l.cEquivalent() || kind == Kind.INTEGER || kind == Kind.FLOAT) {
+      return this;
+    }
+    switch (kind) {
+      case BYTES:
+      case TEXT:
+        return collated(l, foldCase, ignore);
+      case COLLATED:
+        return collated(l, foldCase, ignore);
+      case GNU_GENERAL_NUMERIC:
+        if (l.radix.length != 1) {
+          throw new IllegalArgumentException(
+              "-g in the locale "
+                  + l
+                  + ": its decimal point is "
+                  + l.radix.length
+                  + " bytes, and joule reads numbers with a decimal point of one byte");
+        }
+        return with(l);
+      default:
+        return with(l);
+    }
+  }
+
+  private KeyType with(TextLocale l) {
+    return new KeyType(kind, width, signed, order, foldCase, ignore, release, l);
   }
 
   /**
@@ -120,19 +196,26 @@ public final class KeyType {
       throw new IllegalArgumentException("integer width must be 1, 2, 4 or 8 bytes: " + width);
     }
     return new KeyType(
-        Kind.INTEGER, width, signed, Objects.requireNonNull(order, "order"), false, null, null);
+        Kind.INTEGER,
+        width,
+        signed,
+        Objects.requireNonNull(order, "order"),
+        false,
+        null,
+        null,
+        null);
   }
 
   /** An IEEE binary32 stored in byte order {@code order}, in totalOrder. */
   public static KeyType float32(ByteOrder order) {
     return new KeyType(
-        Kind.FLOAT, 4, true, Objects.requireNonNull(order, "order"), false, null, null);
+        Kind.FLOAT, 4, true, Objects.requireNonNull(order, "order"), false, null, null, null);
   }
 
   /** An IEEE binary64 stored in byte order {@code order}, in totalOrder. */
   public static KeyType float64(ByteOrder order) {
     return new KeyType(
-        Kind.FLOAT, 8, true, Objects.requireNonNull(order, "order"), false, null, null);
+        Kind.FLOAT, 8, true, Objects.requireNonNull(order, "order"), false, null, null, null);
   }
 
   /** GNU {@code -n} of current coreutils. */
@@ -191,7 +274,8 @@ public final class KeyType {
         null,
         foldCase,
         Objects.requireNonNull(ignore, "ignore"),
-        Objects.requireNonNull(release, "release"));
+        Objects.requireNonNull(release, "release"),
+        null);
   }
 
   /** The family. */
@@ -231,6 +315,14 @@ public final class KeyType {
     return release;
   }
 
+  /**
+   * The locale whose collation, classes, numbers or months this type follows; {@link TextLocale#C}
+   * for the C locale's types and for binary types.
+   */
+  public TextLocale locale() {
+    return locale == null ? TextLocale.C : locale;
+  }
+
   /** True when the normalized key alone decides the order (every type but {@code -V}). */
   public boolean exact() {
     return kind != Kind.GNU_VERSION;
@@ -245,12 +337,13 @@ public final class KeyType {
         && Objects.equals(t.order, order)
         && t.foldCase == foldCase
         && t.ignore == ignore
-        && t.release == release;
+        && t.release == release
+        && Objects.equals(t.locale, locale);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, width, signed, order, foldCase, ignore, release);
+    return Objects.hash(kind, width, signed, order, foldCase, ignore, release, locale);
   }
 
   @Override
@@ -266,7 +359,8 @@ public final class KeyType {
         return kind.name().toLowerCase(java.util.Locale.ROOT)
             + (foldCase ? "[f]" : "")
             + (ignore == Ignore.NONDICTIONARY ? "[d]" : ignore == Ignore.NONPRINTING ? "[i]" : "")
-            + (release == GnuRelease.COREUTILS_9_1 ? "[9.1]" : "");
+            + (release == GnuRelease.COREUTILS_9_1 ? "[9.1]" : "")
+            + (locale != null ? "[" + locale + "]" : "");
     }
   }
 }
