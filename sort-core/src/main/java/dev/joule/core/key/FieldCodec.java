@@ -429,20 +429,28 @@ abstract class FieldCodec {
   }
 
   /**
-   * Text in a locale's collation: the key (after {@code -d}/{@code -i} and {@code -f}) copied into
-   * the thread's native scratch as a C string and transformed by {@code strxfrm_l}, part by part
-   * where it holds NUL bytes. The code: nothing for an empty key; else {@code 01}, the first part's
-   * transform, then for each further part {@code 00 02} and its transform; delimited keys end with
-   * {@code 00 01}. A transform holds no {@code 00} (it is a C string), so the end sorts before a
-   * further part, which sorts before any transform byte: fewer parts first, as GNU's {@code
-   * memcoll0}; {@code 01} puts every nonempty key after the empty one, as GNU's length check does
-   * before it collates (a key of ignorable characters may transform to nothing).
+   * Text in a locale's collation. The key (after {@code -d}/{@code -i} and {@code -f}) is copied
+   * into the thread's native scratch as a C string; its code is nothing when it is empty, else
+   * {@code 01} and the part of its {@code strxfrm_l} that orders as {@code strcoll} does: the
+   * levels before the last ({@link TextLocale#trustedLevels}), cut before the separator byte {@code
+   * 01} that starts the next. glibc's transform of the last level (the {@code position} level of
+   * its locales) does not always order as {@code strcoll}: in de_DE.UTF-8, {@code " 9,M"} collates
+   * before {@code " -,9M"} and transforms after it. A delimited code ends with {@code 00 01}.
    *
-   * <p>Cost: one {@code strxfrm_l} per part (about 0.3 µs for a word, 1.3 µs for a 40-byte line in
+   * <p>The code is therefore inexact, as GNU's order of two keys whose codes are equal is {@code
+   * strcoll}'s, applied as GNU's {@code xmemcoll0} does ({@link #compareFull}): an empty key first,
+   * then NUL-separated parts in turn, fewer parts first. Only the first part is transformed: the
+   * code of a key with NUL bytes is that of its first part, and ties decide the rest. Keys with
+   * equal codes are the same text or differ only where the last level sees them (punctuation, bytes
+   * that are not UTF-8); {@code strcoll} costs one call for a tie of keys with different bytes,
+   * nothing for keys that are the same bytes.
+   *
+   * <p>Cost: one {@code strxfrm_l} (about 0.3 µs for a word, 1.3 µs for a 40-byte line in
    * en_US.UTF-8 on this project's test machine), and two copies of the key.
    */
   static final class Collated extends FieldCodec {
     private final long locale;
+    private final int levels;
     private final boolean[] drop;
     private final byte[] translate;
     private final boolean plain;
@@ -451,9 +459,15 @@ abstract class FieldCodec {
       super(f);
       KeyType t = f.type();
       this.locale = t.locale().handle();
+      this.levels = t.locale().trustedLevels;
       this.drop = dropped(t);
       this.translate = t.foldCase() ? t.locale().upper : CLocale.IDENTITY;
       this.plain = drop == null && !t.foldCase();
+    }
+
+    @Override
+    boolean exact() {
+      return false;
     }
 
     @Override
@@ -461,46 +475,44 @@ abstract class FieldCodec {
       return true;
     }
 
+    /** Copies the key into {@code in} from {@code at}, as GNU's copy does; returns its length. */
+    private int copy(ByteBuffer rec, int s, int e, ByteBuffer in, int at) {
+      if (plain) {
+        in.put(at, rec, s, e - s);
+        return e - s;
+      }
+      int n = 0;
+      for (int i = s; i < e; i++) {
+        int b = rec.get(i) & 0xFF;
+        if (drop == null || !drop[b]) {
+          in.put(at + n++, translate[b]);
+        }
+      }
+      return n;
+    }
+
     @Override
     int encode(ByteBuffer rec, int s, int e, ByteBuffer dst, int pos, boolean open) {
       Strxfrm x = Strxfrm.local();
       ByteBuffer in = x.input(e - s);
-      int n;
-      if (plain) {
-        n = e - s;
-        in.put(0, rec, s, n);
-      } else {
-        n = 0;
-        for (int i = s; i < e; i++) {
-          int b = rec.get(i) & 0xFF;
-          if (drop == null || !drop[b]) {
-            in.put(n++, translate[b]);
-          }
-        }
-      }
+      int n = copy(rec, s, e, in, 0);
       in.put(n, (byte) 0);
       int limit = dst == null ? 0 : dst.limit();
       int out = pos;
       if (n > 0) {
         out = put(dst, limit, out, (byte) 1);
-        int from = 0;
-        while (true) {
-          int end = from;
-          while (in.get(end) != 0) {
-            end++;
-          }
-          int m = from == end ? 0 : x.transform(locale, from);
-          if (dst != null && out + m <= limit) {
-            dst.put(out, x.output(), 0, m);
-          }
-          out += m;
-          if (end == n) {
+        int m = in.get(0) == 0 ? 0 : x.transform(locale, 0);
+        ByteBuffer t = x.output();
+        int cut = 0;
+        for (int seen = 0; cut < m; cut++) {
+          if (t.get(cut) == 1 && ++seen == levels) {
             break;
           }
-          out = put(dst, limit, out, (byte) 0);
-          out = put(dst, limit, out, (byte) 2);
-          from = end + 1;
         }
+        if (dst != null && out + cut <= limit) {
+          dst.put(out, t, 0, cut);
+        }
+        out += cut;
       }
       if (!open) {
         out = put(dst, limit, out, (byte) 0);
@@ -510,6 +522,59 @@ abstract class FieldCodec {
         x.release();
       }
       return out - pos;
+    }
+
+    /**
+     * GNU's comparison of two keys in the locale: an empty key before any other, then {@code
+     * memcoll0}: equal bytes are equal, else {@code strcoll} of each NUL-separated part in turn,
+     * the key that runs out of parts first being the smaller.
+     */
+    int compareFull(ByteBuffer a, int as, int ae, ByteBuffer b, int bs, int be) {
+      Strxfrm x = Strxfrm.local();
+      ByteBuffer in = x.input((ae - as) + (be - bs) + 1);
+      int la = copy(a, as, ae, in, 0);
+      in.put(la, (byte) 0);
+      int lb = copy(b, bs, be, in, la + 1);
+      in.put(la + 1 + lb, (byte) 0);
+      int diff;
+      if (la == 0 || lb == 0) {
+        diff = Integer.compare(la == 0 ? 0 : 1, lb == 0 ? 0 : 1);
+      } else if (la == lb && in.slice(0, la).equals(in.slice(la + 1, lb))) {
+        diff = 0;
+      } else {
+        diff = strcollParts(in, x.inputAddress(), la, lb);
+      }
+      if (la + lb > Strxfrm.KEEP) {
+        x.release();
+      }
+      return diff;
+    }
+
+    private int strcollParts(ByteBuffer in, long address, int la, int lb) {
+      int pa = 0;
+      int pb = la + 1;
+      int endA = la + 1;
+      int endB = la + 1 + lb + 1;
+      while (true) {
+        int d = LibC.strcoll_l(address + pa, address + pb, locale);
+        if (d != 0) {
+          return d;
+        }
+        while (in.get(pa) != 0) {
+          pa++;
+        }
+        while (in.get(pb) != 0) {
+          pb++;
+        }
+        pa++;
+        pb++;
+        if (pa == endA) {
+          return pb == endB ? 0 : -1;
+        }
+        if (pb == endB) {
+          return 1;
+        }
+      }
     }
 
     private static int put(ByteBuffer dst, int limit, int at, byte b) {

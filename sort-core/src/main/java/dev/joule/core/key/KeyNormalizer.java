@@ -230,7 +230,9 @@ public final class KeyNormalizer {
       int bs = (int) (rb >>> 32);
       int be = (int) rb;
       int diff;
-      if (c instanceof FieldCodec.Version v) {
+      if (c instanceof FieldCodec.Collated coll) {
+        diff = coll.compareFull(a, as, ae, b, bs, be);
+      } else if (c instanceof FieldCodec.Version v) {
         s.ensure(ae - as, be - bs);
         int la = v.filtered(a, as, ae, s.a);
         int lb = v.filtered(b, bs, be, s.b);

@@ -323,9 +323,13 @@ public final class KeyType {
     return locale == null ? TextLocale.C : locale;
   }
 
-  /** True when the normalized key alone decides the order (every type but {@code -V}). */
+  /**
+   * True when the normalized key alone decides the order: every type but {@code -V} and collated
+   * text, whose code is the part of {@code strxfrm} that orders as {@code strcoll} does, ties
+   * decided by {@code strcoll} ({@link KeyNormalizer#compareTail}).
+   */
   public boolean exact() {
-    return kind != Kind.GNU_VERSION;
+    return kind != Kind.GNU_VERSION && kind != Kind.COLLATED;
   }
 
   @Override

@@ -66,6 +66,9 @@ final class LibC {
   /** {@code size_t strxfrm_l(char *dst, const char *src, size_t n, locale_t)}. */
   static native long strxfrm_l(long dst, long src, long n, long locale);
 
+  /** {@code int strcoll_l(const char *, const char *, locale_t)}. */
+  static native int strcoll_l(long a, long b, long locale);
+
   /** {@code char *nl_langinfo_l(nl_item, locale_t)}: a string the locale owns. */
   static native long nl_langinfo_l(int item, long locale);
 

@@ -48,6 +48,11 @@ final class Strxfrm {
     return inView;
   }
 
+  /** The native address of the input block. */
+  long inputAddress() {
+    return inAddress;
+  }
+
   /** The output block: {@link #transform(long, int)}'s result is at its start. */
   ByteBuffer output() {
     return outView;

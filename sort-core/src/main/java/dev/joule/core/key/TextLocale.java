@@ -47,6 +47,7 @@ public final class TextLocale {
           false,
           new byte[] {'.'},
           null,
+          0,
           false,
           null);
 
@@ -98,6 +99,15 @@ public final class TextLocale {
   final boolean separatorIgnored;
   final byte[] radix;
   final GnuMonths months; // null: the C locale's JAN..DEC
+
+  /**
+   * The collation levels whose {@code strxfrm} bytes order as {@code strcoll} does: the primary
+   * level only. glibc 2.36's transform disagrees with its {@code strcoll} at the third level too
+   * (in de_DE.UTF-8, {@code "+0e1,"} collates after {@code "-0,E1"} and transforms before it), not
+   * only at the fourth, its {@code position} level.
+   */
+  final int trustedLevels;
+
   private final String failure;
 
   private TextLocale(
@@ -114,6 +124,7 @@ public final class TextLocale {
       boolean separatorIgnored,
       byte[] radix,
       GnuMonths months,
+      int trustedLevels,
       boolean tablesOwn,
       String failure) {
     this.handle = handle;
@@ -129,6 +140,7 @@ public final class TextLocale {
     this.separatorIgnored = separatorIgnored;
     this.radix = radix;
     this.months = months;
+    this.trustedLevels = trustedLevels;
     this.failure = failure;
   }
 
@@ -221,6 +233,7 @@ public final class TextLocale {
         false,
         new byte[] {'.'},
         null,
+        0,
         false,
         why);
   }
@@ -290,6 +303,7 @@ public final class TextLocale {
         ignored,
         radix.length == 0 ? new byte[] {'.'} : radix,
         months.isC() ? null : months,
+        1,
         ownTables,
         null);
   }
