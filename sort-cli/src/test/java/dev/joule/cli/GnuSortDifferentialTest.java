@@ -55,6 +55,12 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>{@code joule.gnudiff.quirks=keep}: generate inputs on which the machine's GNU sort release
  *       differs from current coreutils (see {@link GnuSortCaseGenerator.Avoid}) all the same;
  *   <li>{@code joule.gnudiff.sort}: the GNU sort binary (default {@code sort} on the PATH);
+ *   <li>{@code joule.gnudiff.locale.seconds} and {@code joule.gnudiff.locale.cases}: the budget of
+ *       each locale of {@link #outputsAndExitCodesMatchGnuSortInLocales} (default {@value
+ *       #DEFAULT_LOCALE_SECONDS} s per locale in CI; thousands of cases by hand with a larger
+ *       budget); {@code joule.gnudiff.locales}: only these locales (comma-separated);
+ *   <li>{@code joule.gnudiff.dump}: a directory to write each failing case's inputs, arguments,
+ *       environment and both outputs to, whole;
  *   <li>{@code joule.gnudiff.peer=gnu}: the harness's self-check: the side under test is GNU sort
  *       too, run the way joule is (stdin from memory, its own directory), so any difference is the
  *       harness's or the generator's fault.
@@ -63,7 +69,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GnuSortDifferentialTest {
   static final int DEFAULT_CASES = 2000;
   static final int DEFAULT_SECONDS = 25;
-  static final int DEFAULT_LOCALE_SECONDS = 4;
+  static final int DEFAULT_LOCALE_SECONDS = 3;
   private static final long PROCESS_TIMEOUT_S = 30;
   private static final int SHOWN_IN_DETAIL = 8;
   private static final int MAX_SHOWN_BYTES = 3000;
@@ -212,6 +218,9 @@ class GnuSortDifferentialTest {
             ? "; inputs avoid this release's differences from current coreutils: " + avoid
             : "");
 
+    Arrays.fill(gnuExits, 0);
+    gnuNanos = 0;
+    otherNanos = 0;
     List<String> failures = new ArrayList<>();
     List<String> details = new ArrayList<>();
     int run = 0;

@@ -171,13 +171,13 @@ class TextLocaleTest {
                 SortKey.of(
                     KeyField.of(KeyLocation.wholeRecord(), KeyType.collated(l))
                         .withDescending(descending)));
-        for (int i = 0; i < 40; i++) {
+        for (int i = 0; i < 8; i++) {
           Seeds.run(
               name + (descending ? " descending" : ""),
               i,
               seed -> {
                 SplittableRandom r = new SplittableRandom(seed);
-                for (int k = 0; k < 500; k++) {
+                for (int k = 0; k < 400; k++) {
                   byte[] a = randomText(r);
                   byte[] b = randomText(r);
                   int want =
