@@ -27,7 +27,7 @@ one in six carries an accent or is a letter of another Latin alphabet (é è ê 
 so that case and accents decide many comparisons; 3 % of the words are digits, 1 % carry an
 apostrophe or a hyphen. Pools of 20 000 first names, 100 000 last names and 50 000 words, each
 line drawn uniformly, so lines rarely repeat but keys (-k2,2) tie often. 2.3e7 lines make about
-1 GB; about 30 CPU-seconds per 10^7 lines.
+1 GB; about 50 CPU-seconds per 10^7 lines.
 
 The output depends only on the arguments and the seed (default 12) for a given Python version;
 lines end in '\\n' and contain no NUL, tab or carriage return. Written in blocks of 10^6 lines;

@@ -32,24 +32,7 @@ public final class TextLocale {
   static final int NO_SEPARATOR = -1;
 
   /** The C locale: byte order, ASCII classes, {@code .} and no thousands separator, JAN..DEC. */
-  public static final TextLocale C =
-      new TextLocale(
-          0,
-          "C",
-          "C",
-          true,
-          false,
-          CLocale.NONDICTIONARY,
-          CLocale.NONPRINTING,
-          CLocale.UPPER,
-          (byte) '.',
-          NO_SEPARATOR,
-          false,
-          new byte[] {'.'},
-          null,
-          0,
-          false,
-          null);
+  public static final TextLocale C = cLocale(null);
 
   // Here, not in LibC: reading them must not bind the C library (a C-locale sort never does).
   /** The categories {@code setlocale(LibC.LC_ALL, "")} sets, with the variable named after each. */
@@ -219,15 +202,20 @@ public final class TextLocale {
   }
 
   private static TextLocale failedC(String why) {
+    return cLocale(why);
+  }
+
+  /** The C locale, standing in for the one the environment asked for if {@code failure}. */
+  private static TextLocale cLocale(String failure) {
     return new TextLocale(
         0,
         "C",
         "C",
         true,
         false,
-        null,
-        null,
-        null,
+        CLocale.NONDICTIONARY,
+        CLocale.NONPRINTING,
+        CLocale.UPPER,
         (byte) '.',
         NO_SEPARATOR,
         false,
@@ -235,7 +223,7 @@ public final class TextLocale {
         null,
         0,
         false,
-        why);
+        failure);
   }
 
   private static String describe(String[] names) {
