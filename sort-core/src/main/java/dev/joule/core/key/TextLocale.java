@@ -151,6 +151,31 @@ public final class TextLocale {
     if (allC) {
       return C;
     }
+    boolean builtIn = true;
+    for (int category : CATEGORIES) {
+      builtIn &= isCName(names[category]) || isCUtf8(names[category]);
+    }
+    if (builtIn) {
+      // C and glibc's C.UTF-8 only: byte order, C's classes, numbers and months, known without
+      // loading the C library's locales (or JNA, which unpacks its stub into the user's cache).
+      return new TextLocale(
+          0,
+          describe(names),
+          names[LibC.LC_COLLATE],
+          true,
+          isCUtf8(names[LibC.LC_CTYPE]),
+          CLocale.NONDICTIONARY,
+          CLocale.NONPRINTING,
+          CLocale.UPPER,
+          (byte) '.',
+          NO_SEPARATOR,
+          false,
+          new byte[] {'.'},
+          null,
+          0,
+          false,
+          null);
+    }
     String key = String.join(";", Arrays.stream(names).map(String::valueOf).toList());
     return LOADED.computeIfAbsent(key, k -> load(names));
   }
@@ -175,6 +200,11 @@ public final class TextLocale {
 
   private static boolean isCName(String name) {
     return name.equals("C") || name.equals("POSIX");
+  }
+
+  /** glibc's C.UTF-8, however its codeset is spelled (C.UTF-8, C.utf8). */
+  private static boolean isCUtf8(String name) {
+    return name.startsWith("C.") && name.substring(2).replace("-", "").equalsIgnoreCase("utf8");
   }
 
   private static TextLocale load(String[] names) {
