@@ -9,6 +9,7 @@ import dev.joule.core.key.TextPosition;
 import dev.joule.core.record.LineFormat;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.LastResort;
+import dev.joule.io.error.SortIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,12 +20,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * GNU sort's ordering options for text lines (a picocli mixin of {@code joule sort}), with GNU's
- * names and meaning in the C locale, and their translation into a {@link SortKey}, a {@link
- * LastResort} and a line format: the global letters apply to every {@code -k} without letters of
- * its own, GNU's last-resort whole-line comparison (reversed by a global {@code -r}) applies unless
- * {@code -s} or {@code -u}, and {@code -u} keeps the first line of each run of equal keys.
+ * names and meaning in the C locale or the user's, and their translation into a {@link SortKey}, a
+ * {@link LastResort} and a line format: the global letters apply to every {@code -k} without
+ * letters of its own, GNU's last-resort whole-line comparison (reversed by a global {@code -r})
+ * applies unless {@code -s} or {@code -u}, and {@code -u} keeps the first line of each run of equal
+ * keys.
  *
- * <p>{@code -R} and {@code --random-source} are refused rather than sorting differently.
+ * <p>{@code -R} is GNU's: keys in the order of their salted MD5 digests, equal keys together, the
+ * salt read from {@code --random-source} ({@link RandomSource}), so that the same source gives the
+ * same order as GNU sort.
  */
 public final class GnuOrdering {
   @Spec(Spec.Target.MIXEE)
@@ -72,14 +76,17 @@ public final class GnuOrdering {
 
   @Option(
       names = {"-R", "--random-sort"},
-      description = "Not supported: refused (joule has no random hash of keys).")
+      description =
+          "Shuffle, but group identical keys: order by a random hash of the keys. See shuf(1).")
   boolean random;
 
   @Option(
       names = "--random-source",
       paramLabel = "FILE",
-      description = "Not supported: refused, as -R.")
-  String randomSource;
+      description =
+          "Get random bytes from FILE (its first 16): the same FILE gives the same order, GNU"
+              + " sort's own.")
+  List<String> randomSources = new ArrayList<>();
 
   @Option(
       names = {"-r", "--reverse"},
@@ -91,7 +98,7 @@ public final class GnuOrdering {
       paramLabel = "WORD",
       description =
           "Sort according to WORD: general-numeric -g, human-numeric -h, month -M, numeric -n,"
-              + " version -V (random -R is refused).")
+              + " random -R, version -V.")
   List<String> sortWords = new ArrayList<>();
 
   @Option(
@@ -152,6 +159,7 @@ public final class GnuOrdering {
     flag(b, nonprinting, 'i');
     flag(b, month, 'M');
     flag(b, numeric, 'n');
+    flag(b, random, 'R');
     flag(b, reverse, 'r');
     flag(b, version, 'V');
     for (String w : sortWords) {
@@ -173,17 +181,38 @@ public final class GnuOrdering {
 
   /**
    * The key of the lines in {@code locale} (with GNU's last resort in a locale that does not
-   * collate by bytes, {@link GnuSortKeys#parse(String, int, KeyType.GnuRelease, List, TextLocale,
-   * boolean, boolean)}); throws a usage error for options GNU would refuse.
+   * collate by bytes, {@link GnuSortKeys#parse(String, int, KeyType.GnuRelease, List, byte[],
+   * TextLocale, boolean, boolean)}); throws a usage error for options GNU would refuse, and reads
+   * the salt of {@code -R} from the random source when a key needs it (as GNU does: only then).
    */
-  SortKey key(TextLocale locale) {
-    refuseRandom();
+  SortKey key(TextLocale locale) throws SortIOException {
+    String letters = globalLetters();
+    int separator = separator();
+    String source = randomSource();
     try {
-      return GnuSortKeys.parse(
-          globalLetters(), separator(), KeyType.GnuRelease.CURRENT, keys, locale, stable, unique);
+      byte[] salt = null;
+      if (GnuSortKeys.random(letters, separator, keys)) {
+        // GNU refuses bad keys before it reads the random source: parse once with a stand-in salt
+        parse(letters, separator, new byte[RandomSource.SALT_BYTES], locale);
+        salt = RandomSource.salt(source);
+      }
+      return parse(letters, separator, salt, locale);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
     }
+  }
+
+  private SortKey parse(String letters, int separator, byte[] salt, TextLocale locale) {
+    return GnuSortKeys.parse(
+        letters, separator, KeyType.GnuRelease.CURRENT, keys, salt, locale, stable, unique);
+  }
+
+  /** The {@code --random-source} FILE, or null; GNU refuses two different ones. */
+  private String randomSource() {
+    if (randomSources.stream().distinct().count() > 1) {
+      throw usage("multiple random sources specified");
+    }
+    return randomSources.isEmpty() ? null : randomSources.get(0);
   }
 
   /** GNU's {@code --debug} view of these options in {@code locale}: warnings and annotation. */
@@ -205,15 +234,6 @@ public final class GnuOrdering {
       return LastResort.NONE;
     }
     return reverse ? LastResort.DESCENDING : LastResort.ASCENDING;
-  }
-
-  void refuseRandom() {
-    if (random || randomSource != null || sortWords.contains("random")) {
-      throw new ParameterException(
-          mixee.commandLine(),
-          "-R/--random-sort is not supported: joule would not shuffle like GNU sort (use"
-              + " 'shuf' for a random order)");
-    }
   }
 
   /** The -t byte, or BLANK_SEPARATED; GNU's errors for an empty, multi-character or changed SEP. */

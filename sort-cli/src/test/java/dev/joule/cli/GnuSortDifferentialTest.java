@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.joule.cli.GnuSortCaseGenerator.Case;
 import dev.joule.testing.TestLocales;
+import dev.joule.testing.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -41,8 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>System properties:
  *
  * <ul>
- *   <li>{@code joule.gnudiff.seed}: the run's seed (default: a new one per run, printed, so that
- *       every CI run explores new cases and a failure can be replayed);
+ *   <li>{@code joule.gnudiff.seed}: the run's seed ({@code TestSeed}: by default a fixed one, so
+ *       that a CI failure replays from its log; {@code random}, or {@code
+ *       -Djoule.test.seed=random}, draws a new one that explores new cases; printed either way);
  *   <li>{@code joule.gnudiff.seconds}: stop starting cases after this many seconds (default {@value
  *       #DEFAULT_SECONDS}, 0 for no limit), so that the test stays within ~30 s on a loaded
  *       machine, where a case takes 20 to 50 ms;
@@ -190,7 +191,8 @@ class GnuSortDifferentialTest {
   private void run(String gnuBinary, String label, int cases, int budgetSeconds, CaseSource source)
       throws Exception {
     String version = gnuVersion(gnuBinary);
-    long seed = Long.getLong("joule.gnudiff.seed", new SecureRandom().nextLong());
+    long seed =
+        TestSeed.of("GnuSortDifferentialTest [" + label + "]", "joule.gnudiff.seed", 0x6E0D_1FF5L);
     long budgetNanos = budgetSeconds * 1_000_000_000L;
     Integer only = Integer.getInteger("joule.gnudiff.case");
     int maxFailures = Integer.getInteger("joule.gnudiff.maxFailures", 40);

@@ -2,6 +2,9 @@ package dev.joule.core.key;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.security.DigestException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 
 /**
  * One compiled key field: finds the field's bytes in a record and writes its normalized (ascending)
@@ -63,6 +66,8 @@ abstract class FieldCodec {
         return new Version(f);
       case COLLATED:
         return new Collated(f);
+      case GNU_RANDOM:
+        return new RandomHash(f);
     }
     throw new AssertionError(t);
   }
@@ -417,14 +422,7 @@ abstract class FieldCodec {
 
     /** Copies the filtered, folded field into {@code out}; returns its length. */
     int filtered(ByteBuffer rec, int s, int e, byte[] out) {
-      int n = 0;
-      for (int i = s; i < e; i++) {
-        int b = rec.get(i) & 0xFF;
-        if (drop == null || !drop[b]) {
-          out[n++] = translate[b];
-        }
-      }
-      return n;
+      return filter(rec, s, e, drop, translate, out);
     }
   }
 
@@ -577,16 +575,182 @@ abstract class FieldCodec {
       }
     }
 
-    private static int put(ByteBuffer dst, int limit, int at, byte b) {
-      if (dst != null && at < limit) {
-        dst.put(at, b);
-      }
-      return at + 1;
-    }
-
     @Override
     int maxLength(int fieldLength, boolean open) {
       return Integer.MAX_VALUE;
     }
+  }
+
+  /**
+   * GNU {@code -R}: the 16 bytes of MD5(salt, key), then a code of the key that orders two keys
+   * whose digests collide as GNU's tie-break does. The key is filtered and folded first, as {@code
+   * -d}, {@code -i} and {@code -f} say in its locale. Equal keys get equal codes, so they stay
+   * together.
+   *
+   * <p>In the C locale, and in any whose collation GNU does not count as its own ({@link
+   * TextLocale#hardCollation()}), the key's bytes are hashed and the tie-break is their text code
+   * (memcmp, then shorter first). In the others GNU's {@code compare_random} hashes the key's
+   * collation transform: each NUL-separated part's whole {@code strxfrm} (every level: the digest
+   * needs GNU's bytes) followed by a NUL. C.UTF-8's transform copies, so there a key is hashed with
+   * a NUL after it, and orders differently from C. The code then holds those bytes after the digest
+   * (its NULs escaped as {@code 00 FF}, and {@code 00 01} after them, where the code is delimited):
+   * GNU's tie-break, under which keys with equal transforms are equal.
+   *
+   * <p>Cost in such a locale: one {@code strxfrm_l} per part, as for a collated key, and the whole
+   * transform in the key (several times the key's length).
+   */
+  static final class RandomHash extends FieldCodec {
+    static final int DIGEST = 16;
+
+    private final byte[] salt;
+    private final Text text;
+    private final boolean[] drop;
+    private final byte[] translate;
+    private final boolean transformed; // GNU's hard_LC_COLLATE
+    private final long locale; // 0 where the transform copies (C.UTF-8)
+    // per thread: the digest (not thread-safe), the filtered key and the digest's bytes
+    private final ThreadLocal<MessageDigest> md5 = ThreadLocal.withInitial(RandomHash::newMd5);
+    private final ThreadLocal<byte[][]> scratch =
+        ThreadLocal.withInitial(() -> new byte[][] {new byte[256], new byte[DIGEST]});
+
+    RandomHash(KeyField f) {
+      super(f);
+      KeyType t = f.type();
+      TextLocale l = t.locale();
+      salt = t.salt();
+      text = new Text(f);
+      drop = dropped(t);
+      translate = t.foldCase() ? l.upper : CLocale.IDENTITY;
+      transformed = l.hardCollation();
+      locale = l.byteCollation() ? 0 : l.handle();
+    }
+
+    private static MessageDigest newMd5() {
+      try {
+        return MessageDigest.getInstance("MD5");
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("every Java platform has MD5", e);
+      }
+    }
+
+    @Override
+    boolean selfBounded() {
+      return transformed;
+    }
+
+    @Override
+    int encode(ByteBuffer rec, int s, int e, ByteBuffer dst, int pos, boolean open) {
+      if (!transformed && dst == null) {
+        return DIGEST + text.encode(rec, s, e, null, pos + DIGEST, open);
+      }
+      byte[][] buffers = scratch.get();
+      if (buffers[0].length < e - s) {
+        buffers[0] = new byte[Math.max(e - s, 2 * buffers[0].length)];
+      }
+      byte[] key = buffers[0];
+      int n = filter(rec, s, e, drop, translate, key);
+      MessageDigest md = md5.get();
+      md.update(salt);
+      int length;
+      if (transformed) {
+        length = DIGEST + transform(key, n, md, dst, pos + DIGEST, open);
+      } else {
+        md.update(key, 0, n);
+        length = DIGEST + text.encode(rec, s, e, dst, pos + DIGEST, open);
+      }
+      if (dst == null || pos + DIGEST > dst.limit()) {
+        md.reset();
+        return length;
+      }
+      byte[] digest = buffers[1];
+      try {
+        md.digest(digest, 0, DIGEST);
+      } catch (DigestException ex) {
+        throw new IllegalStateException("MD5 digests are 16 bytes", ex);
+      }
+      dst.put(pos, digest, 0, DIGEST);
+      return length;
+    }
+
+    /**
+     * Hashes GNU's transform of {@code key[0, n)} into {@code md} and writes it at {@code dst[at]}
+     * as far as {@code dst}'s limit allows; returns its code's length.
+     */
+    private int transform(
+        byte[] key, int n, MessageDigest md, ByteBuffer dst, int at, boolean open) {
+      Strxfrm x = locale == 0 ? null : Strxfrm.local();
+      int limit = dst == null ? 0 : dst.limit();
+      int out = at;
+      int part = 0;
+      while (part < n) {
+        int end = part;
+        while (end < n && key[end] != 0) {
+          end++;
+        }
+        if (x == null) {
+          md.update(key, part, end - part);
+          if (dst != null && out + end - part <= limit) {
+            dst.put(out, key, part, end - part);
+          }
+          out += end - part;
+        } else {
+          int m = 0;
+          if (end > part) {
+            ByteBuffer in = x.input(end - part);
+            in.put(0, key, part, end - part);
+            in.put(end - part, (byte) 0);
+            m = x.transform(locale, 0);
+          }
+          ByteBuffer t = x.output();
+          md.update(t.slice(0, m));
+          if (dst != null && out + m <= limit) {
+            dst.put(out, t, 0, m);
+          }
+          out += m;
+        }
+        md.update((byte) 0);
+        out = put(dst, limit, out, (byte) 0);
+        if (!open) {
+          out = put(dst, limit, out, (byte) 0xFF);
+        }
+        part = end + 1;
+      }
+      if (!open) {
+        out = put(dst, limit, out, (byte) 0);
+        out = put(dst, limit, out, (byte) 1);
+      }
+      if (x != null && n > Strxfrm.KEEP) {
+        x.release();
+      }
+      return out - at;
+    }
+
+    @Override
+    int maxLength(int fieldLength, boolean open) {
+      return transformed ? Integer.MAX_VALUE : DIGEST + text.maxLength(fieldLength, open);
+    }
+  }
+
+  /**
+   * Copies {@code rec[s, e)} into {@code out} without the bytes {@code drop} marks (if not null),
+   * each through {@code translate}; returns the length copied.
+   */
+  static int filter(ByteBuffer rec, int s, int e, boolean[] drop, byte[] translate, byte[] out) {
+    int n = 0;
+    for (int i = s; i < e; i++) {
+      int b = rec.get(i) & 0xFF;
+      if (drop == null || !drop[b]) {
+        out[n++] = translate[b];
+      }
+    }
+    return n;
+  }
+
+  /** Writes {@code b} at {@code dst[at]} if there is one and {@code at} is before {@code limit}. */
+  private static int put(ByteBuffer dst, int limit, int at, byte b) {
+    if (dst != null && at < limit) {
+      dst.put(at, b);
+    }
+    return at + 1;
   }
 }

@@ -159,6 +159,7 @@ final class GnuDebugWarnings {
     boolean human;
     boolean month;
     boolean numeric;
+    boolean random;
     boolean reverse;
     boolean version;
 
@@ -171,6 +172,7 @@ final class GnuDebugWarnings {
       human = g.human;
       month = g.month;
       numeric = g.numeric;
+      random = g.random;
       reverse = g.reverse;
       version = g.version;
     }
@@ -186,6 +188,7 @@ final class GnuDebugWarnings {
       numeric &= !k.numeric;
       general &= !k.general;
       human &= !k.human;
+      random &= !k.random;
       version &= !k.version;
       reverse &= !k.reverse;
     }
@@ -200,6 +203,7 @@ final class GnuDebugWarnings {
           || human
           || month
           || numeric
+          || random
           || version;
     }
 
@@ -210,7 +214,7 @@ final class GnuDebugWarnings {
       b.append(ignore == KeyType.Ignore.NONDICTIONARY ? "d" : "");
       b.append(fold ? "f" : "").append(general ? "g" : "").append(human ? "h" : "");
       b.append(ignore == KeyType.Ignore.NONPRINTING ? "i" : "");
-      b.append(month ? "M" : "").append(numeric ? "n" : "");
+      b.append(month ? "M" : "").append(numeric ? "n" : "").append(random ? "R" : "");
       b.append(reverse && withReverse ? "r" : "").append(version ? "V" : "");
       return b.toString();
     }

@@ -1,6 +1,7 @@
 package dev.joule.core.key;
 
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -40,7 +41,13 @@ public final class KeyType {
      * the locale's classes: the C library's {@code strxfrm_l} of the text, GNU's handling of NUL
      * bytes and empty text ({@link #collated}).
      */
-    COLLATED
+    COLLATED,
+    /**
+     * GNU {@code -R}: the MD5 digest of a salt and the (filtered, folded) key, then the key itself
+     * for the rare tie of two digests; in a locale GNU counts as its own, the key's collation
+     * transform stands for the key ({@link #gnuRandom}).
+     */
+    GNU_RANDOM
   }
 
   /** Which bytes a text key drops before comparing. */
@@ -84,6 +91,7 @@ public final class KeyType {
   private final Ignore ignore;
   private final GnuRelease release;
   private final TextLocale locale; // null: the C locale
+  private final byte[] salt;
 
   private KeyType(
       Kind kind,
@@ -102,6 +110,19 @@ public final class KeyType {
     this.ignore = ignore == null ? Ignore.NONE : ignore;
     this.release = release;
     this.locale = locale;
+    this.salt = null;
+  }
+
+  private KeyType(byte[] salt, boolean foldCase, Ignore ignore, TextLocale locale) {
+    this.kind = Kind.GNU_RANDOM;
+    this.width = 0;
+    this.signed = false;
+    this.order = null;
+    this.foldCase = foldCase;
+    this.ignore = Objects.requireNonNull(ignore, "ignore");
+    this.release = GnuRelease.CURRENT;
+    this.locale = locale;
+    this.salt = salt.clone();
   }
 
   /** Unsigned bytes (GNU's key order with no options). */
@@ -152,13 +173,18 @@ public final class KeyType {
    * This GNU ordering as GNU sort has it in {@code locale}: bytes and text collated ({@link
    * #collated}); {@code -n}, {@code -h} with the locale's decimal point and thousands separator;
    * {@code -g} with its decimal point; {@code -M} with its month names; {@code -V} with its {@code
-   * -f}/{@code -d}/{@code -i}. Binary types, and every type in a locale equivalent to C ({@link
-   * TextLocale#cEquivalent()}), are returned as they are.
+   * -f}/{@code -d}/{@code -i}; {@code -R} with its classes and, where GNU has the collation as its
+   * own, hashing the collation transform ({@link #gnuRandom}). Binary types, and every other type
+   * in a locale equivalent to C ({@link TextLocale#cEquivalent()}), are returned as they are.
    *
    * @throws IllegalArgumentException for {@code -g} in a locale whose decimal point is not one byte
    */
   public KeyType inLocale(TextLocale l) {
     Objects.requireNonNull(l, "locale");
+    if (kind == Kind.GNU_RANDOM) {
+      // C.UTF-8 too: it collates by bytes, but GNU hashes its (copying) transform, NULs added.
+      return l.cEquivalent() && !l.hardCollation() ? this : new KeyType(salt, foldCase, ignore, l);
+    }
     if (l.cEquivalent() || kind == Kind.INTEGER || kind == Kind.FLOAT) {
       return this;
     }
@@ -266,6 +292,23 @@ public final class KeyType {
     return gnu(Kind.GNU_VERSION, foldCase, ignore, release);
   }
 
+  /**
+   * GNU {@code -R} with {@code -f} and {@code -d}/{@code -i} applied to the key first: keys in the
+   * order of the MD5 digests of {@code salt} followed by the key's bytes, equal keys together, and
+   * ties of two digests broken by the keys' bytes (shorter first). GNU sort reads its 16 bytes of
+   * salt from {@code --random-source=FILE} (or the system's random generator), so the same source
+   * gives GNU's own order.
+   *
+   * <p>In a locale ({@link #inLocale}) whose collation GNU counts as its own ({@link
+   * TextLocale#hardCollation()}: any but C and POSIX, C.UTF-8 too), GNU hashes the key's collation
+   * transform instead of its bytes, as its {@code compare_random} does: each NUL-separated part's
+   * {@code strxfrm} followed by a NUL, the parts in turn; the same bytes break a tie of two
+   * digests, and keys whose transforms are equal are equal.
+   */
+  public static KeyType gnuRandom(byte[] salt, boolean foldCase, Ignore ignore) {
+    return new KeyType(Objects.requireNonNull(salt, "salt"), foldCase, ignore, null);
+  }
+
   private static KeyType gnu(Kind kind, boolean foldCase, Ignore ignore, GnuRelease release) {
     return new KeyType(
         kind,
@@ -299,13 +342,22 @@ public final class KeyType {
   }
 
   /**
-   * {@code -f} of {@link Kind#TEXT}, {@link Kind#GNU_VERSION} and {@link Kind#GNU_HUMAN_NUMERIC}.
+   * {@code -f} of {@link Kind#TEXT}, {@link Kind#COLLATED}, {@link Kind#GNU_VERSION}, {@link
+   * Kind#GNU_RANDOM} and {@link Kind#GNU_HUMAN_NUMERIC}.
    */
   public boolean foldCase() {
     return foldCase;
   }
 
-  /** {@code -d}/{@code -i} of {@link Kind#TEXT} and {@link Kind#GNU_VERSION}. */
+  /** The salt of a {@link Kind#GNU_RANDOM} (a copy); null for the other kinds. */
+  public byte[] salt() {
+    return salt == null ? null : salt.clone();
+  }
+
+  /**
+   * {@code -d}/{@code -i} of {@link Kind#TEXT}, {@link Kind#GNU_VERSION} and {@link
+   * Kind#GNU_RANDOM}.
+   */
   public Ignore ignore() {
     return ignore;
   }
@@ -342,12 +394,14 @@ public final class KeyType {
         && t.foldCase == foldCase
         && t.ignore == ignore
         && t.release == release
-        && Objects.equals(t.locale, locale);
+        && Objects.equals(t.locale, locale)
+        && Arrays.equals(t.salt, salt);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, width, signed, order, foldCase, ignore, release, locale);
+    return Objects.hash(kind, width, signed, order, foldCase, ignore, release, locale)
+        + 31 * Arrays.hashCode(salt);
   }
 
   @Override

@@ -7,7 +7,9 @@ import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.CorruptRunException;
 import dev.joule.io.error.SortValidationException;
 import dev.joule.io.pipeline.ExternalSorter;
+import dev.joule.io.pipeline.PairSession;
 import dev.joule.io.pipeline.RecordCursor;
+import dev.joule.io.pipeline.RecordSession;
 import dev.joule.io.pipeline.SortSession;
 import dev.joule.spark.record.PairEntries;
 import dev.joule.spark.record.SortKeyLayout;
@@ -69,14 +71,14 @@ public final class JouleEngine {
                     layout.wrappedSize(),
                     KeySpec.bytes(layout.sortKeyOffset(), layout.sortKeyLength())))
             .build();
-    return new PartitionSort(ExternalSorter.open(config), false);
+    return new PartitionSort(ExternalSorter.open(config), null);
   }
 
   /** Opens a sort of the pair sort's entries ({@link PairEntries}). */
   public static PartitionSort openPairs(long memoryBytes, int threads, List<Path> tempDirs)
       throws IOException {
     return new PartitionSort(
-        ExternalSorter.openPairs(config(memoryBytes, threads, tempDirs).build()), true);
+        null, ExternalSorter.openPairs(config(memoryBytes, threads, tempDirs).build()));
   }
 
   private static SortConfig.Builder config(long memoryBytes, int threads, List<Path> tempDirs) {
@@ -92,11 +94,13 @@ public final class JouleEngine {
    */
   public static final class PartitionSort implements AutoCloseable {
     private final SortSession session;
-    private final boolean pairs;
+    private final RecordSession records; // null for pairs
+    private final PairSession pairs; // null for records
     private RecordCursor cursor;
 
-    private PartitionSort(SortSession session, boolean pairs) {
-      this.session = session;
+    private PartitionSort(RecordSession records, PairSession pairs) {
+      this.session = records != null ? records : pairs;
+      this.records = records;
       this.pairs = pairs;
     }
 
@@ -106,8 +110,8 @@ public final class JouleEngine {
      * @throws IllegalArgumentException when the chunk is not whole records or entries
      */
     public void add(byte[] chunk) throws IOException {
-      if (!pairs) {
-        session.add(ByteBuffer.wrap(chunk));
+      if (pairs == null) {
+        records.add(ByteBuffer.wrap(chunk));
         return;
       }
       ByteBuffer k = ByteBuffer.wrap(chunk);
@@ -117,7 +121,7 @@ public final class JouleEngine {
           (c, keyOff, keyLen, valueOff, valueLen) -> {
             k.limit(keyOff + keyLen).position(keyOff);
             v.limit(valueOff + valueLen).position(valueOff);
-            session.add(k, v);
+            pairs.add(k, v);
           });
     }
 
@@ -134,14 +138,20 @@ public final class JouleEngine {
       return cursor.next();
     }
 
-    /** The current wrapped record, or a pair's value: read-only, position 0. */
+    /**
+     * The current wrapped record, or a pair's value: read-only, position 0 (a slice of the cursor's
+     * view, which starts where the record does).
+     */
     public ByteBuffer record() {
-      return cursor.record();
+      return cursor.record().slice();
     }
 
-    /** The current pair's engine key ({@link dev.joule.spark.record.PairKey}): read-only. */
+    /**
+     * The current pair's engine key ({@link dev.joule.spark.record.PairKey}): read-only, position
+     * 0.
+     */
     public ByteBuffer key() {
-      return cursor.key();
+      return cursor.key().slice();
     }
 
     /** Sorted runs the session has written to the temp directories so far. */
