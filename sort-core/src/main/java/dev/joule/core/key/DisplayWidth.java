@@ -17,7 +17,7 @@ final class DisplayWidth {
 
   /** The columns of {@code line[from, to)} (absolute indexes) in {@code locale}. */
   static int columns(ByteBuffer line, int from, int to, TextLocale locale) {
-    long h = locale.handle();
+    long h = locale.ctypeHandle();
     if (h == 0) {
       return cColumns(line, from, to);
     }

@@ -69,6 +69,9 @@ public final class TextLocale {
 
   private static final Map<String, TextLocale> LOADED = new ConcurrentHashMap<>();
 
+  /** The C library's C.UTF-8, its LC_CTYPE only, once asked for ({@link #ctypeHandle}). */
+  private static volatile long cUtf8Ctype;
+
   private final long handle; // locale_t, 0 for the built-in C locale
   private final String name; // the names per category, as the environment gave them
   private final String collationName;
@@ -357,6 +360,29 @@ public final class TextLocale {
   /** The {@code locale_t} handle; 0 for the C locale. */
   long handle() {
     return handle;
+  }
+
+  /**
+   * The {@code locale_t} whose {@code LC_CTYPE} reads characters (GNU's {@code --debug} widths):
+   * {@link #handle()}, or, for glibc's C.UTF-8 known without the C library, its C.UTF-8 loaded now,
+   * so that only a sort that prints widths loads JNA; 0 for the C locale or where there is no C
+   * library to load it from.
+   */
+  long ctypeHandle() {
+    if (handle != 0 || !utf8) {
+      return handle;
+    }
+    long h = cUtf8Ctype;
+    if (h == 0 && LibC.UNAVAILABLE == null) {
+      synchronized (TextLocale.class) {
+        h = cUtf8Ctype;
+        if (h == 0) {
+          h = LibC.newlocale(1 << LibC.LC_CTYPE, "C.UTF-8", 0);
+          cUtf8Ctype = h;
+        }
+      }
+    }
+    return h;
   }
 
   /**

@@ -77,6 +77,10 @@ class TextLocaleTest {
     KeyType numeric = KeyType.gnuNumeric();
     assertSame(numeric, numeric.inLocale(c8));
     assertEquals(KeyType.bytes(), KeyType.collated(TextLocale.C));
+    // -R hashes C.UTF-8's transform (a copy, NULs added), not the bytes as in C
+    KeyType random = KeyType.gnuRandom(new byte[16], false, KeyType.Ignore.NONE);
+    assertEquals(c8, random.inLocale(c8).locale());
+    assertSame(random, random.inLocale(TextLocale.C));
   }
 
   @Test
@@ -250,6 +254,10 @@ class TextLocaleTest {
     byte[] line = utf8("日本 x");
     assertEquals(6, DisplayWidth.columns(ByteBuffer.wrap(line), 0, line.length, en));
     assertEquals(1, DisplayWidth.columns(ByteBuffer.wrap(new byte[] {(byte) 0xFF}), 0, 1, en));
+    // C.UTF-8, known without the C library, still reads characters for the widths as GNU does
+    TextLocale c8 = TextLocale.fromEnvironment(Map.of("LANG", "C.UTF-8"));
+    assertEquals(6, DisplayWidth.columns(ByteBuffer.wrap(line), 0, line.length, c8));
+    assertEquals(8, DisplayWidth.columns(ByteBuffer.wrap(line), 0, line.length, TextLocale.C));
     Map<String, String> env = new HashMap<>();
     env.put("LANG", "xx_XX.UTF-8");
     TextLocale failed = TextLocale.fromEnvironment(env);
