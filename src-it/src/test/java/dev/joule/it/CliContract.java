@@ -56,11 +56,13 @@ final class CliContract {
 
   /** Starts the launcher in {@code cwd}; stdout and stderr go to files in {@code cwd}. */
   static Process start(Path cwd, List<String> cmd) throws IOException {
-    return new ProcessBuilder(cmd)
-        .directory(cwd.toFile())
-        .redirectOutput(cwd.resolve("stdout.txt").toFile())
-        .redirectError(cwd.resolve("stderr.txt").toFile())
-        .start();
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .directory(cwd.toFile())
+            .redirectOutput(cwd.resolve("stdout.txt").toFile())
+            .redirectError(cwd.resolve("stderr.txt").toFile());
+    pb.environment().put("LC_ALL", "C"); // joule sorts in its environment's locale, as GNU does
+    return pb.start();
   }
 
   /**
