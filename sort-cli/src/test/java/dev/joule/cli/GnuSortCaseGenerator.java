@@ -807,7 +807,7 @@ final class GnuSortCaseGenerator {
   /**
    * Thousands of lines drawn from a pool of 1 to 3000: counted on their twins as they are read
    * where equal lines are identical, and at the side's small buffer spilled in runs that write
-   * every copy (docs/design.md D28).
+   * every copy (docs/decisions/D28).
    */
   private byte[] repetitive(Kind[] kinds, Character sep, char term) {
     List<String> pool = new ArrayList<>();

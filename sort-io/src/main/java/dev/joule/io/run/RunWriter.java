@@ -32,7 +32,7 @@ import java.util.Arrays;
  * writer does not close the file.
  */
 public final class RunWriter implements AutoCloseable {
-  /** Entries whose lengths are read ahead of their copies (race-formats.sh, design.md D19). */
+  /** Entries whose lengths are read ahead of their copies (race-formats.sh, docs/decisions/D19). */
   static final int GATHER_BATCH = 32;
 
   private final BlockFile file;
