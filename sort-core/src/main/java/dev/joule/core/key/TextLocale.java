@@ -161,23 +161,7 @@ public final class TextLocale {
     if (builtIn) {
       // C and glibc's C.UTF-8 only: byte order, C's classes, numbers and months, known without
       // loading the C library's locales (or JNA, which unpacks its stub into the user's cache).
-      return new TextLocale(
-          0,
-          describe(names),
-          names[LibC.LC_COLLATE],
-          true,
-          isCUtf8(names[LibC.LC_CTYPE]),
-          CLocale.NONDICTIONARY,
-          CLocale.NONPRINTING,
-          CLocale.UPPER,
-          (byte) '.',
-          NO_SEPARATOR,
-          false,
-          new byte[] {'.'},
-          null,
-          0,
-          false,
-          null);
+      return cLike(describe(names), names[LibC.LC_COLLATE], isCUtf8(names[LibC.LC_CTYPE]), null);
     }
     String key = String.join(";", Arrays.stream(names).map(String::valueOf).toList());
     return LOADED.computeIfAbsent(key, k -> load(names));
@@ -240,12 +224,17 @@ public final class TextLocale {
 
   /** The C locale, standing in for the one the environment asked for if {@code failure}. */
   private static TextLocale cLocale(String failure) {
+    return cLike("C", "C", false, failure);
+  }
+
+  /** A locale with C's collation, classes, numbers and months, not loaded from the C library. */
+  private static TextLocale cLike(String name, String collationName, boolean utf8, String failure) {
     return new TextLocale(
         0,
-        "C",
-        "C",
+        name,
+        collationName,
         true,
-        false,
+        utf8,
         CLocale.NONDICTIONARY,
         CLocale.NONPRINTING,
         CLocale.UPPER,
