@@ -25,6 +25,11 @@ import java.nio.file.Path;
  * status {@value #STATUS}, silently: the same status for a shell and {@code set -o pipefail},
  * though a parent that looks at how it ended sees an exit, not a signal.
  *
+ * <p>GNU sort started with SIGPIPE ignored ({@code trap '' PIPE}, a service manager's
+ * IgnoreSIGPIPE) gets EPIPE too, and reports it as any failed write: exit 2 with the message. The
+ * launcher tells joule which it was ({@code -Djoule.sigpipe=ignored}, from its inherited SigIgn
+ * mask), and {@link #endsSilently()} is then false.
+ *
  * <p>Stateless.
  */
 final class BrokenPipe {
@@ -35,6 +40,14 @@ final class BrokenPipe {
   static final Path STDOUT = Path.of("/dev/stdout");
 
   private BrokenPipe() {}
+
+  /**
+   * Whether a broken pipe ends the process as SIGPIPE would (false when joule was started with
+   * SIGPIPE ignored, as the launcher says: then it is an I/O error like any other, as for GNU).
+   */
+  static boolean endsSilently() {
+    return !"ignored".equals(System.getProperty("joule.sigpipe"));
+  }
 
   /** Whether {@code e} is a write to the output that failed because its reader is gone (EPIPE). */
   static boolean is(Throwable e) {

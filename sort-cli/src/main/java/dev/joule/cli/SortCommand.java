@@ -249,7 +249,7 @@ public final class SortCommand implements Callable<Integer> {
           return sort(inputs, output, config, bar, err, debug);
       }
     } catch (SortIOException e) {
-      if (!BrokenPipe.is(e)) {
+      if (!BrokenPipe.is(e) || !BrokenPipe.endsSilently()) {
         throw e;
       }
       return BrokenPipe.end(e, env.stdout()); // everything is closed, the temp files gone

@@ -157,7 +157,7 @@ class StreamsIT {
    * {@code joule sort big | head -1}, where the sort spilled: the first line, nothing on stderr,
    * the temp dir empty, and the end GNU sort has on the same input: exit status 141 under {@code
    * set -o pipefail}, and to a parent that waits for it, death by SIGPIPE (signal 13, as perl's
-   * {@code $?} tells).
+   * {@code $?} tells); started with SIGPIPE ignored, the failed write's message and exit 2.
    */
   @Test
   void theHeadOfABigSortEndsItAsSigpipeEndsGnuSortSilentlyWithNoTempFileLeft() throws Exception {
@@ -183,6 +183,13 @@ class StreamsIT {
     assertEquals("signal 13 status 0\n", gnuEnd);
     assertEquals(new Result(0, ""), bash(perl + "$J sort -S 8M -T tmp " + big, Map.of()));
     assertEquals(gnuEnd, Files.readString(dir.resolve("out")));
+    assertEquals(List.of(), entries(tmp));
+    // Started with SIGPIPE ignored, GNU sort reports the failed write and exits 2: so does joule.
+    gnu = bash("trap '' PIPE; sort -S 8M -T tmp " + big + " | head -1", Map.of());
+    joule = bash("trap '' PIPE; $J sort -S 8M -T tmp " + big + " | head -1", Map.of());
+    assertEquals(2, gnu.exit(), gnu::toString);
+    assertTrue(gnu.err().contains("write failed: 'standard output': Broken pipe"), gnu::toString);
+    assertEquals(new Result(2, "joule: write failed: /dev/stdout: Broken pipe\n"), joule);
     assertEquals(List.of(), entries(tmp));
   }
 
