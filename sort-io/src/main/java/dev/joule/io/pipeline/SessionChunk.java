@@ -46,6 +46,7 @@ final class SessionChunk implements AutoCloseable {
   private RecordIndex index;
   private EntryAppender appender;
   private long charged;
+  private long limit; // the most it may be charged: the first chunk's share until the first spill
   private final long[] slabCharged = new long[RecordArena.MAX_SLABS]; // what each slab was charged
   private final ByteBuffer[] crcViews = new ByteBuffer[RecordArena.MAX_SLABS]; // moved per entry
   private int inPlaceRecords; // records the allocated slabs hold (in place)
@@ -63,6 +64,20 @@ final class SessionChunk implements AutoCloseable {
     this.pairs = pairs;
     this.checksums = checksums;
     this.sum = emptySum(fixedSize);
+    this.limit = plan.firstChunkBytes();
+  }
+
+  /**
+   * From now on the chunk grows only to {@link SessionPlan#chunkBytes()}: the session writes runs,
+   * and two chunks must fit. A chunk already larger keeps its memory until it is released.
+   */
+  void keepToChunkBytes() {
+    limit = plan.chunkBytes();
+  }
+
+  /** Whether the chunk holds more than a chunk of a spilling session may. */
+  boolean oversized() {
+    return charged > plan.chunkBytes();
   }
 
   /**
@@ -134,7 +149,7 @@ final class SessionChunk implements AutoCloseable {
     } else {
       return 0;
     }
-    return charged + step <= plan.chunkBytes() ? step : 0;
+    return charged + step <= limit ? step : 0;
   }
 
   /**
@@ -178,7 +193,7 @@ final class SessionChunk implements AutoCloseable {
   private void newArena(long firstSlabCharge) {
     arena =
         RecordArena.reserveGrowing(
-            plan.chunkBytes(), SessionPlan.FIRST_SLAB_BYTES, plan.largestSlabBytes());
+            plan.firstChunkBytes(), SessionPlan.FIRST_SLAB_BYTES, plan.largestSlabBytes());
     arena.allocateSlab(0);
     slabCharged[0] = firstSlabCharge;
   }
@@ -196,7 +211,7 @@ final class SessionChunk implements AutoCloseable {
     } else {
       return 0;
     }
-    return charged + step <= plan.chunkBytes() ? step : 0;
+    return charged + step <= limit ? step : 0;
   }
 
   /** Takes the step {@link #mergeSlabStep} priced at {@code step}: one more slab, no index. */

@@ -42,7 +42,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread ({@code joule-runwrite}), which sorts it (on the compute pool) and spills it through the
  * store, while {@code add} goes on filling the other chunk: {@code add} waits only when that one is
  * full too before the write is done (the writer is slower than the caller). At most one write is
- * pending, so the session holds two chunks and the run writer's pool.
+ * pending, so the session holds two chunks and the run writer's pool. Until the first spill the
+ * filling chunk may grow into the other's half too ({@link SessionPlan#firstChunkBytes()}): a
+ * session that never spills holds its whole budget in one chunk; if it does spill, that first write
+ * is awaited before filling goes on, and the chunk is given back once written.
  *
  * <p><b>Finishing.</b> Without runs, the filling chunk is sorted and read from memory. Otherwise it
  * is spilled too; the indexes and the write pool are given back, the merge passes run ({@link
@@ -157,7 +160,7 @@ final class SessionEngine implements AutoCloseable {
           added += n / fixedSize;
           continue;
         }
-        if (!grow(fixedSize)) {
+        if (!grow(fixedSize) && (!filling.isEmpty() || !swapToIdle())) {
           handOff(false);
         }
       }
@@ -248,6 +251,9 @@ final class SessionEngine implements AutoCloseable {
       return false;
     }
     awaitPending();
+    if (other.arena() == null) {
+      return true; // its write gave the memory back (an oversized first chunk): grow again
+    }
     SessionChunk c = filling;
     filling = other;
     other = c;
@@ -268,6 +274,9 @@ final class SessionEngine implements AutoCloseable {
     SessionChunk full = filling;
     filling = other;
     other = full;
+    for (SessionChunk c : chunks) {
+      c.keepToChunkBytes(); // runs from now on: two chunks must fit
+    }
     BlockPool pool = writePool;
     SortHooks hooks = SortHooks.of(config);
     pending = writer.submit(() -> writeChunk(full, pool, hooks));
@@ -328,6 +337,11 @@ final class SessionEngine implements AutoCloseable {
     pending = null;
     try {
       f.get();
+      if (other.oversized()) {
+        // The first chunk grew into both halves before it had to spill: now that it is written,
+        // it goes back whole, so that two chunks fit again.
+        meter.freed(other.release());
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SortCancelledException("session cancelled while a run was written");

@@ -18,12 +18,16 @@ import java.util.Locale;
  * (an arena and its index) while the previous one is sorted and written as a run, so it holds at
  * most two, each at most {@link #chunkBytes()} = (B − pool(s + 1, T)) / 2, the run writer's pool
  * being {@code pool(s + 1, T)} as in the file sort's run formation ({@link
- * SortPlan#runWriteBuffers(int)}). A chunk's arena is made of slabs that double from {@link
- * #FIRST_SLAB_BYTES} to {@link #largestSlabBytes()}, each counted (with its page of alignment) when
- * it is allocated, and its index grows by doubling, counted in full (both arrays) while it is
- * copied; so a session of one record holds one small slab and a small index. Merges use the file
- * sort's {@link SortPlan} for the same budget and transfer ({@link #mergePlan()}): fan-in, pools,
- * passes.
+ * SortPlan#runWriteBuffers(int)}). Until its first run there is nothing to write behind, so the
+ * first chunk may take both halves, {@link #firstChunkBytes()} = B − pool(s + 1, T): an input that
+ * fits that is sorted in memory (GNU sort too holds about all of its {@code -S}). The price is that
+ * such a chunk's write, if it comes, is not overlapped with filling; it is then given back whole
+ * and every chunk keeps to {@link #chunkBytes()}. A chunk's arena is made of slabs that double from
+ * {@link #FIRST_SLAB_BYTES} to {@link #largestSlabBytes()}, each counted (with its page of
+ * alignment) when it is allocated, and its index grows by doubling, counted in full (both arrays)
+ * while it is copied; so a session of one record holds one small slab and a small index. Merges use
+ * the file sort's {@link SortPlan} for the same budget and transfer ({@link #mergePlan()}): fan-in,
+ * pools, passes.
  *
  * <p><b>Temp transfer.</b> A session cannot choose its transfer from its input's size as the file
  * sort does ({@code SortPlan.oneMergePassTransfer}), so unless the caller set one it takes B / 128
@@ -54,6 +58,7 @@ public final class SessionPlan {
   private final int writeBuffers;
   private final long writePoolBytes;
   private final long chunkBytes;
+  private final long firstChunkBytes;
   private final int largestSlab;
   private final SortPlan merge;
 
@@ -71,6 +76,7 @@ public final class SessionPlan {
     this.writeBuffers = merge.runWriteBuffers();
     this.writePoolBytes = DirectRegion.bytesFor(writeBuffers, tempTransfer);
     this.chunkBytes = Math.max(2L * FIRST_SLAB_BYTES, (budget - writePoolBytes) / 2);
+    this.firstChunkBytes = Math.max(chunkBytes, budget - writePoolBytes);
     long slab = chunkBytes / SLABS_PER_CHUNK / Alignment.BYTES * Alignment.BYTES;
     this.largestSlab = (int) Math.max(FIRST_SLAB_BYTES, Math.min(RecordArena.MAX_SLAB_BYTES, slab));
   }
@@ -109,6 +115,14 @@ public final class SessionPlan {
     return chunkBytes;
   }
 
+  /**
+   * The most the first chunk is charged while no run was written: both chunks' share, since the
+   * other chunk has nothing to hold yet (see the class comment).
+   */
+  public long firstChunkBytes() {
+    return firstChunkBytes;
+  }
+
   /** The largest slab of a chunk's arena: the largest entry a chunk holds. */
   public int largestSlabBytes() {
     return largestSlab;
@@ -123,10 +137,11 @@ public final class SessionPlan {
   public String toString() {
     return String.format(
         Locale.ROOT,
-        "session plan: budget %d, two chunks of up to %d bytes (slabs of %d to %d bytes), run"
-            + " writer %d x %d bytes, fan-in %d",
+        "session plan: budget %d, two chunks of up to %d bytes (the first up to %d until it"
+            + " spills; slabs of %d to %d bytes), run writer %d x %d bytes, fan-in %d",
         budget,
         chunkBytes,
+        firstChunkBytes,
         FIRST_SLAB_BYTES,
         largestSlab,
         writeBuffers,

@@ -20,11 +20,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The session's {@code add} never waits for a run to be written: filling the next chunk overlaps
- * sorting and writing the full one. A rendezvous proves it, as {@code IntermediateMergesTest} does
- * for concurrent merges: the run writer, about to write each chunk, waits until the adding thread
- * has added {@value #AFTER} more pairs. If {@code add} waited for that write, the two would wait
- * for each other; the writer gives up after {@link #PATIENCE_SECONDS} and the test fails.
+ * After its first run the session's {@code add} never waits for a run to be written: filling the
+ * next chunk overlaps sorting and writing the full one. (The first write is awaited: that chunk
+ * took the whole budget while nothing had been written.) A rendezvous proves it, as {@code
+ * IntermediateMergesTest} does for concurrent merges: the run writer, about to write each chunk,
+ * waits until the adding thread has added {@value #AFTER} more pairs. If {@code add} waited for
+ * that write, the two would wait for each other; the writer gives up after {@link
+ * #PATIENCE_SECONDS} and the test fails.
  */
 class SessionOverlapTest extends OneStripeTest {
   static final long SEED = TestSeed.of(SessionOverlapTest.class, 0x0E_11A9L);
@@ -40,13 +42,16 @@ class SessionOverlapTest extends OneStripeTest {
     AtomicInteger writes = new AtomicInteger();
     AtomicBoolean stalled = new AtomicBoolean();
     List<Integer> addedWhileWriting = new ArrayList<>();
-    // Each write waits for AFTER more pairs (or the end of the input); the adding thread's count
-    // is what it has returned from add() for.
-    int total = 60_000;
+    // Each write but the first waits for AFTER more pairs (or the end of the input); the adding
+    // thread's count is what it has returned from add() for. The first write is awaited by design:
+    // the first chunk grew into both halves of the budget before it had to spill.
+    int total = 150_000;
     CountDownLatch allAdded = new CountDownLatch(1);
     Runnable rendezvous =
         () -> {
-          writes.incrementAndGet();
+          if (writes.incrementAndGet() == 1) {
+            return;
+          }
           int at = added.get();
           long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
           try {
@@ -83,7 +88,7 @@ class SessionOverlapTest extends OneStripeTest {
         added.incrementAndGet();
       }
       allAdded.countDown();
-      assertTrue(s.spilledRuns() + 1 >= 3, "too few runs to test overlap: " + s.spilledRuns());
+      assertTrue(s.spilledRuns() + 1 >= 4, "too few runs to test overlap: " + s.spilledRuns());
       try (RecordCursor c = s.finish()) {
         while (c.next()) {
           got.add(new byte[][] {SortSessionTest.copy(c.key()), SortSessionTest.copy(c.value())});
@@ -93,7 +98,7 @@ class SessionOverlapTest extends OneStripeTest {
     assertTrue(
         !stalled.get(),
         "add() waited for the run writer (seed " + SEED + "): writes " + writes.get());
-    assertTrue(writes.get() >= 3, "writes " + writes.get());
+    assertTrue(writes.get() >= 4, "writes " + writes.get());
     // Every write but the last ones (near the end of the input) saw AFTER pairs added meanwhile.
     long full = addedWhileWriting.stream().filter(n -> n >= AFTER).count();
     assertTrue(full >= 2, "writes that overlapped " + AFTER + " adds: " + addedWhileWriting);

@@ -108,6 +108,51 @@ class SortSessionTest extends OneStripeTest {
   }
 
   /**
+   * Until it spills, a session holds its whole budget in one chunk (less the run writer's pool it
+   * would need to spill): lines filling three quarters of the budget stay in memory, where a
+   * session that kept to two half chunks wrote a run at about half (issue 27). Then more lines make
+   * it spill, and from there on it keeps to two chunks within the budget.
+   */
+  @Test
+  void beforeItsFirstSpillASessionHoldsItsWholeBudget() throws IOException {
+    Random r = new Random(SEED + 6);
+    SortConfig c = config(DataSize.ofMiB(16)).format(RecordFormat.lines()).build();
+    long budget = c.memoryBudget().bytes();
+    List<byte[]> added = new ArrayList<>();
+    try (RecordSession s = ExternalSorter.open(c)) {
+      while (s.memoryBytes() < budget * 3 / 4) {
+        byte[] b = lines(r, 1).get(0);
+        s.add(ByteBuffer.wrap(b));
+        added.add(b);
+        assertEquals(
+            0,
+            s.spilledRuns(),
+            "spilled at " + s.memoryBytes() + " of " + budget + " bytes, seed " + SEED);
+      }
+      List<byte[]> expected = new ArrayList<>(added);
+      expected.sort(Arrays::compareUnsigned);
+      assertSameRecords(expected, drain(s.finish()), "held in memory");
+      assertEquals(0, s.spilledRuns(), "seed " + SEED);
+    }
+    // The same session with three times as many lines spills, and stays within its budget.
+    try (RecordSession s = ExternalSorter.open(c)) {
+      for (int i = 0; i < 3; i++) {
+        for (byte[] b : added) {
+          s.add(ByteBuffer.wrap(b));
+        }
+      }
+      assertTrue(s.spilledRuns() > 0, "runs " + s.spilledRuns() + ", seed " + SEED);
+      List<byte[]> expected = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        expected.addAll(added);
+      }
+      expected.sort(Arrays::compareUnsigned);
+      assertSameRecords(expected, drain(s.finish()), "spilled");
+      assertWithinBudget(s, c, "spilled");
+    }
+  }
+
+  /**
    * Short lines at default transfer sizes: the index outweighs the arena, and a merge of many runs
    * wants more buffers than the arena it borrows holds. The session never holds more than its
    * budget: run formation, intermediate merges and the streaming final merge.
