@@ -29,8 +29,8 @@ import java.util.List;
  * One sort of streams ({@link ExternalSorter#sort(List, Path, SortConfig)} and {@link
  * ExternalSorter#sort(List, OutputStream, Path, SortConfig)}): standard input, pipes, or several
  * files read one after another, whose records go into a sort session as they are read, with no copy
- * into a temp file. The session ({@link SessionEngine}) sorts in memory what fits its budget,
- * else writes runs while the input is still being read; then its cursor yields the records in order
+ * into a temp file. The session ({@link SessionEngine}) sorts in memory what fits its budget, else
+ * writes runs while the input is still being read; then its cursor yields the records in order
  * (from memory, or from the final merge), and they are written as they come into the {@link
  * StreamTarget}: a stream at once, or a file published only after the check.
  *
