@@ -2,9 +2,12 @@ package dev.joule.cli;
 
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.pipeline.ExternalSorter;
+import dev.joule.io.pipeline.SortedInputs;
 import dev.joule.io.report.SortReport;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.List;
 
 /** {@link SortEngine} over {@link ExternalSorter}. Stateless. */
 final class ExternalSortEngine implements SortEngine {
@@ -15,6 +18,19 @@ final class ExternalSortEngine implements SortEngine {
   @Override
   public SortReport sort(Path input, Path output, SortConfig config) throws IOException {
     return ExternalSorter.sort(input, output, config);
+  }
+
+  @Override
+  public SortReport sort(List<SortedInputs.Input> inputs, Path output, SortConfig config)
+      throws IOException {
+    return ExternalSorter.sort(inputs, output, config);
+  }
+
+  @Override
+  public SortReport sort(
+      List<SortedInputs.Input> inputs, OutputStream out, Path outName, SortConfig config)
+      throws IOException {
+    return ExternalSorter.sort(inputs, out, outName, config);
   }
 
   @Override

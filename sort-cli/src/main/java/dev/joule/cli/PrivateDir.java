@@ -14,12 +14,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.UUID;
 
 /**
- * A private directory of the CLI ({@code joule-<tag>-<uuid>}, mode 0700) inside a temp or bench
- * directory: where {@code joule sort - -} spools standard input and stages the output, and where
- * {@code joule bench} keeps its data. It holds a locked {@code owner.lock}, the convention of the
- * engine's stripe directories, so a later sort's stale-directory sweep removes it after a SIGKILL
- * but never while this process lives. Deleted by {@link #close()}, or by a shutdown hook when the
- * JVM is ended by a signal first.
+ * A private directory of the CLI ({@code joule-<tag>-<uuid>}, mode 0700) inside a bench directory,
+ * where {@code joule bench} keeps its data. It holds a locked {@code owner.lock}, the convention of
+ * the engine's stripe directories, so a later sort's stale-directory sweep removes it after a
+ * SIGKILL but never while this process lives. Deleted by {@link #close()}, or by a shutdown hook
+ * when the JVM is ended by a signal first.
  *
  * <p>Not thread-safe; one owner.
  */

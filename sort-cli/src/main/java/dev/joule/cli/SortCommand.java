@@ -40,10 +40,12 @@ import picocli.CommandLine.Spec;
  * {@code -c} and {@code -C} check order, {@code -m} merges sorted inputs; both stream and never
  * sort.
  *
- * <p>Every argument, input, temp dir and output directory is checked before a byte is read or the
- * output touched. What the engine needs as one regular file (standard input, pipes, several
- * operands) is copied into a private 0700 directory in the first temp dir, as is the output bound
- * for standard output; both are deleted afterwards, also on SIGINT/SIGTERM/SIGHUP.
+ * <p>Every argument, input and output directory is checked before a byte is read or the output
+ * touched; the temp dirs only when the sort spills (GNU's {@code -T}). One regular file into a
+ * regular {@code -o} file goes through the engine's file sort; standard input, pipes, several
+ * operands, and standard output or another stream as the output go through its sort of streams,
+ * with no copy into a temp file. A write to standard output whose reader is gone ends the process
+ * as SIGPIPE ends GNU sort ({@link BrokenPipe}).
  */
 @Command(
     name = "sort",
@@ -87,7 +89,6 @@ import picocli.CommandLine.Spec;
     })
 public final class SortCommand implements Callable<Integer> {
   static final String STDIO = SortInputs.STDIN;
-  private static final int COPY_BUFFER = 1 << 20;
 
   @Spec CommandSpec spec;
 
@@ -238,13 +239,20 @@ public final class SortCommand implements Callable<Integer> {
             : null;
     SortConfig config = config(notices(err, bar), bar != null ? bar : ProgressListener.NONE);
     inputs.checkReadable();
-    switch (mode) {
-      case CHECK:
-        return check(inputs, config, silentCheck(), err);
-      case MERGE:
-        return merge(inputs, output, config, debug);
-      default:
-        return sort(inputs, output, config, bar, err, debug);
+    try {
+      switch (mode) {
+        case CHECK:
+          return check(inputs, config, silentCheck(), err);
+        case MERGE:
+          return merge(inputs, output, config, debug);
+        default:
+          return sort(inputs, output, config, bar, err, debug);
+      }
+    } catch (SortIOException e) {
+      if (!BrokenPipe.is(e) || !BrokenPipe.endsSilently()) {
+        throw e;
+      }
+      return BrokenPipe.end(e, env.stdout()); // everything is closed, the temp files gone
     }
   }
 
@@ -443,10 +451,10 @@ public final class SortCommand implements Callable<Integer> {
     if (debug != null) {
       DebugAnnotation marked =
           new DebugAnnotation(debug, ordering.lineFormat().delimiter(), env.stdout());
-      ExternalSorter.merge(in, marked, Path.of("/dev/stdout"), config);
-      finish(marked, Path.of("/dev/stdout"));
+      ExternalSorter.merge(in, marked, BrokenPipe.STDOUT, config);
+      finish(marked, BrokenPipe.STDOUT);
     } else if (output == null) {
-      ExternalSorter.merge(in, env.stdout(), Path.of("/dev/stdout"), config);
+      ExternalSorter.merge(in, env.stdout(), BrokenPipe.STDOUT, config);
     } else if (streamTarget(output)) {
       intoStream(Path.of(output), o -> ExternalSorter.merge(in, o, Path.of(output), config));
     } else {
@@ -464,48 +472,16 @@ public final class SortCommand implements Callable<Integer> {
       GnuDebug debug)
       throws IOException {
     Path direct = inputs.direct();
-    boolean staged = output == null || streamTarget(output);
-    if (direct == null || staged || explain) {
-      // standard input or output is staged in the first temp dir; a FILE to -o FILE needs a temp
-      // dir only if it spills, and the engine checks them then (GNU: -T only matters then)
-      ExternalSorter.checkTempDirs(config);
-    }
     if (explain) {
-      Path out =
-          output == null || streamTarget(output)
-              ? config.tempDirs().get(0).resolve("joule-stdout")
-              : Path.of(output);
-      PrintWriter stdout = spec.commandLine().getOut();
-      stdout.println(env.engine().explain(direct, out, config).stripTrailing());
-      stdout.flush();
-      return ExitCodes.OK;
+      return explain(direct, output, config);
     }
     SortReport report;
-    try (PrivateDir spool =
-        direct == null || staged ? PrivateDir.create(config.tempDirs().get(0), "stdio") : null) {
-      Path in = direct;
-      if (in == null) {
-        in = spool.newFile("input");
-        inputs.copyInto(in, config.format());
-      }
-      Path out = staged ? spool.resolve("output") : Path.of(output);
-      boolean sorted = false;
-      try {
-        report = env.engine().sort(in, out, config);
-        sorted = true;
-      } finally {
-        ProgressBar.end(bar, sorted);
-      }
-      if (debug != null) {
-        DebugAnnotation marked =
-            new DebugAnnotation(debug, ordering.lineFormat().delimiter(), env.stdout());
-        copy(out, marked, Path.of("/dev/stdout"));
-        finish(marked, Path.of("/dev/stdout"));
-      } else if (output == null) {
-        copy(out, env.stdout(), Path.of("/dev/stdout"));
-      } else if (staged) {
-        intoStream(Path.of(output), o -> copy(out, o, Path.of(output)));
-      }
+    boolean sorted = false;
+    try {
+      report = sortInto(inputs, direct, output, config, debug);
+      sorted = true;
+    } finally {
+      ProgressBar.end(bar, sorted);
     }
     if (reportJson != null) {
       writeReport(report);
@@ -522,6 +498,52 @@ public final class SortCommand implements Callable<Integer> {
       StatsTable.lines(report).forEach(err::println);
       err.flush();
     }
+    return ExitCodes.OK;
+  }
+
+  /**
+   * Sorts by the engine's file sort when it can read one regular file by position and publish a
+   * regular {@code -o} file; everything else (standard input, pipes, several files, standard output
+   * or another stream as the output) is a sort of streams: records go into the sort as they are
+   * read, and out to the stream as the in-memory sort or the final merge yields them, with no temp
+   * file unless the sort spills.
+   */
+  private SortReport sortInto(
+      SortInputs inputs, Path direct, String output, SortConfig config, GnuDebug debug)
+      throws IOException {
+    SortEngine engine = env.engine();
+    if (debug != null) {
+      DebugAnnotation marked =
+          new DebugAnnotation(debug, ordering.lineFormat().delimiter(), env.stdout());
+      SortReport r = engine.sort(inputs.streams(), marked, BrokenPipe.STDOUT, config);
+      finish(marked, BrokenPipe.STDOUT);
+      return r;
+    }
+    if (output == null) {
+      return engine.sort(inputs.streams(), env.stdout(), BrokenPipe.STDOUT, config);
+    }
+    if (streamTarget(output)) {
+      SortReport[] r = new SortReport[1];
+      intoStream(
+          Path.of(output), o -> r[0] = engine.sort(inputs.streams(), o, Path.of(output), config));
+      return r[0];
+    }
+    if (direct != null) {
+      return engine.sort(direct, Path.of(output), config);
+    }
+    return engine.sort(inputs.streams(), Path.of(output), config);
+  }
+
+  /** {@code --explain}: the file sort's plan for the one input file; sorts and writes nothing. */
+  private int explain(Path direct, String output, SortConfig config) throws IOException {
+    ExternalSorter.checkTempDirs(config);
+    Path out =
+        output == null || streamTarget(output)
+            ? config.tempDirs().get(0).resolve("joule-stdout")
+            : Path.of(output);
+    PrintWriter stdout = spec.commandLine().getOut();
+    stdout.println(env.engine().explain(direct, out, config).stripTrailing());
+    stdout.flush();
     return ExitCodes.OK;
   }
 
@@ -604,39 +626,10 @@ public final class SortCommand implements Callable<Integer> {
     }
   }
 
-  /** Copies the staged, validated output to {@code o}, which errors call {@code name}. */
-  private static void copy(Path sorted, OutputStream o, Path name) throws SortIOException {
-    byte[] buf = new byte[COPY_BUFFER];
-    try (InputStream in = Files.newInputStream(sorted)) {
-      int n;
-      while ((n = in.read(buf)) >= 0) {
-        write(o, buf, n, name);
-      }
-      write(o, buf, -1, name);
-    } catch (SortIOException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new SortIOException("read", sorted, SortIOException.reasonOf(e), e);
-    }
-  }
-
   /** Marks a last line without a delimiter (none in a sort's output) and flushes. */
   private static void finish(DebugAnnotation marked, Path name) throws SortIOException {
     try {
       marked.finish();
-    } catch (IOException e) {
-      throw new SortIOException("write", name, SortIOException.reasonOf(e), e);
-    }
-  }
-
-  /** Writes {@code n} bytes of {@code buf}, or flushes when {@code n < 0}. */
-  private static void write(OutputStream o, byte[] buf, int n, Path name) throws SortIOException {
-    try {
-      if (n < 0) {
-        o.flush();
-      } else {
-        o.write(buf, 0, n);
-      }
     } catch (IOException e) {
       throw new SortIOException("write", name, SortIOException.reasonOf(e), e);
     }

@@ -1,31 +1,25 @@
 package dev.joule.cli;
 
-import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.record.LineFormat;
-import dev.joule.core.record.RecordFormat;
 import dev.joule.io.error.SortIOException;
+import dev.joule.io.pipeline.SortedInputs;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The FILE operands of {@code joule sort}: {@code -} is standard input; with none, standard input
- * alone. The engine sorts one regular file it can size and read by position, so standard input, a
- * pipe or device, or several files are first copied into one private file (a line format's file
- * whose last line lacks its delimiter gets one, so that its last line stays a line of its own, as
- * GNU sort reads each file).
+ * alone. One regular file is sorted by the file sort ({@link #direct()}), which reads it by
+ * position; standard input, a pipe or device, or several files are read as streams, one after
+ * another, straight into the sort ({@link #streams()}).
  */
 final class SortInputs {
   static final String STDIN = "-";
-  private static final int COPY_BUFFER = 1 << 20;
-
   private final List<String> names;
   private final InputStream stdin;
 
@@ -122,46 +116,69 @@ final class SortInputs {
     return streams;
   }
 
-  /** Copies the operands, in order, into {@code target} (a new private file). */
-  void copyInto(Path target, RecordFormat format) throws SortIOException {
-    byte[] buf = new byte[COPY_BUFFER];
-    int delimiter = format instanceof LineFormat lf ? lf.delimiter() & 0xFF : -1;
-    int recordSize = format instanceof FixedLengthFormat f ? f.recordSize() : 0;
-    try (OutputStream out = Files.newOutputStream(target, StandardOpenOption.WRITE)) {
-      for (String n : names) {
-        Path source = STDIN.equals(n) ? Path.of("/dev/stdin") : Path.of(n);
-        InputStream in = STDIN.equals(n) ? stdin : open(source);
-        long copied = 0;
-        int last = -1;
-        try {
-          int r;
-          while ((r = read(in, buf, source)) >= 0) {
-            if (r > 0) {
-              write(out, buf, r, target);
-              copied += r;
-              last = buf[r - 1] & 0xFF;
-            }
-          }
-        } finally {
-          if (in != stdin) {
-            closeQuietly(in);
-          }
+  /**
+   * The operands as inputs of a sort of streams, in order: standard input for {@code -} (never
+   * closed by the sort: {@code sort - -} reads it twice, the second time to its end at once, as GNU
+   * does), and each file opened only when the sort reaches it, so that many operands never hold
+   * many descriptors at once.
+   */
+  List<SortedInputs.Input> streams() {
+    List<SortedInputs.Input> list = new ArrayList<>();
+    for (String n : names) {
+      InputStream in = STDIN.equals(n) ? new KeptOpen(stdin) : new OpenedOnRead(Path.of(n));
+      list.add(new SortedInputs.Input(Path.of(n), in));
+    }
+    return list;
+  }
+
+  /** A stream whose {@code close()} leaves the stream under it open (standard input). */
+  private static final class KeptOpen extends FilterInputStream {
+    KeptOpen(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public void close() {
+      // standard input stays open: a later '-' operand reads it again, and the process owns it
+    }
+  }
+
+  /** A file opened at its first read: {@code open failed: FILE: reason} if it cannot be. */
+  private static final class OpenedOnRead extends InputStream {
+    private final Path path;
+    private InputStream in;
+    private boolean closed;
+
+    OpenedOnRead(Path path) {
+      this.path = path;
+    }
+
+    private InputStream in() throws SortIOException {
+      if (in == null) {
+        if (closed) {
+          throw new SortIOException("read", path, "Stream closed");
         }
-        if (delimiter >= 0 && copied > 0 && last != delimiter) {
-          buf[0] = (byte) delimiter;
-          write(out, buf, 1, target);
-        }
-        if (recordSize > 0 && copied % recordSize != 0) {
-          throw new SortIOException(
-              "read",
-              source,
-              "size " + copied + " is not a multiple of the record size " + recordSize);
-        }
+        in = open(path);
       }
-    } catch (SortIOException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new SortIOException("write", target, SortIOException.reasonOf(e), e);
+      return in;
+    }
+
+    @Override
+    public int read() throws IOException {
+      return in().read();
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      return in().read(b, off, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      closed = true;
+      if (in != null) {
+        in.close();
+      }
     }
   }
 
@@ -170,23 +187,6 @@ final class SortInputs {
       return Files.newInputStream(p);
     } catch (IOException e) {
       throw new SortIOException("open", p, SortIOException.reasonOf(e), e);
-    }
-  }
-
-  private static int read(InputStream in, byte[] buf, Path source) throws SortIOException {
-    try {
-      return in.read(buf);
-    } catch (IOException e) {
-      throw new SortIOException("read", source, SortIOException.reasonOf(e), e);
-    }
-  }
-
-  private static void write(OutputStream out, byte[] buf, int n, Path target)
-      throws SortIOException {
-    try {
-      out.write(buf, 0, n);
-    } catch (IOException e) {
-      throw new SortIOException("write", target, SortIOException.reasonOf(e), e);
     }
   }
 

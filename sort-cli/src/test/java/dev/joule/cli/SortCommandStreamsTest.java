@@ -158,22 +158,30 @@ class SortCommandStreamsTest {
     assertEquals(
         new Run(0, merged, warnings),
         sort("", "-m", "-s", "--debug", "-k2,2n", a.toString(), b.toString()));
+    CliRun r = CliRun.run(failingStdout("No space left on device"), "sort", "--debug");
+    assertEquals(2, r.exitCode, r::toString);
+    assertTrue(
+        r.err.contains("joule: write failed: /dev/stdout: No space left on device"), r::toString);
+    // A reader that went away: GNU's silent end (BrokenPipe; here no process to signal).
+    r = CliRun.run(failingStdout("Broken pipe"), "sort", "--debug");
+    assertEquals(BrokenPipe.STATUS, r.exitCode, r::toString);
+    assertEquals("joule: text ordering performed using simple byte comparison\n", r.err);
+  }
+
+  /** Standard input "b\na\n" and a standard output whose every write fails with {@code reason}. */
+  private static CliEnvironment failingStdout(String reason) {
     OutputStream broken =
         new OutputStream() {
           @Override
           public void write(int b) throws IOException {
-            throw new IOException("Broken pipe");
+            throw new IOException(reason);
           }
         };
-    CliEnvironment env =
-        new CliEnvironment(
-            SortEngine.external(),
-            new ByteArrayInputStream("b\na\n".getBytes(ISO_8859_1)),
-            broken,
-            RaplMeter.POWERCAP);
-    CliRun r = CliRun.run(env, "sort", "-T", tmp().toString(), "--debug");
-    assertEquals(2, r.exitCode, r::toString);
-    assertTrue(r.err.contains("joule: write failed: /dev/stdout: Broken pipe"), r::toString);
+    return new CliEnvironment(
+        SortEngine.external(),
+        new ByteArrayInputStream("b\na\n".getBytes(ISO_8859_1)),
+        broken,
+        RaplMeter.POWERCAP);
   }
 
   @Test

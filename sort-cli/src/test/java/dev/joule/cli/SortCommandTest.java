@@ -28,6 +28,7 @@ import dev.joule.io.error.CorruptRunException;
 import dev.joule.io.error.SortCancelledException;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.error.SortValidationException;
+import dev.joule.io.pipeline.SortedInputs;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -36,7 +37,6 @@ import java.io.OutputStream;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -383,8 +383,8 @@ class SortCommandTest {
     Files.write(out, new byte[] {42});
     CliRun r = sort(in.toString(), out.toString());
     assertEquals(0, r.exitCode, r::toString);
-    assertTrue(engine.inputWasPrivate, "two inputs are copied into one private file");
-    assertEquals(1003, engine.inputBytes.length); // each file, and the newline it lacked
+    assertEquals(List.of(in, out), engine.streams.stream().map(SortedInputs.Input::name).toList());
+    assertEquals(1001, engine.inputBytes.length); // both files, read as streams, in order
     assertArrayEquals(new byte[] {42}, Files.readAllBytes(out)); // GNU: `sort a b` writes neither
   }
 
@@ -432,12 +432,11 @@ class SortCommandTest {
     Path notDir = Files.write(dir.resolve("file"), new byte[1]);
     r = sort("-o", notDir.resolve("out").toString(), in.toString());
     assertEquals("joule: open failed: " + notDir.resolve("out") + ": Not a directory\n", r.err);
+    // Standard output is not staged: a sort that does not spill needs no temp dir (GNU's -T).
     r = CliRun.run(engine.env(), "sort", "--temp", dir.resolve("gone").toString(), in.toString());
-    assertEquals(
-        "joule: use temp dir failed: " + dir.resolve("gone") + ": No such file or directory\n",
-        r.err,
-        "standard output is staged in the temp dir");
-    assertEquals(2, r.exitCode);
+    assertEquals(0, r.exitCode, r::toString);
+    assertEquals(1, engine.sorts);
+    engine.sorts = 0;
     r =
         sort(
             "--report-json",
@@ -532,48 +531,55 @@ class SortCommandTest {
     assertEquals(2, r.exitCode, r::toString);
   }
 
+  /**
+   * Standard input and standard output are streams of the engine's sort of streams: nothing is
+   * copied into the temp dir, which is not even looked at (it does not exist here).
+   */
   @Test
-  void stdinIsSpooledPrivatelyAndStdoutStreamedThenBothRemoved() throws IOException {
+  void stdinAndStdoutAreStreamedIntoAndOutOfTheSortWithNoTempFile() throws IOException {
     byte[] data = "012345678\n".repeat(30).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-    List<String> modes = new ArrayList<>();
-    engine.during =
-        c -> {
-          try {
-            modes.add(PosixFilePermissions.toString(Files.getPosixFilePermissions(engine.input)));
-            modes.add(
-                PosixFilePermissions.toString(
-                    Files.getPosixFilePermissions(engine.input.getParent())));
-          } catch (IOException e) {
-            throw new AssertionError(e);
-          }
-        };
+    Path gone = dir.resolve("gone");
     CliRun r =
         CliRun.run(
             engine.env(new ByteArrayInputStream(data), stdout, dir),
             "sort",
             "--temp",
-            tmp.toString());
+            gone.toString());
     assertEquals(0, r.exitCode, r::toString);
-    assertTrue(engine.inputWasPrivate, String.valueOf(engine.input));
-    assertEquals(tmp, engine.input.getParent().getParent());
+    assertEquals(null, engine.input);
+    assertEquals(List.of(Path.of("-")), names(engine.streams));
+    assertEquals(BrokenPipe.STDOUT, engine.output);
     assertArrayEquals(data, engine.inputBytes);
-    assertEquals(List.of("rw-------", "rwx------"), modes);
     assertArrayEquals(StubEngine.MARKER, stdout.toByteArray());
     assertEquals("", r.out + r.err);
+    assertFalse(Files.exists(gone));
+    // One regular FILE to standard output is a stream out too; to -o FILE it is the file sort.
+    r = sort(in.toString());
+    assertEquals(0, r.exitCode, r::toString);
+    assertEquals(List.of(in), names(engine.streams));
+    r = sort("-o", out.toString(), in.toString());
+    assertEquals(0, r.exitCode, r::toString);
+    assertEquals(in, engine.input);
+    assertEquals(null, engine.streams);
     assertEquals(List.of(), listTmp());
   }
 
+  private static List<Path> names(List<SortedInputs.Input> streams) {
+    return streams.stream().map(SortedInputs.Input::name).toList();
+  }
+
   @Test
-  void pipesAndDevicesAsInputAreSpooledLikeStdin() throws Exception {
+  void pipesAndDevicesAsInputAreStreamsLikeStdin() throws Exception {
     CliRun r = sort("-o", out.toString(), "/dev/null");
     assertEquals(0, r.exitCode, r::toString);
-    assertTrue(engine.inputWasPrivate, String.valueOf(engine.input));
+    assertEquals(List.of(Path.of("/dev/null")), names(engine.streams));
+    assertEquals(out, engine.output);
     assertEquals(0, engine.inputBytes.length);
     Path fifo = dir.resolve("fifo");
     assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
     byte[] data = new byte[300];
-    data[299] = '\n'; // a whole last line: copied as it is
+    data[299] = '\n';
     Thread writer =
         new Thread(
             () -> {
@@ -587,7 +593,7 @@ class SortCommandTest {
     r = sort("-o", out.toString(), fifo.toString());
     writer.join();
     assertEquals(0, r.exitCode, r::toString);
-    assertTrue(engine.inputWasPrivate, String.valueOf(engine.input));
+    assertEquals(List.of(fifo), names(engine.streams));
     assertArrayEquals(data, engine.inputBytes);
     assertEquals(List.of(), listTmp());
     r = sort("--explain", "-o", out.toString(), "/dev/null");
@@ -595,33 +601,31 @@ class SortCommandTest {
     assertTrue(r.err.startsWith("joule: --explain needs one input file"), r.err);
   }
 
+  /**
+   * A write to standard output that fails is an I/O error (exit 2, one line), except a closed pipe:
+   * its reader is gone, and GNU sort ends silently with 141 (here the process is not signalled:
+   * standard output is not file descriptor 1, {@link BrokenPipe}).
+   */
   @Test
-  void aFailedStdoutWriteIsReportedAndTheSpoolRemoved() {
+  void aFailedStdoutWriteIsAnErrorButABrokenPipeEndsSilently() {
+    CliRun r = CliRun.run(failingStdout("No space left on device"), "sort", in.toString());
+    assertEquals(2, r.exitCode, r::toString);
+    assertEquals("joule: write failed: /dev/stdout: No space left on device\n", r.err);
+    r = CliRun.run(failingStdout("Broken pipe"), "sort", "--temp", tmp.toString(), in.toString());
+    assertEquals(BrokenPipe.STATUS, r.exitCode, r::toString);
+    assertEquals("", r.err);
+    assertEquals(List.of(), listTmp());
+  }
+
+  private CliEnvironment failingStdout(String reason) {
     OutputStream closedPipe =
         new OutputStream() {
           @Override
           public void write(int b) throws IOException {
-            throw new IOException("Broken pipe");
+            throw new IOException(reason);
           }
         };
-    CliRun r =
-        CliRun.run(
-            engine.env(new ByteArrayInputStream(new byte[100]), new ByteArrayOutputStream(), dir),
-            "sort",
-            "--temp",
-            tmp.toString(),
-            in.toString());
-    assertEquals(0, r.exitCode, r::toString);
-    r =
-        CliRun.run(
-            new CliEnvironment(engine, new ByteArrayInputStream(new byte[0]), closedPipe, dir),
-            "sort",
-            "--temp",
-            tmp.toString(),
-            in.toString());
-    assertEquals(2, r.exitCode, r::toString);
-    assertEquals("joule: write failed: /dev/stdout: Broken pipe\n", r.err);
-    assertEquals(List.of(), listTmp());
+    return new CliEnvironment(engine, new ByteArrayInputStream(new byte[0]), closedPipe, dir);
   }
 
   @Test

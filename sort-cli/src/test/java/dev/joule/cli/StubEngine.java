@@ -1,6 +1,8 @@
 package dev.joule.cli;
 
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.error.SortIOException;
+import dev.joule.io.pipeline.SortedInputs;
 import dev.joule.io.report.DataSummary;
 import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.SortReport;
@@ -8,6 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,13 +23,14 @@ import java.util.List;
 final class StubEngine implements SortEngine {
   static final byte[] MARKER = "stub output\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
-  /** What the command passed to the last call. */
+  /** What the command passed to the last call: the file, or (a sort of streams) the streams. */
   Path input;
+
+  List<SortedInputs.Input> streams;
 
   Path output;
   SortConfig config;
   byte[] inputBytes;
-  boolean inputWasPrivate;
   int sorts;
   int explains;
 
@@ -66,6 +70,31 @@ final class StubEngine implements SortEngine {
   }
 
   @Override
+  public SortReport sort(List<SortedInputs.Input> in, Path out, SortConfig c) throws IOException {
+    sorts++;
+    record(in, out, c);
+    during.accept(c);
+    rethrow();
+    Files.write(out, MARKER);
+    return REPORT;
+  }
+
+  @Override
+  public SortReport sort(List<SortedInputs.Input> in, OutputStream out, Path outName, SortConfig c)
+      throws IOException {
+    sorts++;
+    record(in, outName, c);
+    during.accept(c);
+    rethrow();
+    try {
+      out.write(MARKER);
+    } catch (IOException e) { // the engine's contract: a failed write names the output
+      throw new SortIOException("write", outName, SortIOException.reasonOf(e), e);
+    }
+    return REPORT;
+  }
+
+  @Override
   public String explain(Path in, Path out, SortConfig c) throws IOException {
     explains++;
     record(in, out, c);
@@ -75,10 +104,27 @@ final class StubEngine implements SortEngine {
 
   private void record(Path in, Path out, SortConfig c) throws IOException {
     input = in;
+    streams = null;
     output = out;
     config = c;
     inputBytes = Files.readAllBytes(in);
-    inputWasPrivate = in.getParent().getFileName().toString().startsWith("joule-stdio-");
+  }
+
+  /**
+   * Records a sort of streams: what they hold, read to their end (and closed, as the engine does).
+   */
+  private void record(List<SortedInputs.Input> in, Path out, SortConfig c) throws IOException {
+    input = null;
+    streams = in;
+    output = out;
+    config = c;
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    for (SortedInputs.Input i : in) {
+      try (InputStream s = i.stream()) {
+        s.transferTo(all);
+      }
+    }
+    inputBytes = all.toByteArray();
   }
 
   private void rethrow() throws IOException {

@@ -30,11 +30,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Bad and odd inputs through {@code ./joule sort} (docs/reliability.md I1, I3, I6, I8, I10, usage
  * errors), each checked with {@link CliContract}: empty input, a partial trailing gensort record
  * (and the same bytes as text lines, which are no error), a missing, unreadable (as nobody, via
- * setpriv) or directory input, a FIFO (spooled, works), {@code -o} = the input (sorted in place;
- * SIGTERM mid-sort leaves the old content), a missing output directory (exit 2 before the input is
- * read: a FIFO nobody writes to), absurd options and the GNU options joule refuses. Binary gensort
- * data is sorted with {@code --gensort}; errors that do not depend on the format use the default
- * (text lines).
+ * setpriv) or directory input, a FIFO (read as a stream, works), {@code -o} = the input (sorted in
+ * place; SIGTERM mid-sort leaves the old content), a missing output directory (exit 2 before the
+ * input is read: a FIFO nobody writes to), absurd options and the GNU options joule refuses. Binary
+ * gensort data is sorted with {@code --gensort}; errors that do not depend on the format use the
+ * default (text lines).
  */
 class BadInputIT {
   @TempDir static Path shared;
@@ -179,7 +179,7 @@ class BadInputIT {
   }
 
   @Test
-  void fifoInputIsSpooledAndSorted() throws Exception {
+  void fifoInputIsStreamedAndSorted() throws Exception {
     Path fifo = lab.resolve("fifo");
     assertEquals(0, CliContract.sh("mkfifo", fifo.toString()));
     Path out = lab.resolve("out.dat");

@@ -18,18 +18,29 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A signal while {@code joule sort -o OUT} spools standard input (no FILE): the JVM exits 128 + the
- * signal's number, the CLI's shutdown hook removes the private spool directory, and an existing
- * output is untouched. Over gensort records ({@code --gensort}) and text lines (the default).
- * (SortCliIT covers a signal in the middle of the engine's work.)
+ * A signal while {@code joule sort -o OUT} reads standard input (no FILE), which goes straight into
+ * the sort: once it has spilled runs into the temp dir, and before it has written anything (the
+ * input held in memory, the temp dir never used). The JVM exits 128 + the signal's number, the temp
+ * space's shutdown hook removes the sort's private directory, and an existing output is untouched.
+ * Over gensort records ({@code --gensort}) and text lines (the default). (SortCliIT covers a signal
+ * in the middle of the file sort.)
  */
 class SignalIT {
+  /** Input enough to spill at -S 8M: chunks of about 3.5 MB each. */
+  private static final int SPILLED_BYTES = 12 << 20;
+
   @TempDir Path dir;
 
-  @ParameterizedTest(name = "{2}: SIG{0} -> {1}")
-  @CsvSource({"TERM, 143, gensort", "INT, 130, gensort", "HUP, 129, gensort", "TERM, 143, lines"})
-  void signalWhileSpoolingStdinExits128PlusNAndLeavesNothing(
-      String signal, int expected, String format) throws Exception {
+  @ParameterizedTest(name = "{2}, {3}: SIG{0} -> {1}")
+  @CsvSource({
+    "TERM, 143, gensort, spilled",
+    "INT, 130, gensort, spilled",
+    "HUP, 129, gensort, spilled",
+    "TERM, 143, lines, spilled",
+    "TERM, 143, lines, in memory"
+  })
+  void signalWhileReadingStdinExits128PlusNAndLeavesNothing(
+      String signal, int expected, String format, String phase) throws Exception {
     Path tmp = Files.createDirectory(dir.resolve("tmp"));
     Path out = dir.resolve("out.dat");
     byte[] previous = "previous\n".getBytes(StandardCharsets.US_ASCII);
@@ -47,6 +58,8 @@ class SignalIT {
                     .normalize()
                     .toString(),
                 "sort",
+                "-S",
+                "8M",
                 "--temp",
                 tmp.toString(),
                 "-o",
@@ -59,35 +72,53 @@ class SignalIT {
             .redirectError(dir.resolve("stderr.txt").toFile())
             .redirectOutput(dir.resolve("stdout.txt").toFile())
             .start();
-    OutputStream stdin = p.getOutputStream();
-    // 1,000 zero records, or 1,000 lines of 99 letters
-    stdin.write(
+    boolean spill = phase.equals("spilled");
+    byte[] block =
         format.equals("gensort")
-            ? new byte[100 * 1000]
-            : ("x".repeat(99) + "\n").repeat(1000).getBytes(StandardCharsets.US_ASCII));
-    stdin.flush(); // and keep the pipe open: the sort waits for more input
+            ? new byte[100 * 1000] // 1,000 zero records
+            : ("x".repeat(99) + "\n").repeat(1000).getBytes(StandardCharsets.US_ASCII);
+    OutputStream stdin = p.getOutputStream();
+    // Written on a thread of its own: a pipe takes 64 KiB before the sort reads it.
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                for (int n = 0; n < (spill ? SPILLED_BYTES / block.length : 1); n++) {
+                  stdin.write(block);
+                }
+                stdin.flush(); // and keep the pipe open: the sort waits for more input
+              } catch (IOException e) {
+                // the sort was ended while this wrote: the assertions below tell
+              }
+            },
+            "stdin-writer");
+    writer.start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!spooling(tmp)) {
+    while (spill ? !hasRunFile(tmp) : writer.isAlive()) {
       assertTrue(p.isAlive(), () -> "ended early: " + read(dir.resolve("stderr.txt")));
-      assertTrue(System.nanoTime() < deadline, "standard input was not spooled within 30 s");
+      assertTrue(System.nanoTime() < deadline, phase + ": not reached within 30 s");
       Thread.sleep(5);
+    }
+    if (!spill) {
+      assertEquals(List.of(), list(tmp), "a sort in memory uses no temp dir");
     }
     Process kill =
         new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start();
     assertEquals(0, kill.waitFor());
     assertTrue(p.waitFor(10, TimeUnit.SECONDS), "still running 10 s after the signal");
+    writer.join(10_000);
     stdin.close();
     assertEquals(expected, p.exitValue(), () -> read(dir.resolve("stderr.txt")));
     assertEquals(List.of(), list(tmp));
     assertArrayEquals(previous, Files.readAllBytes(out));
   }
 
-  /** The spool file exists and has bytes in it. */
-  private static boolean spooling(Path tmp) throws IOException {
+  /** A run file of the sort exists in {@code tmp}'s private directory. */
+  private static boolean hasRunFile(Path tmp) throws IOException {
     for (Path d : list(tmp)) {
-      Path f = d.resolve("input");
       try {
-        if (Files.exists(f) && Files.size(f) > 0) {
+        if (Files.isDirectory(d)
+            && list(d).stream().anyMatch(f -> !f.getFileName().toString().equals("owner.lock"))) {
           return true;
         }
       } catch (IOException e) {

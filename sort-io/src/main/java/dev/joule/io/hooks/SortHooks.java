@@ -22,7 +22,8 @@ import java.util.function.IntConsumer;
  *     thrown by the hook fails the sort like any other (everything is cleaned up)
  * @param outputFault a fault the output path of a file sort injects before its self-validation
  *     ({@link OutputFault#NONE}: none); the validation tests show with it that a wrong output is
- *     caught and not published
+ *     caught and not published. A session's cursor applies {@code DROP} (and only that kind), so
+ *     that the sort of streams shows the same of its check
  * @param beforeIntermediateMerge called with the input run files of every intermediate merge (not
  *     the final one), on the thread that runs that merge, before it opens them; concurrent merges
  *     of one pass call it concurrently. The concurrency tests hold merges here to see how many are

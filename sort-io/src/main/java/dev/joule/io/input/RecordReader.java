@@ -12,6 +12,7 @@ import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 
 /**
  * Splits the input into the records of a variable-length format ({@link LineFormat}, {@link
@@ -354,16 +355,7 @@ public final class RecordReader implements AutoCloseable {
     int done = 0;
     while (done < n) {
       if (pos == lim && !advanceBuffer()) {
-        throw new SortIOException(
-            "read",
-            in.file().path(),
-            "the input ends inside the "
-                + what
-                + " at offset "
-                + recordStart
-                + " ("
-                + (n - done)
-                + " bytes missing)");
+        throw endsInside(in.file().path(), what, recordStart, n - done);
       }
       int m = Math.min(n - done, lim - pos);
       dst.put(at + done, cur, pos, m);
@@ -426,9 +418,37 @@ public final class RecordReader implements AutoCloseable {
   }
 
   private SortIOException tooLong(String what, long offset, long length) {
+    return tooLong(in.file().path(), format, what, offset, length);
+  }
+
+  /**
+   * The error of an input {@code path} that ends inside the {@code what} ("row") at {@code offset},
+   * {@code missing} bytes short: the same words for a file and a stream ({@link StreamRecords}).
+   */
+  static SortIOException endsInside(Path path, String what, long offset, long missing) {
     return new SortIOException(
         "read",
-        in.file().path(),
+        path,
+        "the input ends inside the "
+            + what
+            + " at offset "
+            + offset
+            + " ("
+            + missing
+            + " bytes missing)");
+  }
+
+  /**
+   * The error of a {@code what} ("line", "row") of {@code path} at {@code offset} longer than
+   * {@code format} accepts, of which {@code length} bytes were seen: the same words whether the
+   * input is read by position (this reader) or as a stream ({@link StreamRecords}).
+   */
+  static SortIOException tooLong(
+      Path path, RecordFormat format, String what, long offset, long length) {
+    int maxLength = format.maxRecordLength();
+    return new SortIOException(
+        "read",
+        path,
         "the "
             + what
             + " at offset "

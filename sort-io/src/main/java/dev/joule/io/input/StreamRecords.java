@@ -1,5 +1,6 @@
 package dev.joule.io.input;
 
+import dev.joule.core.memory.ByteSearch;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.LengthPrefixedFormat;
 import dev.joule.core.record.LineFormat;
@@ -12,15 +13,17 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * The records of a stream read front to back, for the paths that never sort: merging inputs that
- * are already sorted ({@code sort -m}) and checking order ({@code sort -c}). These read standard
- * input or a pipe as it comes, so they cannot use the positional block I/O of {@link RecordReader};
- * a heap buffer is enough for their one pass.
+ * The records of a stream read front to back: standard input, a pipe, or a file read as one, for
+ * the sort of streams (records handed to a sort session as they arrive), merging inputs that are
+ * already sorted ({@code sort -m}) and checking order ({@code sort -c}). A stream cannot be read by
+ * position, so not with the block I/O of {@link RecordReader}; a heap buffer is enough for one
+ * pass.
  *
  * <p>A record is handed out where it lies in the buffer ({@link #buffer()}, {@link #start()},
  * {@link #length()}) and stays valid until the next call of {@link #next()}. A line longer than the
- * format's limit, a row whose length exceeds it, or a stream that ends inside a fixed record or a
- * row is a {@link SortIOException} naming the input and the record's offset.
+ * format's limit or a row whose length exceeds it is the {@link SortIOException} that {@link
+ * RecordReader} throws for a file (the same words); a stream that ends inside a fixed record or a
+ * row is one naming the input and the record's offset.
  *
  * <p>Memory: one buffer of {@value #INITIAL} bytes, grown to hold the longest record (at most the
  * format's limit). Not thread-safe.
@@ -34,6 +37,7 @@ public final class StreamRecords implements AutoCloseable {
   private final int delimiter; // lines: the delimiter byte; -1 otherwise
   private final int fixedSize; // fixed records: their size; 0 otherwise
   private final int maxLength;
+  private final RecordFormat format;
   private byte[] buf = new byte[INITIAL];
   private ByteBuffer view = ByteBuffer.wrap(buf);
   private int pos;
@@ -44,6 +48,7 @@ public final class StreamRecords implements AutoCloseable {
   private int length;
   private long number;
   private int shifted; // bytes the last fill() moved the unread part down by
+  private long bytesRead;
 
   /**
    * Records of {@code format} from {@code in}; {@code name} is what errors call the input ({@code
@@ -55,6 +60,7 @@ public final class StreamRecords implements AutoCloseable {
     this.delimiter = format instanceof LineFormat lf ? lf.delimiter() & 0xFF : -1;
     this.fixedSize = format instanceof FixedLengthFormat f ? f.recordSize() : 0;
     this.maxLength = format.maxRecordLength();
+    this.format = format;
   }
 
   /**
@@ -70,18 +76,16 @@ public final class StreamRecords implements AutoCloseable {
     if (fixedSize > 0) {
       return nextBytes(fixedSize, "is not a multiple of the record size " + fixedSize);
     }
-    if (!nextBytes(LengthPrefixedFormat.LENGTH_BYTES, "ends inside a row's length")) {
+    if (!nextBytes(LengthPrefixedFormat.LENGTH_BYTES, null)) {
       return false;
     }
     long rowStart = bufOffset + start;
     int n = view.getInt(start);
     if (n < 0 || n > maxLength) {
-      throw malformed(rowStart, "row length " + Integer.toUnsignedString(n) + " over the limit");
+      throw RecordReader.tooLong(name, format, "row", rowStart, n & 0xFFFFFFFFL);
     }
     pos = start; // re-read the length with its row, so that the row is contiguous
-    if (!nextBytes(LengthPrefixedFormat.LENGTH_BYTES + n, "ends inside a row")) {
-      throw malformed(rowStart, "ends inside a row");
-    }
+    nextBytes(LengthPrefixedFormat.LENGTH_BYTES + n, null); // false only at a row's start
     number--; // nextBytes counted the row twice
     start += LengthPrefixedFormat.LENGTH_BYTES;
     length = n;
@@ -93,11 +97,14 @@ public final class StreamRecords implements AutoCloseable {
     while (true) {
       int at = indexOf(scanned, lim);
       if (at >= 0) {
+        if (at - pos > maxLength) { // the buffer holds a little more than the limit
+          throw RecordReader.tooLong(name, format, "line", bufOffset + pos, at - pos);
+        }
         return emit(pos, at - pos, at + 1);
       }
       scanned = lim;
       if (lim - pos > maxLength) {
-        throw malformed(bufOffset + pos, "line longer than the limit of " + maxLength + " bytes");
+        throw RecordReader.tooLong(name, format, "line", bufOffset + pos, lim - pos);
       }
       if (!fill()) {
         if (pos == lim) {
@@ -110,21 +117,21 @@ public final class StreamRecords implements AutoCloseable {
   }
 
   private int indexOf(int from, int to) {
-    byte d = (byte) delimiter;
-    for (int i = from; i < to; i++) {
-      if (buf[i] == d) {
-        return i;
-      }
-    }
-    return -1;
+    return ByteSearch.indexOf(view, from, to, (byte) delimiter);
   }
 
-  /** A record of exactly {@code n} bytes; a partial one at the end is an error. */
+  /**
+   * A record of exactly {@code n} bytes; a partial one at the end is an error: {@code partial}'s,
+   * or (null) the file sort's for a row.
+   */
   private boolean nextBytes(int n, String partial) throws IOException {
     while (lim - pos < n) {
       if (!fill()) {
         if (pos == lim) {
           return false;
+        }
+        if (partial == null) {
+          throw RecordReader.endsInside(name, "row", bufOffset + pos, n - (lim - pos));
         }
         throw malformed(bufOffset + pos, partial);
       }
@@ -156,7 +163,8 @@ public final class StreamRecords implements AutoCloseable {
       } else {
         long grown = Math.min((long) buf.length * 2, (long) maxLength + 8);
         if (grown <= buf.length) {
-          throw malformed(bufOffset, "record longer than the limit of " + maxLength + " bytes");
+          throw RecordReader.tooLong(
+              name, format, delimiter >= 0 ? "line" : "row", bufOffset, buf.length);
         }
         buf = Arrays.copyOf(buf, (int) grown);
         view = ByteBuffer.wrap(buf);
@@ -165,6 +173,8 @@ public final class StreamRecords implements AutoCloseable {
     int n;
     try {
       n = in.read(buf, lim, buf.length - lim);
+    } catch (SortIOException e) {
+      throw e; // the stream's own error (an input opened on first read): it names its operation
     } catch (IOException e) {
       throw new SortIOException("read", name, SortIOException.reasonOf(e), e);
     }
@@ -173,6 +183,7 @@ public final class StreamRecords implements AutoCloseable {
       return false;
     }
     lim += n;
+    bytesRead += n;
     return true;
   }
 
@@ -198,6 +209,11 @@ public final class StreamRecords implements AutoCloseable {
   /** The current record's number, from 1 (GNU's line number). */
   public long number() {
     return number;
+  }
+
+  /** Bytes read from the stream so far (some may not have been handed out as records yet). */
+  public long bytesRead() {
+    return bytesRead;
   }
 
   /** The input's name as errors give it. */

@@ -443,6 +443,19 @@ public final class OutputValidator {
   public DataSummary checkAgainstInput(
       long inputRecords, RecordChecksum inputChecksum, Object output)
       throws SortValidationException {
+    return checkAgainstInput(inputRecords, inputChecksum, output, "nothing was published");
+  }
+
+  /**
+   * Compares as {@link #checkAgainstInput(long, RecordChecksum, Object)} for an output whose
+   * records were handed on as they were checked (a stream, a cursor's caller): {@code outcome} says
+   * what became of them, in place of "nothing was published".
+   *
+   * @throws SortValidationException when they differ or the output is out of order
+   */
+  public DataSummary checkAgainstInput(
+      long inputRecords, RecordChecksum inputChecksum, Object output, String outcome)
+      throws SortValidationException {
     DataSummary o = summary();
     DataSummary in = new DataSummary(inputRecords, inputChecksum.toHex(), -1, false);
     RecordChecksum all = checksum.emptyOfSameKind();
@@ -466,7 +479,8 @@ public final class OutputValidator {
               + (dropped == 0 ? "" : ", " + dropped + " equal-key records left out (unique)")
               + (wrongDrops == 0 ? "" : ", " + wrongDrops + " of them with a key of their own")
               + (o.ordered() ? "" : ", NOT in key order")
-              + "; nothing was published");
+              + "; "
+              + outcome);
     }
     return in;
   }

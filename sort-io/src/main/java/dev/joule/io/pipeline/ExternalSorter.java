@@ -16,7 +16,6 @@ import dev.joule.io.output.AtomicOutput;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.stripe.Stripe;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -150,14 +149,47 @@ public final class ExternalSorter {
       List<SortedInputs.Input> inputs, OutputStream out, Path outName, SortConfig config)
       throws IOException {
     Objects.requireNonNull(config, "config");
-    BufferedOutputStream buffered = new BufferedOutputStream(out, 1 << 16);
-    long n = SortedInputs.merge(inputs, SortedInputs.sink(buffered, outName), config);
-    try {
-      buffered.flush();
-    } catch (IOException e) {
-      throw new SortIOException("write", outName, SortIOException.reasonOf(e), e);
-    }
+    StreamSink sink = new StreamSink(Objects.requireNonNull(out, "out"), outName);
+    long n = SortedInputs.merge(inputs, sink, config);
+    sink.flush();
     return n;
+  }
+
+  /**
+   * Sorts the records of {@code inputs}, streams read once front to back in order (standard input,
+   * pipes, several files), into {@code output}, validated and published atomically as {@link
+   * #sort(Path, Path, SortConfig)} publishes; {@code output} may be one of the inputs (they are
+   * read to their end before it is written). Nothing is copied into a temp file: the records go
+   * into a sort session as they are read ({@link #open}), which sorts in memory what fits in half
+   * the budget and otherwise writes runs while the input is still being read. The temp dirs are
+   * checked only if the sort spills, when they are first used. Closes the inputs.
+   *
+   * @return what the sort did (no timeline; the input is the bytes read)
+   * @throws IOException one of the typed failures of the class documentation
+   */
+  public static SortReport sort(List<SortedInputs.Input> inputs, Path output, SortConfig config)
+      throws IOException {
+    Objects.requireNonNull(output, "output");
+    return new StreamSortJob(inputs, Objects.requireNonNull(config, "config")).toFile(output);
+  }
+
+  /**
+   * Sorts as {@link #sort(List, Path, SortConfig)}, writing the records into the stream {@code out}
+   * (flushed, not closed; errors call it {@code outName}) as the in-memory sort or the final merge
+   * yields them. The check runs as they pass: a mismatch is a {@link SortValidationException} after
+   * the stream has had the records, and its message says so.
+   *
+   * @return what the sort did
+   * @throws IOException one of the typed failures of the class documentation; a failed write is a
+   *     {@link SortIOException} naming {@code outName} with the system's reason ("Broken pipe")
+   */
+  public static SortReport sort(
+      List<SortedInputs.Input> inputs, OutputStream out, Path outName, SortConfig config)
+      throws IOException {
+    Objects.requireNonNull(out, "out");
+    Objects.requireNonNull(outName, "outName");
+    return new StreamSortJob(inputs, Objects.requireNonNull(config, "config"))
+        .toStream(out, outName);
   }
 
   /**

@@ -437,6 +437,11 @@ final class FileSortJob {
 
   /** What each temp directory of {@code temp} did. */
   private List<DeviceReport> devices(TempSpace temp) {
+    return devices(config, temp);
+  }
+
+  /** What each temp directory of {@code config} did, by {@code temp}'s meters. */
+  static List<DeviceReport> devices(SortConfig config, TempSpace temp) {
     List<DeviceReport> list = new ArrayList<>();
     for (int i = 0; i < config.tempDirs().size(); i++) {
       DeviceMeter m = temp.meter(i);

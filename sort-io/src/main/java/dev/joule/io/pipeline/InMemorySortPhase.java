@@ -185,7 +185,8 @@ final class InMemorySortPhase {
    * Entries whose first byte is read ahead of writing them: the sorted entries of an arena of a
    * gigabyte sit at random places, each costing a cache and TLB miss, one after the other when the
    * writer meets them; reads of a batch in a loop with nothing else in it wait for several misses
-   * at once (the run writer does the same, {@code RunWriter}).
+   * at once (the run writer does the same, {@code RunWriter}; so does a session's cursor over its
+   * sorted chunk, {@code SessionEngine.ArenaEntries}).
    */
   static final int TOUCH_AHEAD = 32;
 
@@ -197,7 +198,7 @@ final class InMemorySortPhase {
    * Reads the first byte of entries {@code [from, to)} of {@code index} (a byte: the entry of a
    * fixed record of one byte is that byte, at the end of its slab); returns {@code to}.
    */
-  private static int touchAhead(RecordIndex index, long[] refs, int from, int to) {
+  static int touchAhead(RecordIndex index, long[] refs, int from, int to) {
     long sum = 0;
     for (int i = from; i < to; i++) {
       long ref = refs[i];

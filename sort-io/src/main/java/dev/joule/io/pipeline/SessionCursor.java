@@ -1,12 +1,16 @@
 package dev.joule.io.pipeline;
 
 import dev.joule.core.index.EntryLayout;
+import dev.joule.io.hooks.OutputFault;
+import dev.joule.io.hooks.SortHooks;
 import dev.joule.io.input.EntrySpec;
 import dev.joule.io.output.OutputValidator;
+import dev.joule.io.report.DataSummary;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The cursor of a sort session: sorted entries from the arena or the final merge, handed out as
@@ -25,6 +29,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * accounted for).
  *
  * <p>Every method takes the session's lock, so a concurrent {@code spill()} runs between two moves.
+ * A test's {@link OutputFault} of kind {@code DROP} (the other kinds do not apply here) leaves one
+ * entry out before the check sees it, to show that the check catches it.
  */
 final class SessionCursor implements RecordCursor {
   /** Sorted entries, one at a time: the arena's, or a merge's. */
@@ -87,6 +93,10 @@ final class SessionCursor implements RecordCursor {
   private int previousLength = -1;
   private boolean ended;
   private boolean closed;
+  private final OutputFault fault; // a test's: the session applies DROP only
+  private long seen; // entries read, for the fault
+  private String checkedName = "the session's output";
+  private Supplier<String> checkedOutcome = () -> "its records were handed out already";
 
   SessionCursor(SessionEngine engine, Entries entries, boolean validate) {
     this.engine = engine;
@@ -96,6 +106,8 @@ final class SessionCursor implements RecordCursor {
     this.layout = spec.layout();
     this.unique = spec.unique();
     this.check = validate;
+    OutputFault f = SortHooks.of(engine.config).outputFault();
+    this.fault = f.kind() == OutputFault.Kind.DROP ? f : null;
     // Unique mode with an inexact key decides equal keys by the spec's comparator: the validator's.
     if (validate || (unique && spec.sameKey() != null)) {
       OutputValidator v = OutputValidator.of(spec);
@@ -119,6 +131,9 @@ final class SessionCursor implements RecordCursor {
       while (entries.next()) {
         ByteBuffer b = entries.buffer();
         int at = entries.position();
+        if (fault != null && seen++ == fault.at()) {
+          continue; // the test's dropped entry: the check must miss it
+        }
         if (unique && sameKeyAsPrevious(b, at)) {
           if (validator != null) {
             validator.dropEntry(b, at);
@@ -141,7 +156,7 @@ final class SessionCursor implements RecordCursor {
       if (check) {
         RunStore store = engine.store();
         validator.checkAgainstInput(
-            store.inputRecords(), store.inputChecksum(), "the session's output");
+            store.inputRecords(), store.inputChecksum(), checkedName, checkedOutcome.get());
       }
       engine.endOfStream();
       return false;
@@ -207,6 +222,20 @@ final class SessionCursor implements RecordCursor {
     v.position(from);
     v.limit(to);
     return v;
+  }
+
+  /**
+   * What the final check's failure calls the output and says became of its records (asked when it
+   * fails): a sort of streams names its own output ({@link StreamSortJob}).
+   */
+  void describeOutput(String name, Supplier<String> outcome) {
+    checkedName = name;
+    checkedOutcome = outcome;
+  }
+
+  /** The valsort numbers of the records passed so far (null without validation). */
+  DataSummary summary() {
+    return validator == null ? null : validator.summary();
   }
 
   /** The unread rest of an unspilled session goes to a run (a spill during iteration). */

@@ -101,6 +101,15 @@ final class SessionEngine implements AutoCloseable {
   private SessionCursor cursor;
 
   SessionEngine(SortConfig config, boolean pairs) throws IOException {
+    this(config, pairs, true);
+  }
+
+  /**
+   * A session; {@code checkTempDirs} false leaves the temp dirs to the first spill, which checks
+   * them then with the same error (a sort of streams: GNU sort needs {@code -T} only when it
+   * spills).
+   */
+  SessionEngine(SortConfig config, boolean pairs, boolean checkTempDirs) throws IOException {
     this.config = config;
     this.pairs = pairs;
     this.spec =
@@ -110,7 +119,7 @@ final class SessionEngine implements AutoCloseable {
     this.inPlace = spec.inPlace();
     this.validate = config.validate();
     Sorters.checkComputePool(config);
-    for (Path d : config.tempDirs()) {
+    for (Path d : checkTempDirs ? config.tempDirs() : List.<Path>of()) {
       Stripe.validate(d); // at open, not at the first spill gigabytes later
     }
     this.plan = SessionPlan.of(config);
@@ -653,6 +662,7 @@ final class SessionEngine implements AutoCloseable {
     private final RecordIndex index;
     private final int n;
     private int i = -1;
+    private int touched; // entries before this one were read ahead
     private ByteBuffer buffer;
     private int position;
     private int slab;
@@ -685,6 +695,11 @@ final class SessionEngine implements AutoCloseable {
         return false;
       }
       i++;
+      if (i == touched) { // the sorted entries lie anywhere in the arena: wait for misses in groups
+        touched =
+            InMemorySortPhase.touchAhead(
+                index, index.refs(), i, Math.min(n, i + InMemorySortPhase.TOUCH_AHEAD));
+      }
       long ref = index.ref(i);
       slab = RecordIndex.slabOf(ref);
       buffer = index.slabBuffer(slab);

@@ -7,7 +7,6 @@ import dev.joule.io.input.RecordOrder;
 import dev.joule.io.input.StreamRecords;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,7 +167,8 @@ public final class SortedInputs {
     }
   }
 
-  private static void closeAll(List<Input> inputs) throws SortIOException {
+  /** Closes the inputs' streams, every one; the first failure is thrown, naming its input. */
+  static void closeAll(List<Input> inputs) throws SortIOException {
     SortIOException first = null;
     for (Input in : inputs) {
       try {
@@ -181,6 +181,17 @@ public final class SortedInputs {
     }
     if (first != null) {
       throw first;
+    }
+  }
+
+  /** Closes the inputs' streams after {@code primary} ended the work, adding failures to it. */
+  static void closeAllAfter(Throwable primary, List<Input> inputs) {
+    for (Input in : inputs) {
+      try {
+        in.stream().close();
+      } catch (IOException e) {
+        primary.addSuppressed(e);
+      }
     }
   }
 
@@ -202,51 +213,5 @@ public final class SortedInputs {
       keyed(current, records);
       return true;
     }
-  }
-
-  /** A sink over a byte stream, for a merge to standard output. */
-  static EntrySpec.FramedSink sink(java.io.OutputStream out, Path name) {
-    return new EntrySpec.FramedSink() {
-      private final byte[] copy = new byte[1 << 16];
-
-      @Override
-      public void put(ByteBuffer src, int start, int length) throws IOException {
-        if (src.hasArray()) {
-          write(src.array(), src.arrayOffset() + start, length);
-          return;
-        }
-        for (int done = 0; done < length; ) {
-          int n = Math.min(copy.length, length - done);
-          src.get(start + done, copy, 0, n);
-          write(copy, 0, n);
-          done += n;
-        }
-      }
-
-      @Override
-      public void put(byte b) throws IOException {
-        try {
-          out.write(b);
-        } catch (IOException e) {
-          throw new SortIOException("write", name, SortIOException.reasonOf(e), e);
-        }
-      }
-
-      @Override
-      public void putInt(int v) throws IOException {
-        put((byte) (v >>> 24));
-        put((byte) (v >>> 16));
-        put((byte) (v >>> 8));
-        put((byte) v);
-      }
-
-      private void write(byte[] b, int off, int len) throws SortIOException {
-        try {
-          out.write(b, off, len);
-        } catch (IOException e) {
-          throw new SortIOException("write", name, SortIOException.reasonOf(e), e);
-        }
-      }
-    };
   }
 }

@@ -46,12 +46,20 @@ class RecordLimitsTest {
         .tempDirs(List.of(Files.createDirectories(dir.resolve("tmp"))));
   }
 
-  /** Sorts {@code in} expecting a refusal; returns its message after checking nothing was made. */
-  String refused(Path in, SortConfig c) {
+  /**
+   * Sorts {@code in} expecting a refusal; returns its message after checking nothing was made. The
+   * sort of streams, reading {@code in} as a stream, refuses it in the same words.
+   */
+  String refused(Path in, SortConfig c) throws IOException {
     Path out = dir.resolve("out");
     SortIOException e = assertThrows(SortIOException.class, () -> ExternalSorter.sort(in, out, c));
     assertFalse(Files.exists(out), "an output was published");
     assertTrue(e.getMessage().startsWith("read failed: " + in + ": "), e.getMessage());
+    List<SortedInputs.Input> stream = List.of(new SortedInputs.Input(in, Files.newInputStream(in)));
+    SortIOException s =
+        assertThrows(SortIOException.class, () -> ExternalSorter.sort(stream, out, c));
+    assertFalse(Files.exists(out), "an output was published");
+    assertEquals(e.getMessage(), s.getMessage());
     return e.getMessage();
   }
 
