@@ -170,11 +170,11 @@ final class GnuSortCaseGenerator {
    */
   record LocaleText(String name, List<String> months, String point, String thousands) {}
 
-  /** A {@code -k} key: POS1 is {@code f1[.c1]}, POS2 {@code f2[.c2]} when f2 > 0. */
   /** A file of more than 16 bytes that every JDK has, for {@code --random-source}. */
   private static final String RANDOM_SOURCE =
       java.nio.file.Path.of(System.getProperty("java.home"), "release").toString();
 
+  /** A {@code -k} key: POS1 is {@code f1[.c1]}, POS2 {@code f2[.c2]} when f2 > 0. */
   private record Key(int f1, int c1, String flags1, int f2, int c2, String flags2) {
     /** GNU's obsolete spelling of this key: {@code +POS1 [-POS2]}, both counted from 0. */
     List<String> obsolete() {
