@@ -79,6 +79,20 @@ public final class JouleEngine {
         ExternalSorter.openPairs(config(memoryBytes, threads, tempDirs).build()), true);
   }
 
+  /**
+   * Opens a sort of a Spark SQL operator's rows as pairs of sort key and row bytes, its memory
+   * granted by {@code grant} (the task's memory manager).
+   */
+  public static PartitionSort openRows(TaskMemoryGrant grant, int threads, List<Path> tempDirs)
+      throws IOException {
+    PartitionSort sort =
+        new PartitionSort(
+            ExternalSorter.openPairs(config(grant.budget(), threads, tempDirs).build()), true);
+    sort.grant = grant;
+    grant.attach(sort);
+    return sort;
+  }
+
   private static SortConfig.Builder config(long memoryBytes, int threads, List<Path> tempDirs) {
     return SortConfig.builder()
         .memoryBudget(DataSize.ofBytes(memoryBytes))
@@ -94,6 +108,7 @@ public final class JouleEngine {
     private final SortSession session;
     private final boolean pairs;
     private RecordCursor cursor;
+    private TaskMemoryGrant grant; // a SQL operator's: asked again before the session regrows
 
     private PartitionSort(SortSession session, boolean pairs) {
       this.session = session;
@@ -121,8 +136,36 @@ public final class JouleEngine {
           });
     }
 
+    /**
+     * Adds one pair (copied, not retained): a SQL row's sort key and its bytes.
+     *
+     * @throws IllegalArgumentException when the pair does not fit the session's memory
+     */
+    public void add(ByteBuffer key, ByteBuffer value) throws IOException {
+      if (grant != null) {
+        grant.beforeGrowth();
+      }
+      session.add(key, value);
+    }
+
+    /**
+     * Writes what the session holds to a run and frees its memory (see {@code SortSession.spill}),
+     * from any thread; returns the bytes freed.
+     */
+    public long spill() throws IOException {
+      return session.spill();
+    }
+
+    /** The most memory the session has held at once, in bytes. */
+    public long peakMemoryBytes() {
+      return session.peakMemoryBytes();
+    }
+
     /** Ends the input; the entries then come out of {@link #next()} in sort order. */
     public void finish() throws IOException {
+      if (grant != null) {
+        grant.beforeGrowth();
+      }
       cursor = session.finish();
     }
 

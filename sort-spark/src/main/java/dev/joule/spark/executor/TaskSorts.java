@@ -64,6 +64,45 @@ public final class TaskSorts {
     return open(data, JouleEngine::openPairs);
   }
 
+  /**
+   * Opens the sort of a Spark SQL operator in this task: memory granted by the task's memory
+   * manager ({@link TaskMemoryGrant}), threads and temp directories as for the other sorts. The
+   * sort is closed, and the memory given back, when the task completes, fails or is killed; {@link
+   * JouleEngine.PartitionSort#close()} and {@link TaskMemoryGrant#releaseAll()} may come earlier.
+   *
+   * @throws IllegalStateException outside a task
+   */
+  public static JouleEngine.PartitionSort openRows() throws IOException {
+    TaskContext ctx = TaskContext.get();
+    if (ctx == null) {
+      throw new IllegalStateException("joule's SQL sort runs in a Spark task");
+    }
+    SparkConf conf = settings(ctx);
+    List<Path> temp = tempDirs(conf);
+    int threads = conf.contains(THREADS) ? conf.getInt(THREADS, 1) : ctx.cpus();
+    long want =
+        TaskMemoryGrant.budget(
+            conf, ExecutorBudget.slots(conf), ctx.taskMemoryManager().getTungstenMemoryMode());
+    TaskMemoryGrant grant = TaskMemoryGrant.acquire(ctx.taskMemoryManager(), want);
+    JouleEngine.PartitionSort sort;
+    try {
+      sort = JouleEngine.openRows(grant, threads, temp);
+    } catch (IOException | RuntimeException e) {
+      grant.releaseAll();
+      throw e;
+    }
+    ctx.addTaskCompletionListener(
+        (TaskCompletionListener)
+            c -> {
+              try {
+                sort.close();
+              } finally {
+                grant.releaseAll();
+              }
+            });
+    return sort;
+  }
+
   /** How {@link #open(long, Opener)} starts the engine once the resources are known. */
   @FunctionalInterface
   private interface Opener {
@@ -131,7 +170,8 @@ public final class TaskSorts {
       return conf;
     }
     SparkConf effective = null;
-    for (String key : new String[] {ExecutorBudget.MEMORY, THREADS, TEMP_DIRS}) {
+    for (String key :
+        new String[] {ExecutorBudget.MEMORY, THREADS, TEMP_DIRS, TaskMemoryGrant.MEMORY}) {
       String v = ctx.getLocalProperty(key);
       if (v != null) {
         effective = effective == null ? conf.clone() : effective;
