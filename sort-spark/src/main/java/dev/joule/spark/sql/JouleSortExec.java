@@ -111,7 +111,10 @@ public final class JouleSortExec extends SparkPlan {
     Map<String, SQLMetric> m = new LinkedHashMap<>(CollectionConverters.asJava(metrics()));
     SortPartitions f =
         new SortPartitions(
-            CollectionConverters.asJava(sortOrder), CollectionConverters.asJava(child.output()), m);
+            CollectionConverters.asJava(sortOrder),
+            CollectionConverters.asJava(child.output()),
+            JouleSortRule.icuSortKeys(),
+            m);
     return child
         .execute()
         .mapPartitionsInternal(f, false, ClassTag$.MODULE$.apply(InternalRow.class));
@@ -164,9 +167,15 @@ public final class JouleSortExec extends SparkPlan {
     private static final long serialVersionUID = 1L;
     private final ArrayList<SortOrder> orders;
     private final ArrayList<Attribute> input;
+    private final boolean icuSortKeys;
     private final LinkedHashMap<String, SQLMetric> metrics;
 
-    SortPartitions(List<SortOrder> orders, List<Attribute> input, Map<String, SQLMetric> metrics) {
+    SortPartitions(
+        List<SortOrder> orders,
+        List<Attribute> input,
+        boolean icuSortKeys,
+        Map<String, SQLMetric> metrics) {
+      this.icuSortKeys = icuSortKeys;
       this.orders = new ArrayList<>(orders);
       this.input = new ArrayList<>(input);
       this.metrics = new LinkedHashMap<>(metrics);
@@ -174,7 +183,7 @@ public final class JouleSortExec extends SparkPlan {
 
     @Override
     public Iterator<InternalRow> apply(Iterator<InternalRow> rows) {
-      return RowSort.sort(rows, orders, input, SortMetrics.of(metrics));
+      return RowSort.sort(rows, orders, input, icuSortKeys, SortMetrics.of(metrics));
     }
   }
 }

@@ -25,6 +25,13 @@ public final class JouleSortRule extends Rule<SparkPlan> {
   /** SQL conf key: whether joule replaces Spark's sorts in this session (default true). */
   public static final String ENABLED = "spark.joule.sort.enabled";
 
+  /**
+   * SQL conf key: whether strings under ICU collations sort by ICU's sort keys (default false:
+   * Spark's sort stays, since the keys and the comparisons Spark sorts by disagree on rare
+   * strings).
+   */
+  public static final String ICU_SORT_KEYS = "spark.joule.sort.icuSortKeys";
+
   private static final Logger LOG = LoggerFactory.getLogger(JouleSortRule.class);
   private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
@@ -34,6 +41,11 @@ public final class JouleSortRule extends Rule<SparkPlan> {
     return on.equals("false") ? plan : replace(plan);
   }
 
+  /** The session's {@link #ICU_SORT_KEYS}. */
+  static boolean icuSortKeys() {
+    return SQLConf.get().getConfString(ICU_SORT_KEYS, "false").trim().equalsIgnoreCase("true");
+  }
+
   private SparkPlan replace(SparkPlan plan) {
     Function1<SparkPlan, SparkPlan> self = this::replace;
     SparkPlan p = plan.mapChildren(self);
@@ -41,7 +53,8 @@ public final class JouleSortRule extends Rule<SparkPlan> {
       return p;
     }
     SortExec s = (SortExec) p;
-    String why = SortKeyEncoder.unsupported(CollectionConverters.asJava(s.sortOrder()));
+    String why =
+        SortKeyEncoder.unsupported(CollectionConverters.asJava(s.sortOrder()), icuSortKeys());
     if (why != null) {
       if (LOGGED.add(why)) {
         LOG.warn("joule keeps Spark's sort for {}", why);

@@ -46,8 +46,9 @@ final class RowSort {
       Iterator<InternalRow> rows,
       List<SortOrder> orders,
       List<Attribute> input,
+      boolean icuSortKeys,
       SortMetrics metrics) {
-    SortKeyEncoder keys = SortKeyEncoder.bind(orders, input);
+    SortKeyEncoder keys = SortKeyEncoder.bind(orders, input, icuSortKeys);
     UnsafeProjection toUnsafe = null;
     JouleEngine.PartitionSort sort;
     try {
@@ -98,13 +99,12 @@ final class RowSort {
       sort.close();
       throw e;
     }
-    int runs = sort.spilledRuns();
-    metrics.addInput(opNanos, runNanos, runs, runs > 0 ? entryBytes : 0);
+    metrics.addInput(opNanos, runNanos);
     if (count == 0) {
-      finishOutput(sort, metrics, 0);
+      finishOutput(sort, metrics, 0, 0);
       return scala.collection.Iterator$.MODULE$.empty();
     }
-    return new Output(sort, count, input.size(), metrics);
+    return new Output(sort, count, entryBytes, input.size(), metrics);
   }
 
   /**
@@ -142,13 +142,15 @@ final class RowSort {
   }
 
   /** Ends the session after the last row: runs its final check, records metrics, closes it. */
-  private static void finishOutput(JouleEngine.PartitionSort sort, SortMetrics metrics, long nanos)
-      throws UncheckedIOException {
+  private static void finishOutput(
+      JouleEngine.PartitionSort sort, SortMetrics metrics, long nanos, long entryBytes) {
     try {
       if (sort.next()) {
         throw new IllegalStateException("joule's session returned more rows than were added");
       }
-      metrics.addOutput(nanos, sort.peakMemoryBytes());
+      // runs written while adding, or by a spill Spark asked for while the rows went out
+      int runs = sort.spilledRuns();
+      metrics.addOutput(nanos, sort.peakMemoryBytes(), runs, runs > 0 ? entryBytes : 0);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
@@ -164,14 +166,21 @@ final class RowSort {
   private static final class Output extends AbstractIterator<InternalRow> {
     private final JouleEngine.PartitionSort sort;
     private final long count;
+    private final long entryBytes;
     private final SortMetrics metrics;
     private final UnsafeRow row;
     private long returned;
     private long sampledNanos;
 
-    Output(JouleEngine.PartitionSort sort, long count, int fields, SortMetrics metrics) {
+    Output(
+        JouleEngine.PartitionSort sort,
+        long count,
+        long entryBytes,
+        int fields,
+        SortMetrics metrics) {
       this.sort = sort;
       this.count = count;
+      this.entryBytes = entryBytes;
       this.metrics = metrics;
       this.row = new UnsafeRow(fields);
     }
@@ -205,7 +214,7 @@ final class RowSort {
       }
       if (returned == count) {
         UnsafeRow last = row.copy(); // the session's memory is freed now
-        finishOutput(sort, metrics, sampledNanos);
+        finishOutput(sort, metrics, sampledNanos, entryBytes);
         return last;
       }
       return row;

@@ -47,12 +47,13 @@ final class SortKeyEncoder {
    * Why {@code orders} have no binary key here, or null when they have one.
    *
    * @param orders a sort's orders (bound or not: only their types matter)
+   * @param icuSortKeys whether strings under ICU collations sort by ICU's sort keys
    */
-  static String unsupported(List<SortOrder> orders) {
+  static String unsupported(List<SortOrder> orders, boolean icuSortKeys) {
     for (int i = 0; i < orders.size(); i++) {
       DataType t = orders.get(i).dataType();
       try {
-        ValueCode.of(t, false);
+        ValueCode.of(t, false, icuSortKeys);
       } catch (ValueCode.Unsupported e) {
         return orders.get(i).child().sql() + ": " + e.getMessage();
       }
@@ -66,7 +67,7 @@ final class SortKeyEncoder {
    * @throws IllegalArgumentException when an order's type has no code ({@link #unsupported} says
    *     which: the planner checked it first)
    */
-  static SortKeyEncoder bind(List<SortOrder> orders, List<Attribute> input) {
+  static SortKeyEncoder bind(List<SortOrder> orders, List<Attribute> input, boolean icuSortKeys) {
     int n = orders.size();
     ValueCode[] codes = new ValueCode[n];
     int[] ordinals = new int[n];
@@ -79,7 +80,7 @@ final class SortKeyEncoder {
       descending[i] = !o.isAscending();
       nullsFirst[i] = o.nullOrdering().sql().equals("NULLS FIRST");
       try {
-        codes[i] = ValueCode.of(o.dataType(), i == n - 1 && !descending[i]);
+        codes[i] = ValueCode.of(o.dataType(), i == n - 1 && !descending[i], icuSortKeys);
       } catch (ValueCode.Unsupported e) {
         throw new IllegalArgumentException(o.child().sql() + ": " + e.getMessage(), e);
       }

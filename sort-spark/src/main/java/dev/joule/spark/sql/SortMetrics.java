@@ -52,17 +52,17 @@ final class SortMetrics implements Serializable {
     return new SortMetrics(m);
   }
 
-  void addInput(long opNanos, long sortNanos, int runs, long spilledBytes) {
+  void addInput(long opNanos, long sortNanos) {
     jouleTime.add(opNanos);
     sortTime.add(sortNanos / 1_000_000);
+  }
+
+  void addOutput(long nanos, long peakBytes, int runs, long spilledBytes) {
+    jouleTime.add(nanos);
+    peakMemory.add(peakBytes);
     jouleRuns.add(runs);
     spillSize.add(spilledBytes);
     spilled = spilledBytes;
-  }
-
-  void addOutput(long nanos, long peakBytes) {
-    jouleTime.add(nanos);
-    peakMemory.add(peakBytes);
   }
 
   void reportToTask(TaskContext ctx) {

@@ -26,6 +26,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.UserDefinedType;
 import org.apache.spark.sql.types.YearMonthIntervalType;
 import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -49,22 +50,25 @@ import org.apache.spark.unsafe.types.UTF8String;
  *       integers order as the values): p &lt;= 18 as a long, wider as a 16-byte two's complement
  *       integer (10^38 &lt; 2^127), both sign-flipped;
  *   <li>string: under a collation with binary ordering (UTF8_BINARY) its UTF-8 bytes, which Spark
- *       compares as unsigned bytes; under any other collation (UTF8_LCASE, UNICODE, UNICODE_CI,
- *       locales, trimming variants) the collation's own sort key ({@code
- *       CollationFactory.Collation.sortKeyFunction}: ICU's collation key for ICU collations), whose
- *       bytes order as the collation's comparator; binary: its bytes. Variable-length codes are
- *       escaped ({@link KeyBuffer#putEscaped}) so that a shorter value sorts first whatever
- *       follows, unless the code ends the key ascending ({@code last}), where the key's end does
- *       that;
+ *       compares as unsigned bytes; under any other collation (UTF8_LCASE, trimming variants, and
+ *       the ICU collations UNICODE, UNICODE_CI, locales when asked for) the collation's own sort
+ *       key ({@code CollationFactory.Collation.sortKeyFunction}: ICU's collation key for ICU
+ *       collations), whose bytes order as the collation's comparator, except that ICU's keys and
+ *       ICU's comparisons, which Spark sorts by, disagree on some strings (ICU 78.3: {@code
+ *       compare("Iß", "İß") > 0}, their keys the other way), so ICU collations stay Spark's unless
+ *       {@link JouleSortRule#ICU_SORT_KEYS} says otherwise; binary: its bytes. Variable-length
+ *       codes are escaped ({@link KeyBuffer#putEscaped}) so that a shorter value sorts first
+ *       whatever follows, unless the code ends the key ascending ({@code last}), where the key's
+ *       end does that;
  *   <li>struct: per field a marker ({@code 0x00} null, {@code 0x01} present) and the field's code,
  *       ascending: Spark orders structs field by field, each ascending with nulls first;
  *   <li>array: per element {@code 0x01} for null or {@code 0x02} and its code, then {@code 0x00}:
  *       Spark orders arrays element by element, nulls first, and a prefix before the longer array.
  * </ul>
  *
- * Other types (maps, variants, calendar intervals, user-defined types, types newer than this code)
- * have no code: {@link #of} throws {@link Unsupported} naming them, and the sort stays Spark's.
- * Immutable and stateless.
+ * A user-defined type orders as its SQL type. Other types (maps, variants, calendar intervals,
+ * types newer than this code) have no code: {@link #of} throws {@link Unsupported} naming them, and
+ * the sort stays Spark's. Immutable and stateless.
  */
 abstract class ValueCode {
   /** Appends the code of the non-null value at {@code ordinal} of {@code row}. */
@@ -86,7 +90,7 @@ abstract class ValueCode {
    *     escape
    * @throws Unsupported when the type has none
    */
-  static ValueCode of(DataType type, boolean last) throws Unsupported {
+  static ValueCode of(DataType type, boolean last, boolean icuSortKeys) throws Unsupported {
     if (type instanceof BooleanType) {
       return BOOLEAN;
     } else if (type instanceof ByteType) {
@@ -115,6 +119,15 @@ abstract class ValueCode {
       if (c.supportsBinaryOrdering) {
         return last ? RAW_STRING : ESCAPED_STRING;
       }
+      if (c.getCollator() != null && !icuSortKeys) {
+        throw new Unsupported(
+            "collation "
+                + c.collationName
+                + ": ICU's sort keys do not always order as the ICU comparisons Spark sorts by"
+                + " (ICU 78: 'Iß' and 'İß'); "
+                + JouleSortRule.ICU_SORT_KEYS
+                + "=true sorts by the keys");
+      }
       return new CollatedString(s.collationId());
     } else if (type instanceof BinaryType) {
       return last ? RAW_BINARY : ESCAPED_BINARY;
@@ -122,11 +135,13 @@ abstract class ValueCode {
       StructField[] fields = st.fields();
       ValueCode[] codes = new ValueCode[fields.length];
       for (int i = 0; i < fields.length; i++) {
-        codes[i] = of(fields[i].dataType(), false);
+        codes[i] = of(fields[i].dataType(), false, icuSortKeys);
       }
       return new Struct(codes);
     } else if (type instanceof ArrayType a) {
-      return new Array(of(a.elementType(), false));
+      return new Array(of(a.elementType(), false, icuSortKeys));
+    } else if (type instanceof UserDefinedType<?> u) {
+      return of(u.sqlType(), last, icuSortKeys); // Spark orders a UDT by its SQL type
     } else if (type instanceof NullType) {
       return NOTHING; // every value is null: the marker says it all
     }
