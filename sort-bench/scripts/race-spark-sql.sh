@@ -17,7 +17,7 @@
 # site-packages/pyspark), for spark and joule; SPARK41_HOME (pyspark==4.1.1) and COMET_JAR
 # (org.apache.datafusion:comet-spark-spark4.1_2.13:1.2.0) for comet, else comet is skipped;
 # tpchgen-cli (pip install tpchgen-cli) unless DIR already holds tpch-sfSF/; joule-spark.jar
-# (mvn -B -DskipTests package). Settings for all: local[2], driver -Xmx3g, 512 MiB off-heap, 2
+# (mvn -B -DskipTests package; JOULE_SPARK_JAR names another). Settings for all: local[2], driver -Xmx3g, 512 MiB off-heap, 2
 # shuffle partitions, broadcast joins off; joule's sorts take Spark's off-heap pool through the
 # task memory manager and direct memory up to 1 GiB.
 #
@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
 done
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-jar="$root/sort-spark/target/joule-spark.jar"
+jar=${JOULE_SPARK_JAR:-$root/sort-spark/target/joule-spark.jar}
 [ -f "$jar" ] || { echo "race-spark-sql: $jar missing: mvn -B -DskipTests package" >&2; exit 2; }
 [ -x "${SPARK_HOME:-}/bin/spark-submit" ] || { echo "race-spark-sql: set SPARK_HOME to a Spark 4.2 distribution" >&2; exit 2; }
 if [[ " $engines " == *" comet "* ]] && { [ ! -x "${SPARK41_HOME:-}/bin/spark-submit" ] || [ ! -f "${COMET_JAR:-}" ]; }; then

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -39,6 +40,7 @@ import scala.runtime.AbstractFunction1;
  */
 public final class JouleSortExec extends SparkPlan {
   private static final long serialVersionUID = 1L;
+  private static final AtomicLong EXECUTED = new AtomicLong();
 
   private final Seq<SortOrder> sortOrder;
   private final boolean global;
@@ -106,8 +108,14 @@ public final class JouleSortExec extends SparkPlan {
     return metrics;
   }
 
+  /** How many joule sort nodes this JVM has executed (as a driver), for tests and reports. */
+  public static long executed() {
+    return EXECUTED.get();
+  }
+
   @Override
   public RDD<InternalRow> doExecute() {
+    EXECUTED.incrementAndGet();
     Map<String, SQLMetric> m = new LinkedHashMap<>(CollectionConverters.asJava(metrics()));
     SortPartitions f =
         new SortPartitions(

@@ -3,6 +3,7 @@ package dev.joule.spark.sql;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.execution.SortExec;
 import org.apache.spark.sql.execution.SparkPlan;
@@ -34,6 +35,12 @@ public final class JouleSortRule extends Rule<SparkPlan> {
 
   private static final Logger LOG = LoggerFactory.getLogger(JouleSortRule.class);
   private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
+  private static final AtomicLong KEPT = new AtomicLong();
+
+  /** How many of Spark's sorts this JVM's plans kept (a key without a code), for reports. */
+  public static long kept() {
+    return KEPT.get();
+  }
 
   @Override
   public SparkPlan apply(SparkPlan plan) {
@@ -56,6 +63,7 @@ public final class JouleSortRule extends Rule<SparkPlan> {
     String why =
         SortKeyEncoder.unsupported(CollectionConverters.asJava(s.sortOrder()), icuSortKeys());
     if (why != null) {
+      KEPT.incrementAndGet();
       if (LOGGED.add(why)) {
         LOG.warn("joule keeps Spark's sort for {}", why);
       }
