@@ -86,6 +86,9 @@ class JouleSqlPlanTest {
         sameAsSpark(
             "SELECT count(*), sum(a.id), max(b.s) FROM t a JOIN t b ON a.k = b.k AND a.s = b.s", 2);
     assertTrue(d.queryExecution().executedPlan().toString().contains("SortMergeJoin"));
+    if (!adaptive) {
+      return; // the rest plans alike either way: once is enough for CI's time
+    }
     sameAsSpark(
         "SELECT sum(rn * id) FROM (SELECT id, row_number() OVER"
             + " (PARTITION BY k ORDER BY d DESC, id) AS rn FROM t)",
