@@ -44,7 +44,6 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = BuildVersionProvider.class,
     sortOptions = false,
-    usageHelpWidth = 100,
     header = "JouleSort-style benchmark: generate, sort, validate and measure (time, CPU, energy).",
     description = {
       "JouleSort-style benchmark: generates N gensort records (as 'joule gensort') into a private"
@@ -134,7 +133,7 @@ public final class BenchCommand implements Callable<Integer> {
     if (repeat < 1) {
       throw options.invalid("--repeat", "at least one run is needed");
     }
-    ProgressBar bar = options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
+    ProgressBar bar = options.showProgress(false) ? ProgressBar.onTerminal(err) : null;
     SortConfig config =
         options.toConfig(SortCommand.notices(err, bar), bar != null ? bar : ProgressListener.NONE);
     ExternalSorter.checkTempDir(dir); // the same checks as a temp dir: exists, writable, safe
@@ -231,12 +230,12 @@ public final class BenchCommand implements Callable<Integer> {
     long[] e0 = rapl.available() ? rapl.read() : null;
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
+    boolean sorted = false;
     try {
       reports.add(env.engine().sort(input, output, config));
+      sorted = true;
     } finally {
-      if (bar != null) {
-        bar.finish();
-      }
+      ProgressBar.end(bar, sorted);
     }
     long wall = System.nanoTime() - t0;
     long cpu = os.getProcessCpuTime() - cpu0;

@@ -44,13 +44,27 @@ final class ExitCodeMapper
   @Override
   public int handleParseException(ParameterException ex, String[] args) throws Exception {
     CommandLine cl = ex.getCommandLine();
+    if (cl.getCommand() instanceof JouleCommand) {
+      return TopLevelUsage.report(ex, cl);
+    }
     if (!usesOneLineErrors(cl)) {
       return fallback.handleParseException(ex, args);
     }
     PrintWriter err = cl.getErr();
     err.println("joule: " + usageMessage(ex));
+    int code = ExitCodes.USAGE_OR_IO;
+    boolean tryHelp =
+        ex instanceof CommandLine.UnmatchedArgumentException
+            || ex instanceof CommandLine.MissingParameterException;
+    if (ex.getCause() instanceof GnuUsageException g) {
+      code = g.exitCode();
+      tryHelp = g.tryHelp();
+    }
+    if (tryHelp) {
+      err.println(TopLevelUsage.tryHelp(cl));
+    }
     err.flush();
-    return ExitCodes.USAGE_OR_IO;
+    return code;
   }
 
   /** The text after {@code joule: } for a usage error. */
@@ -68,6 +82,11 @@ final class ExitCodeMapper
       throws Exception {
     if (!usesOneLineErrors(cl)) {
       throw ex; // picocli's default: stack trace and the command's exitCodeOnExecutionException
+    }
+    if (shuttingDown()) {
+      // A signal: the shutdown hooks are deleting the temp files under the sort's threads, whose
+      // errors (a run file that vanished) say nothing about the data; the JVM exits 128 + n.
+      return ExitCodes.SIGNAL_BASE;
     }
     PrintWriter err = cl.getErr();
     err.println("joule: " + message(ex));
@@ -99,6 +118,18 @@ final class ExitCodeMapper
       return "interrupted";
     }
     return "internal error: " + t + " (run with --stack-trace for the stack trace)";
+  }
+
+  /** Whether the JVM's shutdown has begun: the JDK then refuses new shutdown hooks. */
+  static boolean shuttingDown() {
+    Thread probe = new Thread(() -> {}, "joule-shutdown-probe");
+    try {
+      Runtime.getRuntime().addShutdownHook(probe);
+      Runtime.getRuntime().removeShutdownHook(probe);
+      return false;
+    } catch (IllegalStateException e) {
+      return true;
+    }
   }
 
   private static boolean usesOneLineErrors(CommandLine cl) {

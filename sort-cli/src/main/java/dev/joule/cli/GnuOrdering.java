@@ -2,11 +2,13 @@ package dev.joule.cli;
 
 import dev.joule.core.key.GnuDebug;
 import dev.joule.core.key.GnuSortKeys;
+import dev.joule.core.key.KeyType;
 import dev.joule.core.key.SortKey;
 import dev.joule.core.key.TextPosition;
 import dev.joule.core.record.LineFormat;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.LastResort;
+import dev.joule.io.error.SortIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,7 +24,9 @@ import picocli.CommandLine.Spec;
  * its own, GNU's last-resort whole-line comparison (reversed by a global {@code -r}) applies unless
  * {@code -s} or {@code -u}, and {@code -u} keeps the first line of each run of equal keys.
  *
- * <p>{@code -R} and {@code --random-source} are refused rather than sorting differently.
+ * <p>{@code -R} is GNU's: keys in the order of their salted MD5 digests, equal keys together, the
+ * salt read from {@code --random-source} ({@link RandomSource}), so that the same source gives the
+ * same order as GNU sort.
  */
 public final class GnuOrdering {
   @Spec(Spec.Target.MIXEE)
@@ -70,14 +74,17 @@ public final class GnuOrdering {
 
   @Option(
       names = {"-R", "--random-sort"},
-      description = "Not supported: refused (joule has no random hash of keys).")
+      description =
+          "Shuffle, but group identical keys: order by a random hash of the keys. See shuf(1).")
   boolean random;
 
   @Option(
       names = "--random-source",
       paramLabel = "FILE",
-      description = "Not supported: refused, as -R.")
-  String randomSource;
+      description =
+          "Get random bytes from FILE (its first 16): the same FILE gives the same order, GNU"
+              + " sort's own.")
+  List<String> randomSources = new ArrayList<>();
 
   @Option(
       names = {"-r", "--reverse"},
@@ -89,7 +96,7 @@ public final class GnuOrdering {
       paramLabel = "WORD",
       description =
           "Sort according to WORD: general-numeric -g, human-numeric -h, month -M, numeric -n,"
-              + " version -V (random -R is refused).")
+              + " random -R, version -V.")
   List<String> sortWords = new ArrayList<>();
 
   @Option(
@@ -150,6 +157,7 @@ public final class GnuOrdering {
     flag(b, nonprinting, 'i');
     flag(b, month, 'M');
     flag(b, numeric, 'n');
+    flag(b, random, 'R');
     flag(b, reverse, 'r');
     flag(b, version, 'V');
     for (String w : sortWords) {
@@ -169,14 +177,34 @@ public final class GnuOrdering {
         || zeroTerminated;
   }
 
-  /** The key of the lines; throws a usage error for options GNU would refuse. */
-  SortKey key() {
-    refuseRandom();
+  /**
+   * The key of the lines; throws a usage error for options GNU would refuse, and reads the salt of
+   * {@code -R} from the random source when a key needs it (as GNU does: only then).
+   */
+  SortKey key() throws SortIOException {
+    String letters = globalLetters();
+    int separator = separator();
+    String source = randomSource();
     try {
-      return GnuSortKeys.parse(globalLetters(), separator(), keys);
+      if (!GnuSortKeys.random(letters, separator, keys)) {
+        return GnuSortKeys.parse(letters, separator, keys);
+      }
+      // GNU refuses bad keys before it reads the random source: parse once with a stand-in salt
+      GnuSortKeys.parse(
+          letters, separator, KeyType.GnuRelease.CURRENT, keys, new byte[RandomSource.SALT_BYTES]);
+      byte[] salt = RandomSource.salt(source);
+      return GnuSortKeys.parse(letters, separator, KeyType.GnuRelease.CURRENT, keys, salt);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
     }
+  }
+
+  /** The {@code --random-source} FILE, or null; GNU refuses two different ones. */
+  private String randomSource() {
+    if (randomSources.stream().distinct().count() > 1) {
+      throw usage("multiple random sources specified");
+    }
+    return randomSources.isEmpty() ? null : randomSources.get(0);
   }
 
   /** GNU's {@code --debug} view of these options: its warnings and its key annotation. */
@@ -194,15 +222,6 @@ public final class GnuOrdering {
       return LastResort.NONE;
     }
     return reverse ? LastResort.DESCENDING : LastResort.ASCENDING;
-  }
-
-  void refuseRandom() {
-    if (random || randomSource != null || sortWords.contains("random")) {
-      throw new ParameterException(
-          mixee.commandLine(),
-          "-R/--random-sort is not supported: joule would not shuffle like GNU sort (use"
-              + " 'shuf' for a random order)");
-    }
   }
 
   /** The -t byte, or BLANK_SEPARATED; GNU's errors for an empty, multi-character or changed SEP. */

@@ -62,13 +62,15 @@ public final class JouleCommand implements Runnable {
       }
     }
     cl.setCaseInsensitiveEnumValuesAllowed(true);
-    // --help shows the default budget, which takes the JVM's management beans to find: only then.
+    // --help shows the default budget, which takes the JVM's management beans to find, and fits
+    // the terminal, whose width takes a process to find: only then.
     IHelpFactory help = cl.getHelpFactory();
     cl.setHelpFactory(
         (spec, scheme) -> {
           if (System.getProperty(DEFAULT_MEMORY_PROPERTY) == null) {
             System.setProperty(DEFAULT_MEMORY_PROPERTY, MachineDefaults.memory().toString());
           }
+          spec.usageMessage().width(HelpWidth.current());
           return help.create(spec, scheme);
         });
     ExitCodeMapper mapper = new ExitCodeMapper(cl.getParameterExceptionHandler());

@@ -4,15 +4,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import picocli.AutoComplete;
 import picocli.CommandLine;
 
 /**
  * Writes the files a shell user installs beside the launcher, from the command model itself: the
  * manual page {@code joule.1} ({@link ManPage}) and the bash completion script {@code
- * joule_completion} (picocli's {@link AutoComplete}: commands, options and their enum values, file
- * names for path arguments). {@code mvn package} runs it into {@code sort-cli/target/shell/}, and
- * the bin tarball ships both.
+ * joule_completion} ({@link BashCompletion}: commands, options and their values, file names for
+ * FILE operands and path arguments). {@code mvn package} runs it into {@code
+ * sort-cli/target/shell/}, and the bin tarball ships both.
  *
  * <pre>java -cp joule.jar dev.joule.cli.ShellFiles DIR</pre>
  */
@@ -41,6 +40,6 @@ public final class ShellFiles {
     }
     Files.writeString(dir.resolve("joule.1"), page, StandardCharsets.UTF_8);
     Files.writeString(
-        dir.resolve("joule_completion"), AutoComplete.bash("joule", cl), StandardCharsets.UTF_8);
+        dir.resolve("joule_completion"), BashCompletion.script(cl), StandardCharsets.UTF_8);
   }
 }

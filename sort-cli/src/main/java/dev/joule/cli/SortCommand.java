@@ -21,13 +21,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Stack;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IParameterPreprocessor;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -50,10 +46,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "sort",
-    preprocessor = GnuShortOptions.class,
+    preprocessor = GnuGetopt.class,
     versionProvider = BuildVersionProvider.class,
     sortOptions = false,
-    usageHelpWidth = 100,
     header =
         "Sort lines of text files, or fixed-size records: external, off-heap, self-validating.",
     synopsisHeading = "%nUsage: ",
@@ -67,21 +62,22 @@ import picocli.CommandLine.Spec;
       "The sort validates itself (record count, checksum and order of the output against the"
           + " input) and publishes -o FILE atomically: on any failure a previous FILE is left"
           + " byte-identical. FILE may be one of the inputs.",
-      "Not supported, and refused rather than sorting differently: -R/--random-sort,"
-          + " --random-source, --compress-program. Locales other than C: joule always sorts as"
-          + " LC_ALL=C does. Stack traces of errors: --stack-trace.",
+      "Not supported, and refused rather than sorting differently: --compress-program. Locales"
+          + " other than C: joule always sorts as LC_ALL=C does. Stack traces of errors:"
+          + " --stack-trace.",
     },
     footer = {
       "",
       "Examples:",
-      "  joule sort -t, -k2,2n data.csv              by the 2nd comma-separated field, numerically",
-      "  joule sort -u -o words.txt words.txt         unique lines, in place",
-      "  joule sort -m sorted1.txt sorted2.txt        merge files that are already sorted",
-      "  joule sort -c data.txt || echo unsorted      check only (exit 1 at the first disorder)",
-      "  joule sort -k3,3nr -k1,1 -S 4G -T /mnt/a/tmp -T /mnt/b/tmp big.txt > big.sorted",
-      "  joule sort --gensort -o out.dat in.dat       gensort records (joule gensort in.dat)",
-      "  joule sort --record-size 16 --binary-key 8:8:int:desc -o pairs.sorted pairs.bin",
-      "  joule sort --explain -S 64M big.txt          the plan only; writes nothing",
+      "  joule sort -t, -k2,2n data.csv            2nd comma-separated field, numbers",
+      "  joule sort -u -o words.txt words.txt      unique lines, in place",
+      "  joule sort -m sorted1.txt sorted2.txt     merge files already sorted",
+      "  joule sort -c data.txt || echo unsorted   check only (exit 1 if not)",
+      "  joule sort -R --random-source=seed f.txt  shuffle, the same way each time",
+      "  joule sort --gensort -o out.dat in.dat    gensort records",
+      "  joule sort --explain -S 64M big.txt       the plan only; writes nothing",
+      "  joule sort -k3,3nr -k1,1 -S 4G -T /mnt/a/tmp -T /mnt/b/tmp big.txt >big.out",
+      "  joule sort --record-size 16 --binary-key 8:8:int:desc -o pairs.out pairs.bin",
       "  cat in.txt | joule sort -nr | head",
     })
 public final class SortCommand implements Callable<Integer> {
@@ -102,10 +98,9 @@ public final class SortCommand implements Callable<Integer> {
       names = "--check",
       arity = "0..1",
       paramLabel = "WORD",
-      preprocessor = AttachedOnly.class,
       description =
           "--check or --check=diagnose-first is -c; --check=quiet or --check=silent is -C.")
-  String check;
+  List<String> check = new ArrayList<>();
 
   @Option(
       names = "-C",
@@ -216,10 +211,13 @@ public final class SortCommand implements Callable<Integer> {
     Mode mode = mode();
     GnuDebug debug = gnuDebug ? parseDebug() : null;
     if (files0From != null && !files.isEmpty()) {
-      throw usage(
-          "extra operand '"
-              + files.get(0)
-              + "'\nfile operands cannot be combined with --files0-from");
+      throw new GnuUsageException(
+              "extra operand '"
+                  + files.get(0)
+                  + "'\nfile operands cannot be combined with --files0-from",
+              ExitCodes.USAGE_OR_IO,
+              true)
+          .onCommand(spec.commandLine());
     }
     SortInputs inputs =
         new SortInputs(files0From != null ? filesFrom(files0From) : files, env.stdin());
@@ -228,7 +226,9 @@ public final class SortCommand implements Callable<Integer> {
     }
     String output = output(mode, inputs);
     ProgressBar bar =
-        mode == Mode.SORT && options.showProgress() ? new ProgressBar(err, System::nanoTime) : null;
+        mode == Mode.SORT && options.showProgress(outputs.isEmpty())
+            ? ProgressBar.onTerminal(err)
+            : null;
     SortConfig config = config(notices(err, bar), bar != null ? bar : ProgressListener.NONE);
     inputs.checkReadable();
     switch (mode) {
@@ -247,7 +247,6 @@ public final class SortCommand implements Callable<Integer> {
           "--compress-program is not supported: joule's temp runs are not compressed (give more"
               + " temp space with -T, one per disk)");
     }
-    ordering.refuseRandom();
   }
 
   /**
@@ -266,12 +265,6 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   private Mode mode() {
-    if (check != null && !List.of("diagnose-first", "quiet", "silent").contains(check)) {
-      throw usage(
-          "invalid argument '"
-              + check
-              + "' for '--check'; valid arguments are 'quiet', 'silent', 'diagnose-first'");
-    }
     boolean loud = loudCheck();
     boolean quiet = silentCheck();
     if (loud && quiet) {
@@ -307,12 +300,12 @@ public final class SortCommand implements Callable<Integer> {
 
   /** -c or --check[=diagnose-first]: check, reporting the first disorder. */
   private boolean loudCheck() {
-    return checkDiagnose || "diagnose-first".equals(check);
+    return checkDiagnose || check.contains("diagnose-first");
   }
 
   /** -C or --check=quiet|silent: check, reporting nothing. */
   private boolean silentCheck() {
-    return checkQuiet || "quiet".equals(check) || "silent".equals(check);
+    return checkQuiet || check.contains("quiet") || check.contains("silent");
   }
 
   private List<String> filesFrom(String list) throws SortIOException {
@@ -366,7 +359,7 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   /** The configuration of these options: format, key, last resort, unique, engine options. */
-  private SortConfig config(NoticeSink notices, ProgressListener progress) {
+  private SortConfig config(NoticeSink notices, ProgressListener progress) throws SortIOException {
     SortConfig.Builder b = options.toBuilder(notices, progress);
     String stray = fixed.strayOption();
     if (stray != null) {
@@ -375,7 +368,7 @@ public final class SortCommand implements Callable<Integer> {
     if (fixed.fixed()) {
       if (ordering.anyTextOption()) {
         throw usage(
-            "-k, -t, -z and the ordering options -b -d -f -g -h -i -M -n -V apply to text lines;"
+            "-k, -t, -z and the ordering options -b -d -f -g -h -i -M -n -R -V apply to text lines;"
                 + " for --record-size records use --binary-key OFF:SIZE[:TYPE][:desc]");
       }
       FixedLengthFormat format = fixed.format();
@@ -448,8 +441,13 @@ public final class SortCommand implements Callable<Integer> {
       PrintWriter err,
       GnuDebug debug)
       throws IOException {
-    ExternalSorter.checkTempDirs(config);
     Path direct = inputs.direct();
+    boolean staged = output == null || streamTarget(output);
+    if (direct == null || staged || explain) {
+      // standard input or output is staged in the first temp dir; a FILE to -o FILE needs a temp
+      // dir only if it spills, and the engine checks them then (GNU: -T only matters then)
+      ExternalSorter.checkTempDirs(config);
+    }
     if (explain) {
       Path out =
           output == null || streamTarget(output)
@@ -461,7 +459,6 @@ public final class SortCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     SortReport report;
-    boolean staged = output == null || streamTarget(output);
     try (PrivateDir spool =
         direct == null || staged ? PrivateDir.create(config.tempDirs().get(0), "stdio") : null) {
       Path in = direct;
@@ -470,12 +467,12 @@ public final class SortCommand implements Callable<Integer> {
         inputs.copyInto(in, config.format());
       }
       Path out = staged ? spool.resolve("output") : Path.of(output);
+      boolean sorted = false;
       try {
         report = env.engine().sort(in, out, config);
+        sorted = true;
       } finally {
-        if (bar != null) {
-          bar.finish();
-        }
+        ProgressBar.end(bar, sorted);
       }
       if (debug != null) {
         DebugAnnotation marked =
@@ -514,7 +511,7 @@ public final class SortCommand implements Callable<Integer> {
     return line -> {
       synchronized (err) {
         if (bar != null) {
-          bar.finish();
+          bar.clear();
         }
         err.println("joule: " + line);
         err.flush();
@@ -629,21 +626,6 @@ public final class SortCommand implements Callable<Integer> {
       Files.writeString(reportJson, report.toJson() + "\n");
     } catch (IOException e) {
       throw new SortIOException("write", reportJson, SortIOException.reasonOf(e), e);
-    }
-  }
-
-  /**
-   * GNU's {@code --check[=WORD]}: a WORD only when attached with {@code =}, so that {@code --check
-   * FILE} checks FILE instead of taking it as the WORD.
-   */
-  static final class AttachedOnly implements IParameterPreprocessor {
-    @Override
-    public boolean preprocess(
-        Stack<String> args, CommandSpec command, ArgSpec arg, Map<String, Object> info) {
-      if (" ".equals(info.get("separator"))) {
-        args.push("diagnose-first");
-      }
-      return false;
     }
   }
 }

@@ -178,8 +178,12 @@ public final class SortOptions {
     return memory.bytes() < SortConfig.MIN_MEMORY.bytes() ? SortConfig.MIN_MEMORY : memory;
   }
 
-  /** Whether to draw a progress bar. */
-  boolean showProgress() {
+  /**
+   * Whether to draw a progress bar: {@code auto} draws it when standard error is a terminal and the
+   * sorted output does not go to one ({@code toStdout}: the output is standard output), where the
+   * bar's line would mix with the sorted lines.
+   */
+  boolean showProgress(boolean toStdout) {
     if (quiet) {
       return false;
     }
@@ -189,7 +193,7 @@ public final class SortOptions {
       case NEVER:
         return false;
       default:
-        return stderrIsTerminal();
+        return stderrIsTerminal() && !(toStdout && isTerminal(Path.of("/proc/self/fd/1")));
     }
   }
 
@@ -199,9 +203,13 @@ public final class SortOptions {
    * stdin and stdout, and since JDK 22 is non-null even when they are redirected.
    */
   static boolean stderrIsTerminal() {
-    Path fd2 = Path.of("/proc/self/fd/2");
+    return isTerminal(Path.of("/proc/self/fd/2"));
+  }
+
+  /** Whether the descriptor behind {@code fd} (a {@code /proc/self/fd/N}) is a terminal. */
+  private static boolean isTerminal(Path fd) {
     try {
-      String target = java.nio.file.Files.readSymbolicLink(fd2).toString();
+      String target = java.nio.file.Files.readSymbolicLink(fd).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
     } catch (java.io.IOException | UnsupportedOperationException e) {
       return isTerminal(System.console());

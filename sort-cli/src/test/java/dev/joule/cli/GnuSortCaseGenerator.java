@@ -148,7 +148,21 @@ final class GnuSortCaseGenerator {
   }
 
   /** A {@code -k} key: POS1 is {@code f1[.c1]}, POS2 {@code f2[.c2]} when f2 > 0. */
+  /** A file of more than 16 bytes that every JDK has, for {@code --random-source}. */
+  private static final String RANDOM_SOURCE =
+      java.nio.file.Path.of(System.getProperty("java.home"), "release").toString();
+
   private record Key(int f1, int c1, String flags1, int f2, int c2, String flags2) {
+    /** GNU's obsolete spelling of this key: {@code +POS1 [-POS2]}, both counted from 0. */
+    List<String> obsolete() {
+      String start = "+" + (f1 - 1) + (c1 > 0 ? "." + (c1 - 1) : "") + flags1;
+      if (f2 < 0) {
+        return List.of(start);
+      }
+      String end = c2 > 0 ? "-" + (f2 - 1) + "." + c2 : "-" + f2;
+      return List.of(start, end + flags2);
+    }
+
     String spec() {
       StringBuilder s = new StringBuilder().append(f1);
       if (c1 > 0) {
@@ -170,7 +184,7 @@ final class GnuSortCaseGenerator {
     }
   }
 
-  private static final String TYPES = "nghMV";
+  private static final String TYPES = "nghMVR";
   private static final List<String> SEPARATE_ARGUMENT =
       List.of("-k", "--key", "-t", "--field-separator", "-o", "--files0-from", "-S", "-T");
   private static final String[] MONTHS = {
@@ -222,6 +236,7 @@ final class GnuSortCaseGenerator {
     "n", "--numeric-sort",
     "r", "--reverse",
     "V", "--version-sort",
+    "R", "--random-sort",
     "s", "--stable",
     "u", "--unique",
   };
@@ -300,7 +315,11 @@ final class GnuSortCaseGenerator {
       groups.add(emitSeparator(sep));
     }
     for (Key k : keys) {
-      groups.add(emitKey(k.spec()));
+      groups.add(chance(0.1) ? k.obsolete() : emitKey(k.spec()));
+    }
+    if ("R".equals(globalType) || keys.stream().anyMatch(k -> k.spec().contains("R"))) {
+      // -R hashes with 16 bytes of this file: both sides read the same, so the order is GNU's
+      groups.add(List.of("--random-source=" + RANDOM_SOURCE));
     }
     if (zero) {
       groups.add(List.of(chance(0.5) ? "-z" : "--zero-terminated"));
@@ -452,7 +471,7 @@ final class GnuSortCaseGenerator {
     if (type != null) {
       f.append(type);
     }
-    if (type == null || type.equals("V")) {
+    if (type == null || type.equals("V") || type.equals("R")) {
       if (chance(0.2)) {
         f.append('d');
       }
@@ -496,7 +515,7 @@ final class GnuSortCaseGenerator {
     for (int ci = 0; ci < "rusfbdi".length(); ci++) {
       char c = "rusfbdi".charAt(ci);
       boolean ordering = c == 'd' || c == 'i';
-      if (ordering && type != null && !type.equals("V")) {
+      if (ordering && type != null && !type.equals("V") && !type.equals("R")) {
         continue;
       }
       if (chance(c == 'r' || c == 'u' || c == 's' ? p * 1.8 : p)) {
@@ -542,6 +561,7 @@ final class GnuSortCaseGenerator {
             case "g" -> "general-numeric";
             case "h" -> "human-numeric";
             case "M" -> "month";
+            case "R" -> "random";
             default -> "version";
           };
       return List.of("--sort=" + word);
@@ -587,7 +607,9 @@ final class GnuSortCaseGenerator {
       case 0:
         why = "incompatible key flags";
         String a = String.valueOf(pick(TYPES));
-        String b = String.valueOf(pick((a.equals("V") ? "nghM" : "nghMdi").replace(a, "")));
+        String b =
+            String.valueOf(
+                pick((a.equals("V") || a.equals("R") ? "nghM" : "nghMdi").replace(a, "")));
         argv.add(at, "-k" + pickField() + ",3" + a + b);
         break;
       case 1:

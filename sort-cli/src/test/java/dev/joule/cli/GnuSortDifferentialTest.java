@@ -3,6 +3,7 @@ package dev.joule.cli;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.joule.cli.GnuSortCaseGenerator.Case;
+import dev.joule.testing.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -39,8 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>System properties:
  *
  * <ul>
- *   <li>{@code joule.gnudiff.seed}: the run's seed (default: a new one per run, printed, so that
- *       every CI run explores new cases and a failure can be replayed);
+ *   <li>{@code joule.gnudiff.seed}: the run's seed ({@code TestSeed}: by default a fixed one, so
+ *       that a CI failure replays from its log; {@code random}, or {@code
+ *       -Djoule.test.seed=random}, draws a new one that explores new cases; printed either way);
  *   <li>{@code joule.gnudiff.seconds}: stop starting cases after this many seconds (default {@value
  *       #DEFAULT_SECONDS}, 0 for no limit), so that the test stays within ~30 s on a loaded
  *       machine, where a case takes 20 to 50 ms;
@@ -112,7 +113,7 @@ class GnuSortDifferentialTest {
       System.out.println("GnuSortDifferentialTest: " + why);
       Assumptions.assumeTrue(false, why);
     }
-    long seed = Long.getLong("joule.gnudiff.seed", new SecureRandom().nextLong());
+    long seed = TestSeed.of("GnuSortDifferentialTest", "joule.gnudiff.seed", 0x6E0D_1FF5L);
     int cases = Integer.getInteger("joule.gnudiff.cases", DEFAULT_CASES);
     long budgetNanos =
         Integer.getInteger("joule.gnudiff.seconds", DEFAULT_SECONDS) * 1_000_000_000L;

@@ -26,9 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code joule sort --report-html}: a two-pass sort over 4 temp dirs writes a page that needs
- * nothing from outside (no script, no URL), has one line per device (so one per stripe), and opens
- * in headless Chromium without a message in its console, the browser's DOM still holding every
- * line. The Chromium part is skipped, with the reason printed, where no Chromium is installed.
+ * nothing from outside (no script, no URL), has one line per device (so one per stripe), whose
+ * charts draw the timeline's samples (checked against the JSON report's, {@link ChartCheck}), and
+ * which opens in headless Chromium without a message in its console, the browser's DOM still
+ * holding every line. The Chromium test is skipped, with the reason printed, where no Chromium is
+ * installed.
  */
 class HtmlReportTest {
   private static final Pattern LINE =
@@ -63,8 +65,10 @@ class HtmlReportTest {
     assertFalse(html.contains("<script") || html.contains("http"), "self-contained");
   }
 
-  @Test
-  void aFourStripeSortsPageHasOneLinePerStripeAndOpensCleanlyInChromium() throws Exception {
+  /** A two-pass sort over 4 temp dirs with a timeline: its page and its JSON report. */
+  private record FourStripeSort(CliRun run, String html, String json) {}
+
+  private FourStripeSort fourStripeSort() throws IOException {
     Path in = dir.resolve("in");
     ByteBuffer b = ByteBuffer.allocate(200_000 * 100);
     new GensortGenerator(GensortMode.ASCII).seek(Uint128.ofUnsigned(7)).generate(b, 200_000);
@@ -89,7 +93,14 @@ class HtmlReportTest {
             in.toString()));
     CliRun r = CliRun.run(args.toArray(String[]::new));
     assertEquals(0, r.exitCode, r::toString);
-    String html = Files.readString(page);
+    return new FourStripeSort(r, Files.readString(page), Files.readString(json));
+  }
+
+  @Test
+  void aFourStripeSortsPageHasOneLinePerStripeAndChartsItsSamples() throws Exception {
+    FourStripeSort sort = fourStripeSort();
+    CliRun r = sort.run();
+    String html = sort.html();
     assertTrue(r.err.contains("run formation"), r::toString);
     assertTrue(
         r.err.matches("(?s).*\\nprefetch: the merges took [1-9]\\d* blocks; .*"),
@@ -105,8 +116,16 @@ class HtmlReportTest {
     assertTrue(html.contains("merge pass") && html.contains("CPU s"), "the --stats table");
     assertFalse(html.contains("<script"), "no script");
     assertFalse(html.contains("http:") || html.contains("https:") || html.contains("url("));
-    assertTrue(Files.readString(json).contains("\"samples\""), "the JSON carries the timeline");
+    ChartCheck.assertChartsDrawTheSamples(html, sort.json());
+  }
 
+  /**
+   * The page opens in headless Chromium without a message in its console, the browser's DOM still
+   * holding every device's line. Skipped, with the reason printed, where no Chromium is installed
+   * (the checks of the page itself are the test above).
+   */
+  @Test
+  void theFourStripePageOpensCleanlyInChromium() throws Exception {
     String chromium = chromium();
     if (chromium == null) {
       System.out.println("HtmlReportTest: no chromium on PATH; skipping the browser check");
@@ -118,6 +137,8 @@ class HtmlReportTest {
         bad, "<!DOCTYPE html><html><body><script>console.error('marker')</script></body></html>");
     assertFalse(open(chromium, bad).console().isEmpty(), "a console error went unseen");
 
+    String html = fourStripeSort().html();
+    Path page = dir.resolve("report.html");
     Browser opened = open(chromium, page);
     assertEquals(List.of(), opened.console(), "console of " + page);
     assertEquals(devices(html), devices(opened.dom()), "lines in the browser's DOM");

@@ -302,8 +302,8 @@ class SortCommandTest {
         "--key-size 8 | --key-size applies to fixed-size records: add --record-size N (or"
             + " --gensort)",
         "--gensort --record-size 50 | --gensort fixes the record layout",
-        "--gensort -k2 | -k, -t, -z and the ordering options -b -d -f -g -h -i -M -n -V apply to"
-            + " text lines",
+        "--gensort -k2 | -k, -t, -z and the ordering options -b -d -f -g -h -i -M -n -R -V apply"
+            + " to text lines",
         "--record-size 16 --binary-key 8:8:int --key-size 4 | give either --binary-key or"
             + " --key-offset/--key-size, not both",
         "--record-size 16 --binary-key 8:3:int | invalid value for --binary-key: '8:3:int':"
@@ -323,11 +323,8 @@ class SortCommandTest {
         "-dn | options '-dn' are incompatible",
         "-t ab | multi-character tab 'ab'",
         "-t , -t : | incompatible tabs",
-        "-R | -R/--random-sort is not supported",
-        "--sort=random | -R/--random-sort is not supported",
-        "--sort=fast | invalid argument 'fast' for '--sort'; valid arguments are",
-        "--check=loud | invalid argument 'loud' for '--check'; valid arguments are 'quiet',"
-            + " 'silent', 'diagnose-first'",
+        "-nR | options '-nR' are incompatible",
+        "--random-source=a --random-source=b | multiple random sources specified",
         "-c -C | options '-cC' are incompatible",
         "--debug | options '-o --debug' are incompatible",
         "--debug -k0 | field number is zero",
@@ -342,22 +339,40 @@ class SortCommandTest {
         "--transfer-temp 4x | invalid value for --transfer-temp: '4x': expected a whole number",
         "--transfer-temp 4g | invalid value for --transfer-temp: '4g': transfer size for TEMP 4 GiB"
             + " is above 2 GiB",
-        "--direct maybe | invalid value for --direct: expected one of [AUTO, ON, OFF]"
-            + " (case-insensitive) but was 'maybe'",
-        "--progress sometimes | invalid value for --progress: expected one of [AUTO, ALWAYS, NEVER]"
-            + " (case-insensitive) but was 'sometimes'",
-        "--bogus | unknown option: '--bogus'",
+        "--direct maybe | invalid argument 'maybe' for '--direct'\\nValid arguments are:\\n  -"
+            + " 'auto'\\n  - 'on'\\n  - 'off'\\nTry 'joule sort --help' for more information.",
+        "--progress sometimes | invalid argument 'sometimes' for '--progress'",
+        "--bogus | unrecognized option '--bogus'\\nTry 'joule sort --help' for more information.",
       })
   void badOptionsExitTwoNamingTheOptionBeforeAnyWork(String options, String message)
       throws IOException {
+    badOptions(options, message, 2);
+  }
+
+  /** GNU's argmatch errors exit 1 (GNU sort's status for them), also before any work. */
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "--sort=fast | invalid argument 'fast' for '--sort'\\nValid arguments are:",
+        "--check=loud | invalid argument 'loud' for '--check'\\nValid arguments are:\\n  -"
+            + " 'quiet', 'silent'\\n  - 'diagnose-first'\\nTry 'joule sort --help' for more"
+            + " information.\\n",
+        "--check= | ambiguous argument '' for '--check'",
+      })
+  void badWordsExitOneAsGnuBeforeAnyWork(String options, String message) throws IOException {
+    badOptions(options, message, 1);
+  }
+
+  private void badOptions(String options, String message, int exitCode) throws IOException {
     Files.write(out, new byte[] {42});
     List<String> a = new ArrayList<>(List.of(options.trim().split(" ")));
     a.add("-o");
     a.add(out.toString());
     a.add(in.toString());
     CliRun r = sort(a.toArray(new String[0]));
-    assertEquals(2, r.exitCode, r::toString);
-    assertTrue(r.err.startsWith("joule: " + message), r::toString);
+    assertEquals(exitCode, r.exitCode, r::toString);
+    assertTrue(r.err.startsWith("joule: " + message.replace("\\n", "\n")), r::toString);
     assertEquals("", r.out);
     assertEquals(0, engine.sorts + engine.explains);
     assertArrayEquals(new byte[] {42}, Files.readAllBytes(out)); // output untouched
@@ -417,18 +432,11 @@ class SortCommandTest {
     Path notDir = Files.write(dir.resolve("file"), new byte[1]);
     r = sort("-o", notDir.resolve("out").toString(), in.toString());
     assertEquals("joule: open failed: " + notDir.resolve("out") + ": Not a directory\n", r.err);
-    r =
-        CliRun.run(
-            engine.env(),
-            "sort",
-            "--temp",
-            dir.resolve("gone").toString(),
-            "-o",
-            out.toString(),
-            in.toString());
+    r = CliRun.run(engine.env(), "sort", "--temp", dir.resolve("gone").toString(), in.toString());
     assertEquals(
         "joule: use temp dir failed: " + dir.resolve("gone") + ": No such file or directory\n",
-        r.err);
+        r.err,
+        "standard output is staged in the temp dir");
     assertEquals(2, r.exitCode);
     r =
         sort(
@@ -657,11 +665,16 @@ class SortCommandTest {
   }
 
   @Test
-  void progressAlwaysDrawsABarAndEndsItsLine() {
+  void progressAlwaysDrawsABarAfterASecondAndEndsItsLine() {
     engine.during =
         c -> {
           c.progress().update("run formation", 0, 1000);
-          c.progress().update("run formation", 1000, 1000);
+          try {
+            Thread.sleep(ProgressBar.DELAY_NANOS / 1_000_000 + 50); // a bar shows after a second
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          c.progress().update("run formation", 500, 1000);
         };
     CliRun r = sort("--progress", "always", "-o", out.toString(), in.toString());
     assertEquals(0, r.exitCode, r::toString);
@@ -671,6 +684,36 @@ class SortCommandTest {
     assertTrue(r.err.endsWith("\n"), r.err);
     assertSame(ProgressListener.NONE, configOf("--progress", "never").progress());
     assertSame(ProgressListener.NONE, configOf("--progress", "always", "--quiet").progress());
+  }
+
+  /** GNU needs -T only when it spills: so does joule for a FILE sorted to -o FILE. */
+  @Test
+  void aMissingTempDirFailsOnlyASortThatSpills() throws IOException {
+    Path gone = dir.resolve("gone");
+    Path small = Files.writeString(dir.resolve("small.txt"), "b\na\n");
+    CliEnvironment real = CliEnvironment.system();
+    CliRun r =
+        CliRun.run(real, "sort", "-T", gone.toString(), "-o", out.toString(), small.toString());
+    assertEquals(0, r.exitCode, r::toString);
+    assertEquals("a\nb\n", Files.readString(out));
+    StringBuilder big = new StringBuilder();
+    for (int i = 0; i < 400_000; i++) {
+      big.append(i * 7919 % 400_000).append(" some text to make the line longer\n");
+    }
+    Path large = Files.writeString(dir.resolve("large.txt"), big); // 16 MB: two runs at -S 8M
+    r =
+        CliRun.run(
+            real,
+            "sort",
+            "-S",
+            "8M",
+            "-T",
+            gone.toString(),
+            "-o",
+            out.toString(),
+            large.toString());
+    assertEquals(2, r.exitCode, r::toString);
+    assertEquals("joule: use temp dir failed: " + gone + ": No such file or directory\n", r.err);
   }
 
   @Test

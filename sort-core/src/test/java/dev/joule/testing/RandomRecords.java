@@ -61,6 +61,34 @@ public final class RandomRecords {
     return addr;
   }
 
+  /**
+   * Reference: the records of {@code data} ({@code recordSize} bytes each, back to back) sorted
+   * stably by their {@code keyLength} key bytes at {@code keyOffset}, unsigned, lexicographically:
+   * the definition, as a comparator, and a JDK merge sort.
+   */
+  public static byte[] referenceSort(byte[] data, int recordSize, int keyOffset, int keyLength) {
+    int n = data.length / recordSize;
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    Arrays.sort( // Arrays.sort of objects is a merge sort: stable
+        order,
+        (a, b) ->
+            Arrays.compareUnsigned(
+                data,
+                a * recordSize + keyOffset,
+                a * recordSize + keyOffset + keyLength,
+                data,
+                b * recordSize + keyOffset,
+                b * recordSize + keyOffset + keyLength));
+    byte[] sorted = new byte[n * recordSize];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(data, order[i] * recordSize, sorted, i * recordSize, recordSize);
+    }
+    return sorted;
+  }
+
   /** Reference: the ordinals {@code [from, to)} sorted stably by unsigned key bytes. */
   public static int[] referenceOrder(byte[][] records, FixedLengthFormat format, int from, int to) {
     int ko = format.key().offset();

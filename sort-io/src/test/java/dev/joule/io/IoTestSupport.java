@@ -1,6 +1,7 @@
 package dev.joule.io;
 
 import dev.joule.io.block.BlockPool;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -17,12 +18,14 @@ import java.util.stream.Stream;
 public final class IoTestSupport {
   private IoTestSupport() {}
 
+  private static final long SEED = TestSeed.of(IoTestSupport.class, 0x5EED_1234L);
+
   /**
-   * The seed of a test: {@code -Djoule.seed=...} or a fixed default, printed on failure by the
-   * caller.
+   * The seed of the I/O tests ({@link TestSeed}: fixed, or {@code -Djoule.test.seed=...}), printed
+   * on failure by the caller.
    */
   public static long seed() {
-    return Long.getLong("joule.seed", 0x5EED_1234L);
+    return SEED;
   }
 
   public static byte[] randomBytes(long seed, int n) {

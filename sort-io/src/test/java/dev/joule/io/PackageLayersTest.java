@@ -34,7 +34,8 @@ class PackageLayersTest {
           "stripe",
           "run",
           "prefetch",
-          "output", // stages
+          "output",
+          "merge", // stages
           "pipeline"); // orchestration
 
   private static final Pattern USE = Pattern.compile("dev\\.joule\\.io\\.([a-z]+)\\.[A-Z]");

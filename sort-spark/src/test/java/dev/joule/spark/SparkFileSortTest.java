@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.joule.core.valsort.StreamingValidator;
-import dev.joule.core.valsort.ValsortSummary;
 import dev.joule.spark.FileSortSpec.Engine;
 import dev.joule.spark.executor.ExecutorBudget;
 import dev.joule.spark.executor.TaskSorts;
 import dev.joule.spark.output.StagedOutput;
 import dev.joule.spark.record.OrdinalRecordLayout;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,10 +29,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The file sort on a local Spark (two task slots) against {@code joule sort} of the same input: the
- * parts concatenated in name order must be byte-identical to it, and the parts' summaries combined
- * as {@code valsort -s} does must equal the summary of the reference file. Then the failures:
- * nothing may appear under the output's name, and nothing may be left beside it.
+ * The file sort on a local Spark (two task slots) against an in-memory stable sort of the same
+ * input ({@link TestData#reference}): the parts concatenated in name order must be byte-identical
+ * to it, each part's summary must be the reference valsort's of its records, and the summaries
+ * combined by the reference's {@code valsort -s} rules ({@link ReferenceValsort}) must equal the
+ * summary of the reference sort's output. Then the failures: nothing may appear under the output's
+ * name, and nothing may be left beside it.
  */
 class SparkFileSortTest {
   private static SparkSession spark;
@@ -69,18 +68,16 @@ class SparkFileSortTest {
     return FileSortSpec.of(inputs.stream().map(Path::toString).toList(), out.toString());
   }
 
-  /** Sorts, then checks the output against joule sort and valsort; returns the output dir. */
+  /** Sorts, then checks the output against the reference sort and valsort; returns its dir. */
   private Path sortAndCompare(FileSortSpec spec, List<Path> inputs) throws Exception {
     OrdinalRecordLayout layout = spec.layout();
     FileSortResult r = SparkFileSort.run(spark, spec);
     Path out = Path.of(spec.output());
-    Path ref =
-        TestData.reference(
-            dir, inputs, layout.recordSize(), layout.keyOffset(), layout.keyLength());
-    byte[] expected = Files.readAllBytes(ref);
+    byte[] expected =
+        TestData.reference(inputs, layout.recordSize(), layout.keyOffset(), layout.keyLength());
     byte[] actual = TestData.concatenatedParts(out);
     assertEquals(expected.length, actual.length, "bytes");
-    assertArrayEquals(expected, actual, "parts concatenated differ from joule sort");
+    assertArrayEquals(expected, actual, "parts concatenated differ from the reference sort");
     assertEquals(spec.partitions(), TestData.parts(out).size(), "parts");
     assertEquals(spec.partitions(), r.partitions());
     assertTrue(Files.exists(out.resolve(StagedOutput.SUCCESS)), "_SUCCESS");
@@ -95,13 +92,14 @@ class SparkFileSortTest {
     expectedNames.add(StagedOutput.SUCCESS);
     assertEquals(expectedNames.stream().sorted().toList(), TestData.names(out), "output files");
     if (layout.isGensort() && expected.length > 0) {
-      StreamingValidator v = new StreamingValidator();
-      v.accept(ByteBuffer.wrap(expected));
-      ValsortSummary whole = v.finish();
-      ValsortSummary parts = TestData.valsortS(out);
-      assertEquals(whole, parts, "valsort -s of the parts against valsort of joule sort's output");
-      assertTrue(parts.isOrdered());
-      assertEquals(r.verdict().valsort(), parts, "the job's own verdict");
+      ReferenceValsort whole = ReferenceValsort.of(expected);
+      ReferenceValsort parts = TestData.valsortS(out);
+      assertEquals(whole, parts, "valsort -s of the parts against valsort of the reference");
+      assertTrue(parts.ordered(), parts::toString);
+      assertEquals(
+          List.of(whole),
+          ReferenceValsort.parse(r.verdict().valsort().toBytes()),
+          "the job's own verdict");
     }
     assertNothingBeside(out);
     return out;
@@ -115,7 +113,7 @@ class SparkFileSortTest {
     }
   }
 
-  // ---- the output is joule sort's, byte for byte ----
+  // ---- the output is the reference sort's, byte for byte ----
 
   @Test
   void uniformMillionRecordsFourParts() throws Exception {

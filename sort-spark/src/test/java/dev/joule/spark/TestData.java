@@ -4,16 +4,8 @@ import dev.joule.core.gensort.GensortMode;
 import dev.joule.core.gensort.ParallelGensort;
 import dev.joule.core.gensort.RecordLayout;
 import dev.joule.core.gensort.Uint128;
-import dev.joule.core.record.KeySpec;
-import dev.joule.core.record.RecordFormat;
-import dev.joule.core.valsort.SummaryCombiner;
-import dev.joule.core.valsort.ValsortException;
-import dev.joule.core.valsort.ValsortSummary;
-import dev.joule.io.config.DataSize;
-import dev.joule.io.config.SortConfig;
-import dev.joule.io.pipeline.ExternalSorter;
+import dev.joule.testing.RandomRecords;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -26,8 +18,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Test inputs and the independent reference: {@code ExternalSorter.sort} (what {@code joule sort}
- * runs) of the concatenated inputs. The only test file that uses joule's pipeline API.
+ * Test inputs, the independent reference sort of the concatenated inputs (in memory, stable, the
+ * comparator written from the definition), and the parts' summaries checked by the reference
+ * valsort's rules ({@link ReferenceValsort}).
  */
 final class TestData {
   private TestData() {}
@@ -87,27 +80,18 @@ final class TestData {
     return file;
   }
 
-  /** {@code joule sort} of the inputs concatenated, into {@code dir/reference}. */
-  static Path reference(Path dir, List<Path> inputs, int recordSize, int keyOffset, int keyLength)
+  /**
+   * The independent reference: the records of {@code inputs}, concatenated in order, sorted in
+   * memory by a stable sort whose comparator is the definition: the {@code keyLength} bytes at
+   * {@code keyOffset} compared as unsigned bytes, lexicographically; equal keys keep their order.
+   */
+  static byte[] reference(List<Path> inputs, int recordSize, int keyOffset, int keyLength)
       throws IOException {
-    Path cat = dir.resolve("reference-input");
-    try (OutputStream out = Files.newOutputStream(cat)) {
-      for (Path in : inputs) {
-        Files.copy(in, out);
-      }
+    java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+    for (Path in : inputs) {
+      all.write(Files.readAllBytes(in));
     }
-    Path ref = dir.resolve("reference");
-    Path temp = Files.createDirectories(dir.resolve("reference-temp"));
-    SortConfig config =
-        SortConfig.builder()
-            .format(RecordFormat.fixed(recordSize, KeySpec.bytes(keyOffset, keyLength)))
-            .memoryBudget(DataSize.ofMiB(64))
-            .threads(2)
-            .tempDirs(List.of(temp))
-            .build();
-    ExternalSorter.sort(cat, ref, config);
-    Files.delete(cat);
-    return ref;
+    return RandomRecords.referenceSort(all.toByteArray(), recordSize, keyOffset, keyLength);
   }
 
   /** The names in an output directory, sorted. */
@@ -138,25 +122,26 @@ final class TestData {
   }
 
   /**
-   * {@code cat part-*.sum > all.sum; valsort -s all.sum}: the summaries concatenated in name order
-   * and combined as valsort -s does.
+   * {@code cat part-*.sum > all.sum; valsort -s all.sum}, by {@link ReferenceValsort}: the part
+   * summaries concatenated in name order and folded by the reference's {@code -s} rules; each
+   * part's summary must also be that of the part's records.
    */
-  static ValsortSummary valsortS(Path dir) throws IOException, ValsortException {
+  static ReferenceValsort valsortS(Path dir) throws IOException {
     java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
-    for (String n : names(dir)) {
-      if (n.endsWith(".sum")) {
-        all.write(Files.readAllBytes(dir.resolve(n)));
+    for (Path part : parts(dir)) {
+      byte[] sum = Files.readAllBytes(Path.of(part + ".sum"));
+      byte[] records = Files.readAllBytes(part);
+      if (records.length > 0
+          && !ReferenceValsort.parse(sum).equals(List.of(ReferenceValsort.of(records)))) {
+        throw new AssertionError(
+            part
+                + ".sum says "
+                + ReferenceValsort.parse(sum)
+                + ", the part holds "
+                + ReferenceValsort.of(records));
       }
+      all.write(sum);
     }
-    byte[] b = all.toByteArray();
-    if (b.length % ValsortSummary.BYTES != 0) {
-      throw new ValsortException(ValsortException.PARTIAL_SUMMARY);
-    }
-    SummaryCombiner c = new SummaryCombiner();
-    ByteBuffer buf = ByteBuffer.wrap(b);
-    while (buf.hasRemaining()) {
-      c.add(ValsortSummary.readFrom(buf));
-    }
-    return c.result();
+    return ReferenceValsort.combine(ReferenceValsort.parse(all.toByteArray()));
   }
 }

@@ -170,8 +170,31 @@ final class CliContract {
     }
   }
 
+  /**
+   * Whether this JVM runs with effective user id 0: what mount, mknod and setpriv need (a user
+   * named root need not have it, and uid 0 need not be named root). Read from /proc/self/status,
+   * else from {@code id -u}.
+   */
   static boolean isRoot() {
-    return "root".equals(System.getProperty("user.name"));
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("Uid:")) {
+          return line.strip().split("\\s+", -1)[2].equals("0"); // real, effective, saved, fs
+        }
+      }
+    } catch (IOException e) {
+      // no /proc: ask id(1)
+    }
+    try {
+      Process p = new ProcessBuilder("id", "-u").redirectErrorStream(true).start();
+      String uid = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      return p.waitFor() == 0 && uid.equals("0");
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   static int sh(String... cmd) throws IOException, InterruptedException {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -178,6 +179,14 @@ class LauncherIT {
     return Files.readAllBytes(dir.resolve("stdout.txt"));
   }
 
+  /** {@code sort --gensort in.dat} with JOULE_AOT=use: exit 0, nothing on stderr, the sort. */
+  void sortsAsExpected(Path root, Path jdk, String javaOpts, byte[] expected) throws Exception {
+    Result r = joule(root, aotEnv(jdk, "use", javaOpts), dir, "sort", "--gensort", "in.dat");
+    assertEquals(0, r.exitCode(), r::toString);
+    assertEquals("", r.err());
+    assertArrayEquals(expected, stdout());
+  }
+
   static List<Path> caches(Path aotDir) throws IOException {
     try (Stream<Path> s = Files.list(aotDir)) {
       return s.sorted().toList();
@@ -207,10 +216,7 @@ class LauncherIT {
 
     // A plain run maps the cache (the JVM's own log says so) and leaves stdout to the data.
     Files.delete(dir.resolve("aot.log"));
-    Result used = joule(root, aotEnv(jdk, "use", log), dir, "sort", "--gensort", "in.dat");
-    assertEquals(0, used.exitCode(), used::toString);
-    assertEquals("", used.err());
-    assertArrayEquals(expected, stdout());
+    sortsAsExpected(root, jdk, log, expected);
     String aotLog = Files.readString(dir.resolve("aot.log"));
     assertTrue(aotLog.contains("Opened AOT cache " + cache), aotLog);
     assertTrue(aotLog.contains("Mapped static"), aotLog);
@@ -228,7 +234,7 @@ class LauncherIT {
     Path aotDir = root.resolve("sort-cli/target/aot");
     Path cache = caches(aotDir).get(0);
 
-    long seed = System.nanoTime();
+    long seed = TestSeed.of(LauncherIT.class, 0xCAC4E_0BADL);
     byte[] garbage = new byte[(int) Math.min(Files.size(cache), 1 << 20)];
     new Random(seed).nextBytes(garbage);
     for (byte[] corrupt : List.of(garbage, Arrays.copyOf(Files.readAllBytes(cache), 4096))) {
@@ -244,10 +250,7 @@ class LauncherIT {
     Files.setLastModifiedTime(
         jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 3_600_000));
     Files.deleteIfExists(dir.resolve("aot.log"));
-    Result stale = joule(root, aotEnv(jdk, "use", log), dir, "sort", "--gensort", "in.dat");
-    assertEquals(0, stale.exitCode(), stale::toString);
-    assertEquals("", stale.err());
-    assertArrayEquals(expected, stdout());
+    sortsAsExpected(root, jdk, log, expected);
     String aotLog = Files.readString(dir.resolve("aot.log"));
     assertFalse(aotLog.contains("Opened AOT cache"), aotLog);
 
@@ -259,17 +262,60 @@ class LauncherIT {
     assertNotEquals(cache, files.get(0));
   }
 
+  /**
+   * JDK 13-24: a dynamic AppCDS archive instead, named with its size; used (the JVM's log says it
+   * maps it); and one truncated, flipped or replaced never breaks a sort (JDK 17 dies of SIGBUS on
+   * a truncated archive and on flipped bytes unless the CRCs are checked).
+   */
   @Test
-  void beforeJdk25NoCacheIsMadeAndTheSortRunsAsBefore() throws Exception {
+  void beforeJdk25AnAppCdsArchiveIsTrainedUsedAndNeverBreaksTheSort() throws Exception {
     assumeTrue(Runtime.version().feature() < 25, "this JVM is 25 or later");
     Path jdk = Path.of(System.getProperty("java.home"));
     Path root = privateRoot();
     byte[] expected = gensortInput(root, jdk);
-    Result r = joule(root, aotEnv(jdk, "train", ""), dir, "sort", "--gensort", "in.dat");
-    assertEquals(0, r.exitCode(), r::toString);
-    assertEquals("", r.err());
+    // JOULE_JAVA_OPTS is part of the archive's key: the same options for training and use
+    String log = "-Xlog:cds=info:file=cds.log";
+    Result trained = joule(root, aotEnv(jdk, "train", log), dir, "sort", "--gensort", "in.dat");
+    assertEquals(0, trained.exitCode(), trained::toString);
+    assertEquals("", trained.err());
     assertArrayEquals(expected, stdout());
-    assertFalse(Files.exists(root.resolve("sort-cli/target/aot")));
+    Path aotDir = root.resolve("sort-cli/target/aot");
+    List<Path> files = caches(aotDir);
+    assertEquals(1, files.size(), files::toString);
+    Path archive = files.get(0);
+    String name = archive.getFileName().toString();
+    assertTrue(name.matches("joule-[0-9a-f]{16}-[0-9a-f]{16}\\.[0-9]+\\.jsa"), name);
+    assertTrue(name.endsWith("." + Files.size(archive) + ".jsa"), name);
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(aotDir)));
     assertFalse(Files.exists(dir.resolve("xdg")));
+
+    Files.delete(dir.resolve("cds.log"));
+    sortsAsExpected(root, jdk, log, expected);
+    String cdsLog = Files.readString(dir.resolve("cds.log"));
+    assertTrue(cdsLog.contains("Mapped dynamic region"), cdsLog);
+
+    byte[] good = Files.readAllBytes(archive);
+    byte[] flipped = good.clone();
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int i = 0; i < 64; i++) {
+      flipped[4096 + random.nextInt(good.length - 4096)] ^= (byte) 0xFF;
+    }
+    byte[] garbage = new byte[good.length];
+    random.nextBytes(garbage);
+    archive.toFile().setWritable(true, true);
+    for (byte[] bad : List.of(Arrays.copyOf(good, good.length / 2), flipped, garbage)) {
+      Files.write(archive, bad);
+      Files.deleteIfExists(dir.resolve("cds.log"));
+      Result r = joule(root, aotEnv(jdk, "use", log), dir, "sort", "--gensort", "in.dat");
+      assertEquals(0, r.exitCode(), () -> "seed " + seed + ": " + r);
+      assertEquals("", r.err(), () -> "seed " + seed);
+      assertArrayEquals(expected, stdout(), "seed " + seed);
+      // the truncated one is not even passed (its size is not its name's); the JVM refuses the
+      // others
+      String tried = Files.readString(dir.resolve("cds.log"));
+      assertEquals(bad.length == good.length, tried.contains("trying to map " + archive), tried);
+      assertFalse(tried.contains("Mapped dynamic region"), tried);
+    }
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.joule.it.CliContract.Run;
 import dev.joule.it.CliContract.Snapshot;
 import dev.joule.it.CliContract.Tmpfs;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * cheap ones over all three, the signals once per phase and format.
  */
 class OsFaultIT {
-  static final long SEED = Long.getLong("joule.seed", 0x0F_A017L);
+  static final long SEED = TestSeed.of(OsFaultIT.class, 0x0F_A017L);
   static final String RECORDS = "300000"; // 30 MB: 9 runs at --memory 8m
   static final int MEGABYTES = 30; // of lines or rows: about 35 runs at --memory 8m
   static final List<Path> MOUNTS = new ArrayList<>();

@@ -147,12 +147,15 @@ class SecurityIT {
     assertEquals(0, CliContract.sh("chmod", "0777", tmp.toString()));
     Path out = lab.resolve("out.dat");
     Snapshot before = CliContract.before(out, tmp);
+    // 20 MB at 8 MiB: runs go to the temp dir (a sort that fits in memory needs none, as GNU's)
     Run r =
         CliContract.joule(
             lab,
             "sort",
             "--gensort",
             "-q",
+            "--memory",
+            "8m",
             "--temp",
             tmp.toString(),
             "-o",

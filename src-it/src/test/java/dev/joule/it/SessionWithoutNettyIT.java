@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.pipeline.ExternalSorter;
 import dev.joule.io.pipeline.RecordCursor;
-import dev.joule.io.pipeline.SortSession;
+import dev.joule.io.pipeline.RecordSession;
+import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The push/pull API as an embedder without Netty sees it: Netty is an optional dependency of
  * sort-io, so it is not on this module's class path. That this class compiles shows that {@code
- * SortSession.add(ByteBuffer)} needs no Netty at compile time; that it passes shows that a session
- * never loads Netty unless given a {@code ByteBuf}.
+ * RecordSession.add(ByteBuffer)} needs no Netty at compile time; that it passes shows that a
+ * session never loads Netty unless given a {@code ByteBuf}.
  */
 class SessionWithoutNettyIT {
   @TempDir Path temp;
@@ -32,7 +33,7 @@ class SessionWithoutNettyIT {
 
   @Test
   void sortsPushedRecordsWithoutNetty() throws Exception {
-    long seed = new SplittableRandom().nextLong();
+    long seed = TestSeed.of(SessionWithoutNettyIT.class, 0x5E55_1027L);
     SplittableRandom random = new SplittableRandom(seed);
     List<byte[]> records = new ArrayList<>();
     ByteBuffer in = ByteBuffer.allocate(100 * 20_000);
@@ -52,13 +53,13 @@ class SessionWithoutNettyIT {
             .threads(2)
             .tempDirs(List.of(temp))
             .build();
-    try (SortSession session = ExternalSorter.open(config)) {
+    try (RecordSession session = ExternalSorter.open(config)) {
       session.add(in);
       try (RecordCursor sorted = session.finish()) {
         byte[] got = new byte[100];
         int i = 0;
         while (sorted.next()) {
-          sorted.record().get(0, got);
+          sorted.record().get(sorted.record().position(), got);
           assertEquals(0, Arrays.compare(records.get(i), got), "record " + i + ", seed " + seed);
           i++;
         }

@@ -69,10 +69,10 @@ public final class RecordIndex {
   private static final int LENGTH_SHIFT = OFFSET_BITS + SLAB_BITS;
   private static final int OFFSET_MASK = (1 << OFFSET_BITS) - 1;
 
-  private final long[] keys;
-  private final long[] refs;
-  private final long[] altKeys;
-  private final long[] altRefs;
+  private long[] keys;
+  private long[] refs;
+  private long[] altKeys;
+  private long[] altRefs;
   private final ByteBuffer[] slabs = new ByteBuffer[RecordArena.MAX_SLABS];
   private int size;
   private ArenaView view;
@@ -220,6 +220,34 @@ public final class RecordIndex {
       }
       refs[i] = extra | slabBits | off;
     }
+  }
+
+  /**
+   * Makes room for {@code capacity} entries, keeping the entries added so far (the alternate bank's
+   * content is dropped: it is scratch between sorts). For an owner that sizes its index as data
+   * arrives; until this returns both the old and the new arrays are live, {@link #BYTES_PER_ENTRY}
+   * bytes per entry of each, which such an owner counts.
+   *
+   * @throws IllegalArgumentException if {@code capacity} is below the current size
+   */
+  public void growTo(int capacity) {
+    if (capacity < size) {
+      throw new IllegalArgumentException(
+          "capacity " + capacity + " below the " + size + " entries held");
+    }
+    keys = java.util.Arrays.copyOf(keys, capacity);
+    refs = java.util.Arrays.copyOf(refs, capacity);
+    altKeys = new long[capacity];
+    altRefs = new long[capacity];
+  }
+
+  /**
+   * Takes slab {@code slab} of the bound arena into the index, after its owner allocated it (an
+   * arena made by {@code RecordArena.reserve} or {@code reserveGrowing}, whose later slabs did not
+   * exist at {@link #bind}); the entries held stay.
+   */
+  public void bindSlab(int slab) {
+    slabs[slab] = view.slab(slab);
   }
 
   /** Whether another entry fits ({@link #add}). */

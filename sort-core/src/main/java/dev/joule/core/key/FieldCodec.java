@@ -2,6 +2,9 @@ package dev.joule.core.key;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.security.DigestException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 
 /**
  * One compiled key field: finds the field's bytes in a record and writes its normalized (ascending)
@@ -61,6 +64,8 @@ abstract class FieldCodec {
         return new General(f);
       case GNU_VERSION:
         return new Version(f);
+      case GNU_RANDOM:
+        return new RandomHash(f);
     }
     throw new AssertionError(t);
   }
@@ -401,6 +406,81 @@ abstract class FieldCodec {
         }
       }
       return n;
+    }
+  }
+
+  /**
+   * GNU {@code -R}: the 16 bytes of MD5(salt, key) (the key filtered and folded as {@code -d},
+   * {@code -i}, {@code -f} say), then the text code of the same key, which orders two keys whose
+   * digests collide as GNU's tie-break does (memcmp, then shorter first). Equal keys get equal
+   * codes, so they stay together.
+   */
+  static final class RandomHash extends FieldCodec {
+    static final int DIGEST = 16;
+
+    private final byte[] salt;
+    private final Text text;
+    private final boolean[] drop;
+    private final byte[] translate;
+    // per thread: the digest (not thread-safe) and the filtered key it hashes
+    private final ThreadLocal<MessageDigest> md5 = ThreadLocal.withInitial(RandomHash::newMd5);
+    private final ThreadLocal<byte[][]> scratch =
+        ThreadLocal.withInitial(() -> new byte[][] {new byte[256], new byte[DIGEST]});
+
+    RandomHash(KeyField f) {
+      super(f);
+      KeyType t = f.type();
+      salt = t.salt();
+      text = new Text(f);
+      drop =
+          t.ignore() == KeyType.Ignore.NONDICTIONARY
+              ? CLocale.NONDICTIONARY
+              : t.ignore() == KeyType.Ignore.NONPRINTING ? CLocale.NONPRINTING : null;
+      translate = t.foldCase() ? CLocale.UPPER : CLocale.IDENTITY;
+    }
+
+    private static MessageDigest newMd5() {
+      try {
+        return MessageDigest.getInstance("MD5");
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("every Java platform has MD5", e);
+      }
+    }
+
+    @Override
+    int encode(ByteBuffer rec, int s, int e, ByteBuffer dst, int pos, boolean open) {
+      if (dst == null) {
+        return DIGEST + text.encode(rec, s, e, null, pos + DIGEST, open);
+      }
+      byte[][] buffers = scratch.get();
+      byte[] key = buffers[0];
+      if (key.length < e - s) {
+        key = new byte[Math.max(e - s, 2 * key.length)];
+        buffers[0] = key;
+      }
+      int n = 0;
+      for (int i = s; i < e; i++) {
+        int b = rec.get(i) & 0xFF;
+        if (drop == null || !drop[b]) {
+          key[n++] = translate[b];
+        }
+      }
+      MessageDigest md = md5.get();
+      md.update(salt);
+      md.update(key, 0, n);
+      byte[] digest = buffers[1];
+      try {
+        md.digest(digest, 0, DIGEST);
+      } catch (DigestException ex) {
+        throw new IllegalStateException("MD5 digests are 16 bytes", ex);
+      }
+      dst.put(pos, digest, 0, DIGEST);
+      return DIGEST + text.encode(rec, s, e, dst, pos + DIGEST, open);
+    }
+
+    @Override
+    int maxLength(int fieldLength, boolean open) {
+      return DIGEST + text.maxLength(fieldLength, open);
     }
   }
 }

@@ -107,6 +107,7 @@ final class GnuDebugWarnings {
     boolean human;
     boolean month;
     boolean numeric;
+    boolean random;
     boolean reverse;
     boolean version;
 
@@ -119,6 +120,7 @@ final class GnuDebugWarnings {
       human = g.human;
       month = g.month;
       numeric = g.numeric;
+      random = g.random;
       reverse = g.reverse;
       version = g.version;
     }
@@ -134,6 +136,7 @@ final class GnuDebugWarnings {
       numeric &= !k.numeric;
       general &= !k.general;
       human &= !k.human;
+      random &= !k.random;
       version &= !k.version;
       reverse &= !k.reverse;
     }
@@ -148,6 +151,7 @@ final class GnuDebugWarnings {
           || human
           || month
           || numeric
+          || random
           || version;
     }
 
@@ -158,7 +162,7 @@ final class GnuDebugWarnings {
       b.append(ignore == KeyType.Ignore.NONDICTIONARY ? "d" : "");
       b.append(fold ? "f" : "").append(general ? "g" : "").append(human ? "h" : "");
       b.append(ignore == KeyType.Ignore.NONPRINTING ? "i" : "");
-      b.append(month ? "M" : "").append(numeric ? "n" : "");
+      b.append(month ? "M" : "").append(numeric ? "n" : "").append(random ? "R" : "");
       b.append(reverse && withReverse ? "r" : "").append(version ? "V" : "");
       return b.toString();
     }

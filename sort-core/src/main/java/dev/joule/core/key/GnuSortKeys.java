@@ -2,7 +2,6 @@ package dev.joule.core.key;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Turns GNU sort's ordering options into a {@link SortKey}, as GNU does: each {@code -k
@@ -12,7 +11,8 @@ import java.util.Locale;
  *
  * <p>GNU rejects, and so does this, a key with more than one of {@code n g h M} and {@code V}/
  * {@code d}/{@code i} ({@code d} wins over {@code i}), a zero field number or POS1 character, and
- * stray characters. {@code -R} is not supported.
+ * stray characters. {@code -R} orders by GNU's salted MD5 of the key ({@link KeyType#gnuRandom}):
+ * the caller reads the salt from the random source only when {@link #random} says a key needs it.
  *
  * <p>Left to the caller: the last-resort whole-line comparison (reversed by a global {@code -r})
  * unless {@code -s}; {@code -u}. With {@code -r} alone the returned key is the whole line
@@ -21,7 +21,7 @@ import java.util.Locale;
  * <p>Stateless and thread-safe.
  */
 public final class GnuSortKeys {
-  private static final String ORDERING = "bdfghiMnrV";
+  private static final String ORDERING = "bdfghiMnRrV";
 
   private GnuSortKeys() {}
 
@@ -41,12 +41,26 @@ public final class GnuSortKeys {
   /** {@link #parse(String, int, List)} with the quirks of the given GNU release. */
   public static SortKey parse(
       String globalOptions, int separator, KeyType.GnuRelease release, List<String> keys) {
+    return parse(globalOptions, separator, release, keys, null);
+  }
+
+  /**
+   * {@link #parse(String, int, List)} where {@code -R} keys hash with {@code randomSalt}: the bytes
+   * GNU reads from its random source (16 of them, from {@code --random-source=FILE} or the system's
+   * random generator). It may be null when {@link #random} is false.
+   */
+  public static SortKey parse(
+      String globalOptions,
+      int separator,
+      KeyType.GnuRelease release,
+      List<String> keys,
+      byte[] randomSalt) {
     Options global = global(globalOptions);
     List<KeyField> fields = new ArrayList<>();
     for (String spec : keys) {
       ParsedKey k = parseKey(spec, global, separator);
       fields.add(
-          KeyField.of(KeyLocation.text(k.position()), k.letters().type(release))
+          KeyField.of(KeyLocation.text(k.position()), k.letters().type(release, randomSalt))
               .withDescending(k.letters().reverse));
     }
     if (fields.isEmpty()) {
@@ -55,11 +69,30 @@ public final class GnuSortKeys {
         line = line.withSeparator(separator);
       }
       global.checkCompatible();
-      KeyType type = global.type(release);
+      KeyType type = global.type(release, randomSalt);
       KeyLocation where = global.skipStart ? KeyLocation.text(line) : KeyLocation.wholeRecord();
       fields.add(KeyField.of(where, type).withDescending(global.reverse));
     }
     return SortKey.of(fields);
+  }
+
+  /**
+   * Whether any key of these options orders by {@code -R} (its own letter, or the global one it
+   * inherits): then, and only then, GNU reads its random source.
+   *
+   * @throws IllegalArgumentException as {@link #parse} would for a bad key
+   */
+  public static boolean random(String globalOptions, int separator, List<String> keys) {
+    Options global = global(globalOptions);
+    if (keys.isEmpty()) {
+      return global.random;
+    }
+    for (String spec : keys) {
+      if (parseKey(spec, global, separator).letters().random) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The global ordering letters, e.g. {@code "nr"}, as options. */
@@ -96,7 +129,7 @@ public final class GnuSortKeys {
       }
     }
     Options own = new Options();
-    c.options(own, spec, true);
+    c.options(own, true);
     int endField = 0;
     int endChar = 0;
     if (c.peek() == ',') {
@@ -109,7 +142,7 @@ public final class GnuSortKeys {
         c.next();
         endChar = c.number("invalid number after '.'");
       }
-      c.options(own, spec, false);
+      c.options(own, false);
     }
     if (!c.done()) {
       throw bad(spec, "stray character in field spec");
@@ -142,6 +175,7 @@ public final class GnuSortKeys {
     boolean human;
     boolean month;
     boolean version;
+    boolean random;
     boolean reverse;
 
     void set(char c, boolean start, boolean end) {
@@ -175,6 +209,9 @@ public final class GnuSortKeys {
         case 'V':
           version = true;
           break;
+        case 'R':
+          random = true;
+          break;
         case 'r':
           reverse = true;
           break;
@@ -189,13 +226,14 @@ public final class GnuSortKeys {
               + (general ? 1 : 0)
               + (human ? 1 : 0)
               + (month ? 1 : 0)
-              + (version || dictionary || nonprinting ? 1 : 0);
+              + (version || random || dictionary || nonprinting ? 1 : 0);
       if (kinds > 1) {
         // GNU's message lists the key's letters in its own order, without b and r.
         StringBuilder o = new StringBuilder();
         o.append(dictionary ? "d" : "").append(fold ? "f" : "").append(general ? "g" : "");
         o.append(human ? "h" : "").append(nonprinting && !dictionary ? "i" : "");
-        o.append(month ? "M" : "").append(numeric ? "n" : "").append(version ? "V" : "");
+        o.append(month ? "M" : "").append(numeric ? "n" : "").append(random ? "R" : "");
+        o.append(version ? "V" : "");
         throw new IllegalArgumentException("options '-" + o + "' are incompatible");
       }
     }
@@ -211,6 +249,7 @@ public final class GnuSortKeys {
           || general
           || human
           || month
+          || random
           || version;
     }
 
@@ -225,7 +264,7 @@ public final class GnuSortKeys {
           : nonprinting ? KeyType.Ignore.NONPRINTING : KeyType.Ignore.NONE;
     }
 
-    KeyType type(KeyType.GnuRelease release) {
+    KeyType type(KeyType.GnuRelease release, byte[] randomSalt) {
       if (numeric) {
         return KeyType.gnuNumeric(release);
       }
@@ -240,6 +279,12 @@ public final class GnuSortKeys {
       }
       if (version) {
         return KeyType.gnuVersion(fold, ignore(), release);
+      }
+      if (random) {
+        if (randomSalt == null) {
+          throw new IllegalArgumentException("-R needs the random source's salt");
+        }
+        return KeyType.gnuRandom(randomSalt, fold, ignore());
       }
       return KeyType.text(fold, ignore());
     }
@@ -274,19 +319,16 @@ public final class GnuSortKeys {
         i++;
       }
       if (i == start) {
-        throw new IllegalArgumentException(why + ": '" + s + "'");
+        throw new IllegalArgumentException(
+            why + ": invalid count at start of '" + s.substring(start) + "'");
       }
       return (int) v;
     }
 
-    void options(Options o, String spec, boolean start) {
+    void options(Options o, boolean start) {
       while (i < s.length() && ORDERING.indexOf(s.charAt(i)) >= 0) {
         o.set(s.charAt(i), start, !start);
         i++;
-      }
-      if (i < s.length() && s.charAt(i) == 'R') {
-        throw new IllegalArgumentException(
-            "random sort (-R) is not supported: '" + spec.toLowerCase(Locale.ROOT) + "'");
       }
     }
   }

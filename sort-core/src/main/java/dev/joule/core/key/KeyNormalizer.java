@@ -48,6 +48,8 @@ import java.util.Objects;
  *   <li>{@code -M}: one byte, 0 (unknown) or 1..12;
  *   <li>{@code -g}: {@code 0x00} error | {@code 0x01} NaN rank | {@code 0x02} and the 80-bit value
  *       in 10 order-preserving bytes;
+ *   <li>{@code -R}: the 16-byte MD5 digest of the salt and the filtered, folded key, then that key
+ *       as a text code (GNU's tie-break of two equal digests);
  *   <li>{@code -V}: inexact; one byte for GNU's special cases (empty, ".", "..", leading "." and
  *       the rest), then nothing after it: the key holds the fields before the {@code -V} field and
  *       that byte.

@@ -1,6 +1,7 @@
 package dev.joule.core.key;
 
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -34,7 +35,12 @@ public final class KeyType {
     /** GNU {@code -g}. */
     GNU_GENERAL_NUMERIC,
     /** GNU {@code -V}: no exact normalized key; compared by {@link KeyNormalizer#compareTail}. */
-    GNU_VERSION
+    GNU_VERSION,
+    /**
+     * GNU {@code -R}: the MD5 digest of a salt and the (filtered, folded) key, then the key itself
+     * for the rare tie of two digests.
+     */
+    GNU_RANDOM
   }
 
   /** Which bytes a text key drops before comparing. */
@@ -76,6 +82,7 @@ public final class KeyType {
   private final boolean foldCase;
   private final Ignore ignore;
   private final GnuRelease release;
+  private final byte[] salt;
 
   private KeyType(
       Kind kind,
@@ -92,6 +99,18 @@ public final class KeyType {
     this.foldCase = foldCase;
     this.ignore = ignore == null ? Ignore.NONE : ignore;
     this.release = release;
+    this.salt = null;
+  }
+
+  private KeyType(byte[] salt, boolean foldCase, Ignore ignore) {
+    this.kind = Kind.GNU_RANDOM;
+    this.width = 0;
+    this.signed = false;
+    this.order = null;
+    this.foldCase = foldCase;
+    this.ignore = Objects.requireNonNull(ignore, "ignore");
+    this.release = GnuRelease.CURRENT;
+    this.salt = salt.clone();
   }
 
   /** Unsigned bytes (GNU's key order with no options). */
@@ -183,6 +202,17 @@ public final class KeyType {
     return gnu(Kind.GNU_VERSION, foldCase, ignore, release);
   }
 
+  /**
+   * GNU {@code -R} with {@code -f} and {@code -d}/{@code -i} applied to the key first: keys in the
+   * order of the MD5 digests of {@code salt} followed by the key's bytes, equal keys together, and
+   * ties of two digests broken by the keys' bytes (shorter first). GNU sort reads its 16 bytes of
+   * salt from {@code --random-source=FILE} (or the system's random generator), so the same source
+   * gives GNU's own order.
+   */
+  public static KeyType gnuRandom(byte[] salt, boolean foldCase, Ignore ignore) {
+    return new KeyType(Objects.requireNonNull(salt, "salt"), foldCase, ignore);
+  }
+
   private static KeyType gnu(Kind kind, boolean foldCase, Ignore ignore, GnuRelease release) {
     return new KeyType(
         kind,
@@ -221,7 +251,15 @@ public final class KeyType {
     return foldCase;
   }
 
-  /** {@code -d}/{@code -i} of {@link Kind#TEXT} and {@link Kind#GNU_VERSION}. */
+  /** The salt of a {@link Kind#GNU_RANDOM} (a copy); null for the other kinds. */
+  public byte[] salt() {
+    return salt == null ? null : salt.clone();
+  }
+
+  /**
+   * {@code -d}/{@code -i} of {@link Kind#TEXT}, {@link Kind#GNU_VERSION} and {@link
+   * Kind#GNU_RANDOM}.
+   */
   public Ignore ignore() {
     return ignore;
   }
@@ -245,12 +283,14 @@ public final class KeyType {
         && Objects.equals(t.order, order)
         && t.foldCase == foldCase
         && t.ignore == ignore
-        && t.release == release;
+        && t.release == release
+        && Arrays.equals(t.salt, salt);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, width, signed, order, foldCase, ignore, release);
+    return Objects.hash(kind, width, signed, order, foldCase, ignore, release)
+        + 31 * Arrays.hashCode(salt);
   }
 
   @Override

@@ -17,9 +17,12 @@ public final class ArenaView {
     this.arena = arena;
   }
 
-  /** Number of slabs. */
+  /**
+   * Number of slabs that exist: all of them, or of an arena made by {@code reserve} the ones
+   * allocated so far (the others hold nothing a reader could see).
+   */
   public int slabCount() {
-    return arena.slabCount();
+    return arena.allocatedSlabs();
   }
 
   /** Bytes of slab {@code slab} that hold data. */

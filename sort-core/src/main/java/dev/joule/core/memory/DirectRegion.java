@@ -17,12 +17,24 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * garbage collector finds them unreachable. A sort allocates hundreds of MiB of them and then drops
  * them; with a large heap and little garbage no collection may come for minutes, so an embedding
  * platform running sort after sort saw its resident memory grow by the budget of every finished
- * sort (measured in docs/design.md, "Resident memory" and D18). On JDK 22 and later a region is a
- * shared FFM {@code java.lang.foreign.Arena}: {@code close()} frees the memory at once, and any
- * later access through a buffer of the region throws {@link IllegalStateException} instead of
- * touching freed memory. joule targets Java 17, so the FFM API is reached through method handles
- * looked up once; on JDK 17–21 (or with {@code -Djoule.directMemory=gc}) a region hands out
- * ordinary direct buffers which the GC frees once their owners drop them, as before.
+ * sort (measured in docs/design.md, "Resident memory" and D18), and a thousand small sessions in a
+ * row grew it from 125 to 455 MB on JDK 17 before the collector caught up. So a region frees its
+ * memory when it is closed, in one of two ways:
+ *
+ * <ul>
+ *   <li>on JDK 22 and later a region is a shared FFM {@code java.lang.foreign.Arena}: {@code
+ *       close()} frees the memory at once, and any later access through a buffer of the region
+ *       throws {@link IllegalStateException} instead of touching freed memory (the checked way);
+ *   <li>on JDK 17–21 a region hands out ordinary direct buffers and runs their cleaners when it
+ *       closes ({@code sun.misc.Unsafe.invokeCleaner}, the JDK's own deallocator, which Netty and
+ *       Lucene's MMapDirectory use likewise): the memory is freed at once, unchecked, so an owner
+ *       must never let a buffer be used after it closed the region (every owner here joins its I/O
+ *       threads first; the JDK 22+ run of the same tests would throw where that is broken).
+ * </ul>
+ *
+ * joule targets Java 17, so both are reached through method handles looked up once. With {@code
+ * -Djoule.directMemory=gc} regions hand out ordinary direct buffers which the GC frees once their
+ * owners drop them, as before (never reading freed memory, at the price of resident memory).
  *
  * <p><b>Failure to free.</b> A shared arena refuses to close while a thread holds it (a {@code
  * FileChannel} read or write in progress into one of its buffers). Owners close regions after
@@ -33,12 +45,16 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Thread-safe; buffers are independent views (each caller gets its own position and limit).
  */
 public final class DirectRegion implements AutoCloseable {
-  /** Whether this JVM frees regions eagerly (FFM available and not disabled). */
+  /** Whether this JVM frees regions eagerly and checked (FFM available and not disabled). */
   public static final boolean EAGER = Ffm.HANDLES != null;
+
+  /** Whether regions free their buffers at close by running their cleaners (JDK 17–21). */
+  public static final boolean CLEANS = !EAGER && Cleaners.INVOKE != null;
 
   private static final Queue<Object> UNRELEASED = new ConcurrentLinkedQueue<>();
 
   private final Object arena; // java.lang.foreign.Arena, or null in GC mode
+  private final java.util.List<ByteBuffer> bases = new java.util.ArrayList<>(); // CLEANS: to free
   private long reserved;
   private boolean closed;
 
@@ -71,7 +87,11 @@ public final class DirectRegion implements AutoCloseable {
     if (arena != null) {
       b = Ffm.HANDLES.allocate(arena, size);
     } else {
-      b = ByteBuffer.allocateDirect(size + Alignment.BYTES).alignedSlice(Alignment.BYTES);
+      ByteBuffer base = ByteBuffer.allocateDirect(size + Alignment.BYTES);
+      if (CLEANS) {
+        bases.add(base);
+      }
+      b = base.alignedSlice(Alignment.BYTES);
       b.limit(size);
       b = b.slice();
     }
@@ -106,6 +126,10 @@ public final class DirectRegion implements AutoCloseable {
     if (arena != null && !Ffm.HANDLES.tryClose(arena)) {
       UNRELEASED.add(arena);
     }
+    for (ByteBuffer base : bases) {
+      Cleaners.clean(base);
+    }
+    bases.clear();
     retryUnreleased();
   }
 
@@ -129,6 +153,40 @@ public final class DirectRegion implements AutoCloseable {
   /** Whether {@link #close()} was called. */
   public synchronized boolean isClosed() {
     return closed;
+  }
+
+  /**
+   * The JDK's deallocator of a direct buffer, {@code sun.misc.Unsafe.invokeCleaner} (JDK 9+, in the
+   * {@code jdk.unsupported} module), bound to the unsafe instance; null where it is missing or
+   * {@code -Djoule.directMemory=gc} says to leave buffers to the collector.
+   */
+  private static final class Cleaners {
+    static final MethodHandle INVOKE = lookup();
+
+    private static MethodHandle lookup() {
+      String mode = System.getProperty("joule.directMemory", "auto").toLowerCase(Locale.ROOT);
+      if (mode.equals("gc")) {
+        return null;
+      }
+      try {
+        Class<?> type = Class.forName("sun.misc.Unsafe");
+        java.lang.reflect.Field f = type.getDeclaredField("theUnsafe");
+        f.setAccessible(true);
+        return MethodHandles.publicLookup()
+            .findVirtual(type, "invokeCleaner", MethodType.methodType(void.class, ByteBuffer.class))
+            .bindTo(f.get(null));
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        return null; // no jdk.unsupported: buffers go back when the collector finds them
+      }
+    }
+
+    static void clean(ByteBuffer base) {
+      try {
+        INVOKE.invokeExact(base);
+      } catch (Throwable t) {
+        throw Ffm.rethrow(t);
+      }
+    }
   }
 
   /** The four FFM entry points a region needs, or {@code null} where FFM is missing or off. */

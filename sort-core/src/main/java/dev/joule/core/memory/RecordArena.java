@@ -17,7 +17,8 @@ import java.nio.ByteOrder;
  *
  * <p><b>Layout.</b> Slabs are at most {@link #MAX_SLAB_BYTES} (1 GiB, int-indexed buffers) and at
  * most {@link #MAX_SLABS}, which is what a record address in {@code RecordIndex} can name. All
- * slabs have the same capacity except possibly the last.
+ * slabs have the same capacity except possibly the last, or, in an arena made by {@link
+ * #reserveGrowing}, they double from a small first one.
  *
  * <p><b>Memory bound.</b> {@link #directBytes()}: the requested capacity rounded up to 4096 per
  * slab, plus 4096 bytes of alignment slack per slab. Nothing else is allocated after construction,
@@ -46,48 +47,38 @@ public final class RecordArena implements AutoCloseable {
   private final int slabBytes;
   private final int[] capacities;
   private final ArenaView view = new ArenaView(this);
-  private final DirectRegion region;
+  private final DirectRegion region; // every slab's, or null when each has its own (growing)
+  private final DirectRegion[] slabRegions; // a growing arena's, so that slabs can be released
   private ByteBuffer[] slabs; // writable, BIG_ENDIAN; null once closed
   private ByteBuffer[] readers; // read-only duplicates handed to views
   private int[] filled;
   private int allocated; // slabs [0, allocated) exist
 
   private RecordArena(long capacityBytes, int slabBytes, boolean eager) {
-    if (capacityBytes < 1) {
-      throw new IllegalArgumentException("arena capacity " + capacityBytes + " must be positive");
-    }
-    if (slabBytes < Alignment.BYTES
-        || slabBytes > MAX_SLAB_BYTES
-        || slabBytes % Alignment.BYTES != 0) {
-      throw new IllegalArgumentException(
-          "slab size " + slabBytes + " must be a multiple of 4096 in 4096.." + MAX_SLAB_BYTES);
-    }
-    long rounded = (capacityBytes + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
-    long count = (rounded + slabBytes - 1) / slabBytes;
-    if (count > MAX_SLABS) {
-      throw new IllegalArgumentException(
-          capacityBytes + " bytes need " + count + " slabs of " + slabBytes + "; max " + MAX_SLABS);
-    }
-    int n = (int) count;
+    this(uniformSlabs(capacityBytes, slabBytes), slabBytes, eager, false);
+  }
+
+  private RecordArena(int[] capacities, int slabBytes, boolean eager, boolean ownRegions) {
+    int n = capacities.length;
     this.slabBytes = slabBytes;
     this.slabs = new ByteBuffer[n];
     this.readers = new ByteBuffer[n];
     this.filled = new int[n];
-    this.capacities = new int[n];
+    this.capacities = capacities;
     long reserved = 0;
     for (int i = 0; i < n; i++) {
-      capacities[i] = (int) Math.min(slabBytes, rounded - (long) i * slabBytes);
       reserved += capacities[i] + Alignment.BYTES; // what DirectRegion reserves per buffer
     }
     this.directBytes = reserved;
-    this.region = DirectRegion.open();
+    this.region = ownRegions ? null : DirectRegion.open();
+    this.slabRegions = ownRegions ? new DirectRegion[n] : null;
     if (eager) {
       try {
         for (int i = 0; i < n; i++) {
           allocateSlab(i);
         }
       } catch (RuntimeException | Error e) {
-        region.close(); // the slabs allocated before the failure
+        closeRegions(); // the slabs allocated before the failure
         throw e;
       }
     }
@@ -120,6 +111,66 @@ public final class RecordArena implements AutoCloseable {
   }
 
   /**
+   * Caller owns the returned arena: at least {@code capacityBytes}, none allocated yet (as {@link
+   * #reserve}), in slabs that start at {@code firstSlab} bytes and double up to {@code maxSlab}
+   * (both multiples of 4096), so that an owner that allocates them one by one as data arrives holds
+   * about twice what it was given, however little that is. Entries cannot straddle slabs: one
+   * larger than a small early slab waits for a later, larger one.
+   */
+  public static RecordArena reserveGrowing(long capacityBytes, int firstSlab, int maxSlab) {
+    long rounded = roundUp(capacityBytes);
+    checkSlab(firstSlab);
+    checkSlab(maxSlab);
+    if (firstSlab > maxSlab) {
+      throw new IllegalArgumentException("first slab " + firstSlab + " > largest " + maxSlab);
+    }
+    int[] caps = new int[MAX_SLABS];
+    int n = 0;
+    long total = 0;
+    for (long next = firstSlab; total < rounded; n++) {
+      if (n == MAX_SLABS) {
+        throw new IllegalArgumentException(
+            capacityBytes + " bytes need more than " + MAX_SLABS + " slabs of up to " + maxSlab);
+      }
+      caps[n] = (int) Math.min(next, rounded - total);
+      total += caps[n];
+      next = Math.min(maxSlab, 2 * next);
+    }
+    return new RecordArena(java.util.Arrays.copyOf(caps, n), maxSlab, false, true);
+  }
+
+  private static int[] uniformSlabs(long capacityBytes, int slabBytes) {
+    long rounded = roundUp(capacityBytes);
+    checkSlab(slabBytes);
+    long count = (rounded + slabBytes - 1) / slabBytes;
+    if (count > MAX_SLABS) {
+      throw new IllegalArgumentException(
+          capacityBytes + " bytes need " + count + " slabs of " + slabBytes + "; max " + MAX_SLABS);
+    }
+    int[] caps = new int[(int) count];
+    for (int i = 0; i < caps.length; i++) {
+      caps[i] = (int) Math.min(slabBytes, rounded - (long) i * slabBytes);
+    }
+    return caps;
+  }
+
+  private static long roundUp(long capacityBytes) {
+    if (capacityBytes < 1) {
+      throw new IllegalArgumentException("arena capacity " + capacityBytes + " must be positive");
+    }
+    return (capacityBytes + Alignment.BYTES - 1) / Alignment.BYTES * Alignment.BYTES;
+  }
+
+  private static void checkSlab(int slabBytes) {
+    if (slabBytes < Alignment.BYTES
+        || slabBytes > MAX_SLAB_BYTES
+        || slabBytes % Alignment.BYTES != 0) {
+      throw new IllegalArgumentException(
+          "slab size " + slabBytes + " must be a multiple of 4096 in 4096.." + MAX_SLAB_BYTES);
+    }
+  }
+
+  /**
    * Allocates slab {@code slab}, which must be the first not yet allocated. Its memory is zeroed on
    * this thread (that is where a fresh slab's page faults land). Hand the slab to other threads (a
    * reader, a pool task) only after this returns, through something that publishes it (a queue or a
@@ -134,10 +185,58 @@ public final class RecordArena implements AutoCloseable {
       throw new IllegalStateException(
           "slab " + slab + " requested; allocated " + allocated + " of " + s.length + " slabs");
     }
-    ByteBuffer b = region.allocate(capacities[slab]);
+    ByteBuffer b;
+    if (slabRegions != null) {
+      DirectRegion r = DirectRegion.open();
+      try {
+        b = r.allocate(capacities[slab]);
+      } catch (RuntimeException | Error e) {
+        r.close();
+        throw e;
+      }
+      slabRegions[slab] = r;
+    } else {
+      b = region.allocate(capacities[slab]);
+    }
     s[slab] = b;
     readers[slab] = b.asReadOnlyBuffer().order(ByteOrder.BIG_ENDIAN);
     allocated++;
+  }
+
+  /**
+   * Gives back the memory of slabs {@code [from, allocatedSlabs())} of an arena made by {@link
+   * #reserveGrowing} (each slab there has a region of its own), which can allocate them again
+   * later; their data is gone. For an owner that keeps what is in use (the first slabs) and hands
+   * the rest back to its memory manager.
+   *
+   * @throws IllegalStateException for an arena whose slabs share one region
+   */
+  public void releaseSlabsFrom(int from) {
+    ByteBuffer[] s = slabs();
+    if (slabRegions == null) {
+      throw new IllegalStateException("only a growing arena releases single slabs");
+    }
+    for (int i = allocated - 1; i >= Math.max(0, from); i--) {
+      slabRegions[i].close();
+      slabRegions[i] = null;
+      s[i] = null;
+      readers[i] = null;
+      filled[i] = 0;
+      allocated = i;
+    }
+  }
+
+  private void closeRegions() {
+    if (region != null) {
+      region.close();
+      return;
+    }
+    for (int i = 0; i < slabRegions.length; i++) {
+      if (slabRegions[i] != null) {
+        slabRegions[i].close();
+        slabRegions[i] = null;
+      }
+    }
   }
 
   /** Slabs allocated so far (all of them unless made by {@link #reserve}). */
@@ -173,7 +272,7 @@ public final class RecordArena implements AutoCloseable {
     return capacities[slab];
   }
 
-  /** Capacity of every slab but possibly the last. */
+  /** Capacity of every slab but possibly the last (of a growing arena: of its largest slabs). */
   public int slabBytes() {
     return slabBytes;
   }
@@ -295,7 +394,7 @@ public final class RecordArena implements AutoCloseable {
     slabs = null;
     readers = null;
     filled = null;
-    region.close();
+    closeRegions();
     ArenaTracker.closed(this, directBytes);
   }
 

@@ -57,6 +57,29 @@ public final class RecordChecksum {
   }
 
   /**
+   * Adds the CRC-32 of the record that {@code view} holds from its position to its limit, read
+   * where it lies (a direct buffer goes straight to the CRC's intrinsic, no copy to the heap), and
+   * returns it; the view's position is left at its limit. For a caller that keeps one view per
+   * buffer and moves it from record to record (a session's chunk slabs, its cursor's blocks): the
+   * copy {@link #addRecord(ByteBuffer, int, int)} makes instead of a slice per record was 14 % of a
+   * session's main thread (async-profiler, wall clock, 1 GB of pairs, 2026-11-28).
+   */
+  public int addRecord(ByteBuffer view) {
+    int length = view.remaining();
+    int value;
+    if (length <= TABLE_BYTES) {
+      value = tableCrc(view, view.position(), length);
+      view.position(view.limit());
+    } else {
+      crc.reset();
+      crc.update(view);
+      value = (int) crc.getValue();
+    }
+    addCrc(value);
+    return value;
+  }
+
+  /**
    * The CRC-32 of {@code length} bytes at absolute index {@code index} of {@code buf}, not added
    * (for a caller that adds it only later, with {@link #addCrc(int)}, or elsewhere).
    */

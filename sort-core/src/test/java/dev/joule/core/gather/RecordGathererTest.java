@@ -12,13 +12,14 @@ import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.testing.KeyShape;
 import dev.joule.testing.RandomRecords;
+import dev.joule.testing.TestSeed;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class RecordGathererTest {
-  private static final long SEED = Long.getLong("joule.test.seed", System.nanoTime());
+  private static final long SEED = TestSeed.of(RecordGathererTest.class, 0x6A7E_0002L);
 
   @Test
   void parallelGatherEqualsSequentialAndTheReference() {

@@ -9,12 +9,13 @@ import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.testing.KeyShape;
 import dev.joule.testing.RandomRecords;
+import dev.joule.testing.TestSeed;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class RecordIndexTest {
-  private static final long SEED = Long.getLong("joule.test.seed", System.nanoTime());
+  private static final long SEED = TestSeed.of(RecordIndexTest.class, 0x1DE7_0001L);
 
   @Test
   void buildPacksPrefixTieBytesAndAddressesInInputOrder() {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.testing.TestSeed;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * given: every address answers its own count whatever the ref's key bits, others answer 0.
  */
 class RepeatCountsTest {
-  private static final long SEED = Long.getLong("joule.seed", 0x2E9E_A7L);
+  private static final long SEED = TestSeed.of(RepeatCountsTest.class, 0x2E9E_A7L);
 
   @Test
   void eachEntryAnswersItsOwnCount() {

@@ -1,11 +1,13 @@
 package dev.joule.core.key;
 
+import dev.joule.testing.TestSeed;
+
 /**
- * One base seed per test JVM ({@code -Djoule.test.seed=N} replays a failure); each case runs with
- * {@code BASE + i} and a failure names it.
+ * One base seed per test JVM ({@link TestSeed}: fixed, {@code -Djoule.test.seed=N} replays a
+ * failure); each case runs with {@code BASE + i} and a failure names it.
  */
 final class Seeds {
-  static final long BASE = Long.getLong("joule.test.seed", System.nanoTime() ^ 0x5DEECE66DL);
+  static final long BASE = TestSeed.of("key tests", null, 0x5DEECE66DL);
 
   private Seeds() {}
 

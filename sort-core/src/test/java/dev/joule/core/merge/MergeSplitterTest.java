@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.merge.RunFixture.Shape;
+import dev.joule.testing.TestSeed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,7 +22,7 @@ class MergeSplitterTest {
   /** Pages {@link #runsOfOneDistributionAreSplitInFewPages} may touch: 176 do, 576 did. */
   private static final int FEW_PAGES = 300;
 
-  private static final long SEED_DISORDER = Long.getLong("joule.seed", 0xD150_4DE4L);
+  private static final long SEED_DISORDER = TestSeed.of(MergeSplitterTest.class, 0xD150_4DE4L);
 
   /** Brute force: the cut at rank r counts, per run, the runs' records among the first r merged. */
   private static long[] bruteCuts(long[] reference, int runs, long rank) {

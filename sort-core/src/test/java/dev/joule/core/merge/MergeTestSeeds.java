@@ -1,8 +1,10 @@
 package dev.joule.core.merge;
 
-/** One base seed per test JVM, overridable with {@code -Djoule.test.seed=N} to replay a failure. */
+import dev.joule.testing.TestSeed;
+
+/** One base seed per test JVM ({@link TestSeed}): fixed, {@code -Djoule.test.seed=N} replays. */
 final class MergeTestSeeds {
-  static final long BASE = Long.getLong("joule.test.seed", System.nanoTime() ^ 0x9E3779B97F4A7C15L);
+  static final long BASE = TestSeed.of("merge tests", null, 0x9E3779B97F4A7C15L);
 
   private MergeTestSeeds() {}
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.index.TieBreaker;
+import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * written with {@link Arrays#compareUnsigned}, independent of the merge code.
  */
 class VariableEntryMergeTest {
-  private static final long BASE_SEED = Long.getLong("joule.test.seed", System.nanoTime());
+  private static final long BASE_SEED = TestSeed.of(VariableEntryMergeTest.class, 0x7A41_E0E5L);
 
   /** Compares records descending, shorter first on a common prefix: unlike the keys' order. */
   private static final TieBreaker DESCENDING =

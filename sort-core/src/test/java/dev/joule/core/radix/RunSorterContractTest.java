@@ -13,6 +13,7 @@ import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
 import dev.joule.testing.KeyShape;
 import dev.joule.testing.RandomRecords;
+import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -29,7 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * key, then input ordinal). Every case prints its seed on failure.
  */
 abstract class RunSorterContractTest {
-  private static final long BASE_SEED = Long.getLong("joule.test.seed", System.nanoTime());
+  private static final long BASE_SEED = TestSeed.of(RunSorterContractTest.class, 0xC0_47AC7L);
 
   /** A tie breaker: whole records, descending (the opposite of input order for sorted data). */
   private static final TieBreaker DESCENDING =

@@ -2,6 +2,7 @@ package dev.joule.core.valsort;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.joule.testing.TestSeed;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** The 128-bit checksum's arithmetic against BigInteger, the definition's sum modulo 2^128. */
 class RecordChecksumTest {
-  private static final long SEED = Long.getLong("joule.seed", 0xC4EC_5005L);
+  private static final long SEED = TestSeed.of(RecordChecksumTest.class, 0xC4EC_5005L);
   private static final BigInteger MOD = BigInteger.ONE.shiftLeft(128);
 
   private static BigInteger value(RecordChecksum c) {

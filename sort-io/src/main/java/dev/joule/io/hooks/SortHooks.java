@@ -33,6 +33,9 @@ import java.util.function.IntConsumer;
  * @param beforeOnePassSlab called on the sorting thread with each slab number just before the
  *     one-pass sort allocates that slab of its arena; an exception it throws (an {@code
  *     OutOfMemoryError} stands for a refused allocation) fails the sort like any other
+ * @param beforeSessionRunWrite called on a sort session's run writer thread before it sorts and
+ *     writes each chunk handed to it; the overlap test blocks it there until more records were
+ *     added, which only works if adding does not wait for the write
  */
 public record SortHooks(
     long runRecordsLimit,
@@ -40,10 +43,11 @@ public record SortHooks(
     OutputFault outputFault,
     Consumer<List<Path>> beforeIntermediateMerge,
     int onePassSlabBytes,
-    IntConsumer beforeOnePassSlab) {
+    IntConsumer beforeOnePassSlab,
+    Runnable beforeSessionRunWrite) {
   /** No hooks: runs as large as the budget allows, nothing called between phases, no fault. */
   public static final SortHooks NONE =
-      new SortHooks(0, runs -> {}, OutputFault.NONE, inputs -> {}, 0, slab -> {});
+      new SortHooks(0, runs -> {}, OutputFault.NONE, inputs -> {}, 0, slab -> {}, () -> {});
 
   private static volatile Access access;
 
@@ -60,6 +64,7 @@ public record SortHooks(
           "one-pass slab size " + onePassSlabBytes + " must be a multiple of 4096 (0: default)");
     }
     Objects.requireNonNull(beforeOnePassSlab, "beforeOnePassSlab");
+    Objects.requireNonNull(beforeSessionRunWrite, "beforeSessionRunWrite");
   }
 
   /** These hooks with another run record limit. */
@@ -70,7 +75,8 @@ public record SortHooks(
         outputFault,
         beforeIntermediateMerge,
         onePassSlabBytes,
-        beforeOnePassSlab);
+        beforeOnePassSlab,
+        beforeSessionRunWrite);
   }
 
   /** These hooks with another after-run-formation callback. */
@@ -81,7 +87,8 @@ public record SortHooks(
         outputFault,
         beforeIntermediateMerge,
         onePassSlabBytes,
-        beforeOnePassSlab);
+        beforeOnePassSlab,
+        beforeSessionRunWrite);
   }
 
   /** These hooks with another output fault. */
@@ -92,13 +99,20 @@ public record SortHooks(
         fault,
         beforeIntermediateMerge,
         onePassSlabBytes,
-        beforeOnePassSlab);
+        beforeOnePassSlab,
+        beforeSessionRunWrite);
   }
 
   /** These hooks with another before-intermediate-merge callback. */
   public SortHooks withBeforeIntermediateMerge(Consumer<List<Path>> hook) {
     return new SortHooks(
-        runRecordsLimit, afterRunFormation, outputFault, hook, onePassSlabBytes, beforeOnePassSlab);
+        runRecordsLimit,
+        afterRunFormation,
+        outputFault,
+        hook,
+        onePassSlabBytes,
+        beforeOnePassSlab,
+        beforeSessionRunWrite);
   }
 
   /** These hooks with another one-pass slab size (0: the default). */
@@ -109,7 +123,8 @@ public record SortHooks(
         outputFault,
         beforeIntermediateMerge,
         bytes,
-        beforeOnePassSlab);
+        beforeOnePassSlab,
+        beforeSessionRunWrite);
   }
 
   /** These hooks with another callback before each one-pass slab allocation. */
@@ -120,6 +135,19 @@ public record SortHooks(
         outputFault,
         beforeIntermediateMerge,
         onePassSlabBytes,
+        hook,
+        beforeSessionRunWrite);
+  }
+
+  /** These hooks with another callback before each run write of a session. */
+  public SortHooks withBeforeSessionRunWrite(Runnable hook) {
+    return new SortHooks(
+        runRecordsLimit,
+        afterRunFormation,
+        outputFault,
+        beforeIntermediateMerge,
+        onePassSlabBytes,
+        beforeOnePassSlab,
         hook);
   }
 

@@ -22,6 +22,7 @@ public final class EntryAppender {
   private RecordIndex index;
   private int slab;
   private int at;
+  private int lastAt; // where the last entry appended starts (in slab)
   private ByteBuffer dst;
   private ByteBuffer key = ByteBuffer.allocate(256);
   private int keyLength;
@@ -62,12 +63,12 @@ public final class EntryAppender {
   }
 
   /** The key {@link #encodeKey} encoded last: {@code [0, keyLength())} of this buffer. */
-  ByteBuffer key() {
+  public ByteBuffer key() {
     return key;
   }
 
   /** The length of the key {@link #encodeKey} encoded last (0 if the spec derives none). */
-  int keyLength() {
+  public int keyLength() {
     return keyLength;
   }
 
@@ -96,7 +97,7 @@ public final class EntryAppender {
     }
     int entry = spec.entryLength(length, keyLength);
     while (at + entry > arena.slabCapacity(slab)) {
-      if (slab + 1 == arena.slabCount()) {
+      if (slab + 1 >= arena.allocatedSlabs()) { // a growing arena's next slab may be unallocated
         return false;
       }
       slab++;
@@ -106,6 +107,7 @@ public final class EntryAppender {
     spec.writeEntry(dst, at, src, start, length, keySrc, keyStart, keyLength);
     arena.setFilled(slab, at + entry);
     index.add(slab, at);
+    lastAt = at;
     at += entry;
     return true;
   }
@@ -117,6 +119,16 @@ public final class EntryAppender {
       max = Math.max(max, arena.slabCapacity(s));
     }
     return max;
+  }
+
+  /** The slab of the entry appended last. */
+  public int lastSlab() {
+    return slab;
+  }
+
+  /** The offset in {@link #lastSlab()} of the entry appended last. */
+  public int lastOffset() {
+    return lastAt;
   }
 
   /** Entries appended since the last {@link #reset}. */

@@ -111,11 +111,19 @@ public final class EntrySpec {
 
   /**
    * Key/value pairs of a session: the key is the caller's (already order-preserving bytes), stored
-   * in front of the value; equal keys keep input order.
+   * in front of the value; equal keys keep input order, or with a last resort are ordered by their
+   * values' unsigned bytes (ascending or descending), input order only between identical values.
+   * Unique mode keeps the first pair of each key, whatever the last resort.
    */
-  public static EntrySpec pairs(boolean unique) {
+  public static EntrySpec pairs(boolean unique, LastResort last) {
     return new EntrySpec(
-        RecordFormat.lengthPrefixed(), EntryLayout.derived(0, 0), null, null, null, unique, false);
+        RecordFormat.lengthPrefixed(),
+        EntryLayout.derived(0, 0),
+        null,
+        unique ? null : lastResort(null, last),
+        null,
+        unique,
+        false);
   }
 
   /** The RANGE layout of a single ascending byte-range key of fixed records, or null. */

@@ -86,7 +86,7 @@ public final class ArenaMemory {
         break;
       }
       RecordArena ra = arenas[at[0]];
-      if (at[1] >= ra.slabCount()) {
+      if (at[1] >= ra.allocatedSlabs()) {
         at[0]++;
         at[1] = 0;
         at[2] = 0;
@@ -104,6 +104,21 @@ public final class ArenaMemory {
       n++;
     }
     return n;
+  }
+
+  /**
+   * How many slabs of arena {@code i} (in constructor order) hold a window carved since the last
+   * {@link #reset()}: the slabs from there on are untouched by carving, and an owner may give them
+   * back while the pools live.
+   */
+  public synchronized int slabsInUse(int i) {
+    if (i < arena) {
+      return arenas[i].allocatedSlabs();
+    }
+    if (i > arena) {
+      return 0;
+    }
+    return slab + (offset > 0 ? 1 : 0);
   }
 
   /** Makes all the arenas' memory available again; every pool carved so far must be closed. */

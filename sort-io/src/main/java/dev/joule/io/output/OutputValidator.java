@@ -129,8 +129,9 @@ public final class OutputValidator {
   }
 
   /**
-   * Adds every entry's key to the checksum besides its record (key/value pairs, whose keys are the
-   * caller's data, not derived from the record); returns this validator.
+   * Checksums every entry's key together with its record, in one CRC-32 of both (key/value pairs,
+   * whose keys are the caller's data, not derived from the record, and lie just before the value in
+   * their entry); returns this validator.
    */
   public OutputValidator withKeysInChecksum() {
     keysInChecksum = true;
@@ -189,13 +190,24 @@ public final class OutputValidator {
    * into the checksum, its key (then tie breaker) is compared with the previous entry's.
    */
   public void acceptEntry(ByteBuffer b, int at) {
+    acceptEntry(b, at, null);
+  }
+
+  /**
+   * {@link #acceptEntry(ByteBuffer, int)}, with the checksum taken from {@code checked}: a view of
+   * {@code b} the caller moved onto exactly the bytes the checksum covers (the record, or key and
+   * value), which goes to the CRC without a copy; its position ends at its limit. Null: read them
+   * from {@code b}.
+   */
+  public void acceptEntry(ByteBuffer b, int at, ByteBuffer checked) {
     int kp = layout.keyStart(at);
     int kl = layout.keyLength(b, at);
     int rp = layout.recordStart(b, at);
     int rl = layout.recordLength(b, at);
-    checksum.addRecord(b, rp, rl);
-    if (keysInChecksum) {
-      checksum.addRecord(b, kp, kl);
+    if (checked != null) {
+      checksum.addRecord(checked);
+    } else {
+      checksum.addRecord(b, keysInChecksum ? kp : rp, keysInChecksum ? rp + rl - kp : rl);
     }
     if (records == 0) {
       first = copy(first, b, kp, kl);
@@ -242,10 +254,7 @@ public final class OutputValidator {
       throw new IllegalStateException("copies of an entry not accepted");
     }
     RecordChecksum one = new RecordChecksum();
-    one.addRecord(b, layout.recordStart(b, at), layout.recordLength(b, at));
-    if (keysInChecksum) {
-      one.addRecord(b, layout.keyStart(at), layout.keyLength(b, at));
-    }
+    addChecked(one, b, at);
     checksum.addTimes(one, copies);
     duplicates += copies;
     if (unique) {
@@ -302,11 +311,16 @@ public final class OutputValidator {
     if (!unique || !sameKeyAsPrevious(b, at)) {
       wrongDrops++;
     }
-    droppedChecksum.addRecord(b, layout.recordStart(b, at), layout.recordLength(b, at));
-    if (keysInChecksum) {
-      droppedChecksum.addRecord(b, layout.keyStart(at), layout.keyLength(b, at));
-    }
+    addChecked(droppedChecksum, b, at);
     dropped++;
+  }
+
+  /** Adds what the checksum covers of the entry at {@code at} (its record, or key and value). */
+  private void addChecked(RecordChecksum sum, ByteBuffer b, int at) {
+    int rp = layout.recordStart(b, at);
+    int rl = layout.recordLength(b, at);
+    int from = keysInChecksum ? layout.keyStart(at) : rp;
+    sum.addRecord(b, from, rp + rl - from);
   }
 
   /**

@@ -174,21 +174,24 @@ public final class ExternalSorter {
   }
 
   /**
-   * A push/pull session for embedding: add records, then pull them sorted.
+   * A push/pull session for embedding: add records of the configured format, then pull them sorted.
+   * Nothing is allocated until the first record arrives.
    *
-   * @throws IOException when the session cannot start
+   * @throws IOException when the session cannot start: a temp directory that cannot hold its
+   *     private directory ({@link SortIOException} naming it), or a shut-down compute pool
    */
-  public static SortSession open(SortConfig config) throws IOException {
-    return new SortSession(Objects.requireNonNull(config, "config"), false);
+  public static RecordSession open(SortConfig config) throws IOException {
+    return new RecordSession(new SessionEngine(Objects.requireNonNull(config, "config"), false));
   }
 
   /**
-   * A push/pull session of key/value pairs ({@link SortSession#add(ByteBuffer, ByteBuffer)}),
-   * ordered by the unsigned bytes of the keys; the configuration's format and key do not apply.
+   * A push/pull session of key/value pairs ({@link PairSession#add(ByteBuffer, ByteBuffer)}),
+   * ordered by the unsigned bytes of the keys, then by the configuration's last resort (the values'
+   * bytes) if it has one; the configuration's format and key do not apply.
    *
-   * @throws IOException when the session cannot start
+   * @throws IOException when the session cannot start, as for {@link #open}
    */
-  public static SortSession openPairs(SortConfig config) throws IOException {
-    return new SortSession(Objects.requireNonNull(config, "config"), true);
+  public static PairSession openPairs(SortConfig config) throws IOException {
+    return new PairSession(new SessionEngine(Objects.requireNonNull(config, "config"), true));
   }
 }

@@ -6,7 +6,6 @@ import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.DeviceMeter;
 import dev.joule.io.block.SortThreads;
@@ -24,6 +23,8 @@ import dev.joule.io.input.RecordSampler;
 import dev.joule.io.memory.ArenaMemory;
 import dev.joule.io.memory.MemoryMeter;
 import dev.joule.io.memory.Resources;
+import dev.joule.io.merge.MergePasses;
+import dev.joule.io.merge.Merges;
 import dev.joule.io.output.AtomicOutput;
 import dev.joule.io.output.OutputValidator;
 import dev.joule.io.plan.MergePlan;
@@ -36,22 +37,19 @@ import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.PrefetchReport;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.stripe.RoundRobinStripes;
 import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
- * One file-to-file sort of {@link ExternalSorter#sort}: checks the arguments, then runs either the
- * one-pass {@link InMemorySortPhase} or {@link RunFormationPhase} followed by the {@link
- * MergePlan}'s passes ({@link MergePasses}, then the final {@link MergePhase#mergeToOutput}), and
- * publishes the validated output. Everything it opens is registered in its {@link Resources} or
- * held as its {@link TempSpace}, which {@link #close()} (success) or {@link #closeAfterFailure}
- * release.
+ * One file-to-file sort of {@link ExternalSorter#sort}: plan → one pass or run formation → merge
+ * down → merge into output → publish. It checks the arguments, then runs either the one-pass {@link
+ * InMemorySortPhase} or {@link RunFormationPhase}, which spills its runs into the sort's {@link
+ * RunStore}; the store merges them down by the {@link MergePlan} and into the output, and the
+ * validated output is published. Everything it opens is registered in its {@link Resources} or held
+ * by its store, which {@link #close()} (success) or {@link #closeAfterFailure} release.
  *
  * <p>Used once, by one thread.
  */
@@ -63,7 +61,7 @@ final class FileSortJob {
   private final MemoryMeter meter = new MemoryMeter();
   private final Resources res = new Resources(meter);
   private final List<PhaseReport> phases = new ArrayList<>();
-  private TempSpace temp;
+  private RunStore store;
   private TimelineSampler timeline;
   private RecordArena[] arenas; // run formation's, lent to the merge
   private PrefetchReport prefetch = PrefetchReport.NONE; // the merges', for the report
@@ -76,41 +74,18 @@ final class FileSortJob {
     this.threads = SortThreads.of(config.threadFactory());
   }
 
-  /**
-   * The radix sorter of a sort with {@code config}: on the caller's compute pool if it gave one,
-   * else on a pool of its own.
-   *
-   * @throws RejectedExecutionException if the caller's pool is shut down
-   */
-  static RadixRunSorter sorter(SortConfig config) {
-    ForkJoinPool pool = config.computePool();
-    if (pool == null) {
-      return new RadixRunSorter(config.threads());
-    }
-    checkComputePool(config);
-    return new RadixRunSorter(pool, config.threads());
-  }
-
-  /**
-   * Fails before anything is written if the caller's compute pool is already shut down.
-   *
-   * @throws RejectedExecutionException naming the setting
-   */
-  static void checkComputePool(SortConfig config) {
-    ForkJoinPool pool = config.computePool();
-    if (pool != null && pool.isShutdown()) {
-      throw new RejectedExecutionException(
-          "the compute pool of the sort's configuration (SortConfig.computePool) is shut down: "
-              + pool);
-    }
-  }
-
   /** Closes what the job opened (the temp files are already gone after a success). */
   void close() throws IOException {
     if (timeline != null) {
       timeline.close();
     }
-    res.close();
+    try {
+      res.close();
+    } finally {
+      if (store != null) {
+        store.close();
+      }
+    }
   }
 
   /** Closes what the job opened, adding errors to {@code primary}; deletes every temp file. */
@@ -119,8 +94,8 @@ final class FileSortJob {
       timeline.close(); // first: its thread must not outlive the sort
     }
     res.closeAfterFailure(primary);
-    if (temp != null) {
-      temp.closeAfterFailure(primary);
+    if (store != null) {
+      store.closeAfterFailure(primary);
     }
   }
 
@@ -138,9 +113,13 @@ final class FileSortJob {
     RecordEstimate estimate = RecordSampler.sample(in, spec);
     SortPlan plan = SortPlan.of(in.size(), config, estimate);
     AtomicOutput.checkDirectory(output);
-    ExternalSorter.checkTempDirs(config); // also for a one-pass sort: same arguments, same errors
+    // No check of the temp dirs here: a sort that fits in memory needs none (GNU sort only needs -T
+    // when it spills); openTemp checks them, with the same error, when runs are to be written.
     plan.notes().forEach(notices::notice);
-    RadixRunSorter sorter = res.add(sorter(config));
+    Sorters.checkComputePool(config);
+    store = new RunStore(config, spec, plan, meter, threads, notices);
+    store.onTempOpen(this::tempDevices);
+    RadixRunSorter sorter = store.sorter();
     if (!spec.inPlace()) {
       return parsed(in, spec, estimate, plan, sorter);
     }
@@ -182,7 +161,7 @@ final class FileSortJob {
 
   private SortReport twoPass(InputFile in, EntrySpec spec, SortPlan plan, RadixRunSorter sorter)
       throws IOException {
-    openTemp();
+    store.temp();
     timeline.phase("run formation");
     PhaseClock clock = new PhaseClock();
     arenas = RunFormationPhase.allocateArenas(plan, res);
@@ -192,7 +171,7 @@ final class FileSortJob {
     addPhase(
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
         "merge pass 1");
-    return merge(in, plan, rf);
+    return merge(in, rf);
   }
 
   /**
@@ -213,7 +192,7 @@ final class FileSortJob {
     timeline.phase(plan.onePass() ? "in-memory sort" : "run formation");
     PhaseClock clock = new PhaseClock();
     if (!plan.onePass()) {
-      openTemp();
+      store.temp();
       AtomicOutput[] wholeOut = new AtomicOutput[1];
       RunFormationPhase.Result rf =
           formParsedRuns(
@@ -234,14 +213,13 @@ final class FileSortJob {
               });
       input.close();
       if (rf.onePass() != null) {
-        temp.close(); // empty; closed before publishing, as after a merge
-        temp = null;
+        store.closeTemp(); // empty; closed before publishing, as after a merge
         return publishOnePass(in, wholeOut[0], clock, rf.onePass());
       }
       addPhase(
           clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
           "merge pass 1");
-      return merge(in, plan, rf);
+      return merge(in, rf);
     }
     Resources onePass = res.add(new Resources(meter));
     long bytes = Math.max(Alignment.BYTES, plan.arenaBytes());
@@ -263,28 +241,23 @@ final class FileSortJob {
     }
     notices.notice("the input is larger than its sample suggested: sorting it in two passes");
     timeline.phase("run formation");
-    openTemp();
-    List<RunDescriptor> runs = new ArrayList<>();
-    RecordChecksum sum = new RecordChecksum();
+    store.temp();
     long written = 0;
     RecordEstimate seen = estimate;
     if (first.entries() > 0) {
       sorter.sort(index);
+      store.addInput(first.records(), first.checksum());
       try (Resources local = new Resources(meter)) {
-        runs.add(
+        written +=
             RunFormationPhase.writeRun(
-                temp,
-                plan,
-                local.pool(plan.runWriteBuffers(), plan.tempTransfer()),
-                config,
-                threads,
-                index,
-                first,
-                new RecordGatherer(sorter.pool()),
-                drops));
+                    store,
+                    local.pool(plan.runWriteBuffers(), plan.tempTransfer()),
+                    index,
+                    first,
+                    new RecordGatherer(sorter.pool()),
+                    drops)
+                .fileSize();
       }
-      sum.add(first.checksum());
-      written += runs.get(0).fileSize();
       int n = first.entries();
       long w = first.written(); // the records' bytes include the copies counted on entries
       seen =
@@ -296,22 +269,16 @@ final class FileSortJob {
     }
     onePass.close(); // the arena and index, before the two-pass plan's arenas are allocated
     SortPlan two = SortPlan.twoPass(in.size(), config, seen);
+    store.replan(two);
     RunFormationPhase.Result rest =
         formParsedRuns(new ParsedChunks(reader, filler, threads), two, sorter, null);
     input.close();
-    runs.addAll(rest.runs());
-    sum.add(rest.inputChecksum());
     RunFormationPhase.Result rf =
-        new RunFormationPhase.Result(
-            runs,
-            first.records() + rest.records(),
-            sum,
-            rest.bytesRead(),
-            written + rest.bytesWritten());
+        new RunFormationPhase.Result(store.runs(), rest.bytesRead(), written + rest.bytesWritten());
     addPhase(
         clock.phase("run formation", rf.bytesRead(), rf.bytesWritten(), 0, rf.runs().size(), 0),
         "merge pass 1");
-    return merge(in, two, rf);
+    return merge(in, rf);
   }
 
   /** The filler of {@code reader}'s records, on {@code plan}'s parse threads where they apply. */
@@ -345,8 +312,7 @@ final class FileSortJob {
           chunks,
           plan,
           config,
-          threads,
-          temp,
+          store,
           sorter,
           arenas,
           RunFormationPhase.indexes(plan, chunks, indexes),
@@ -358,21 +324,20 @@ final class FileSortJob {
   }
 
   /** The merge passes and the final merge of the runs {@code rf} formed, then the publication. */
-  private SortReport merge(InputFile in, SortPlan plan, RunFormationPhase.Result rf)
-      throws IOException {
+  private SortReport merge(InputFile in, RunFormationPhase.Result rf) throws IOException {
     List<Path> runFiles = new ArrayList<>();
     for (RunDescriptor d : rf.runs()) {
       runFiles.add(d.path());
     }
     SortHooks.of(config).afterRunFormation().accept(List.copyOf(runFiles));
 
-    MergePhase merge = new MergePhase(config, plan, meter, new ArenaMemory(arenas));
-    MergePlan mp = MergePlan.of(sizes(rf.runs()), plan.fanIn());
+    Merges merge = store.startMerge(new ArenaMemory(arenas));
+    MergePlan mp = store.mergePlan();
     List<RunDescriptor> finalInputs =
-        MergePasses.beforeFinal(
-            mp, rf.runs(), merge, temp, p -> addPhase(p, "merge pass " + (phases.size() + 1)));
+        store.mergeDown(p -> addPhase(p, "merge pass " + (phases.size() + 1)));
     AtomicOutput out = createOutput(res.pool(1, SortPlan.MERGED_OUTPUT_WRITER_BUFFER));
-    int parts = merge.parts(finalInputs.size(), rf.records());
+    long records = store.inputRecords();
+    int parts = merge.parts(finalInputs.size(), records);
     long outBytes = outputBytes(finalInputs);
     String name =
         "merge pass "
@@ -383,15 +348,14 @@ final class FileSortJob {
     merge.startPass(name, outBytes);
     timeline.phase(name);
     PhaseClock clock = new PhaseClock();
-    MergePhase.Output merged = merge.mergeToOutput(finalInputs, out, parts);
+    Merges.Output merged = store.mergeInto(finalInputs, out, parts);
     OutputValidator v = merged.validator();
     drops.addTo(v);
-    DataSummary inSum = v.checkAgainstInput(rf.records(), rf.inputChecksum(), output);
+    DataSummary inSum = v.checkAgainstInput(records, store.inputChecksum(), output);
     // Delete the temps before publishing: a cleanup error then fails the sort while the previous
     // output is still in place (the output contract), instead of failing after it was replaced.
-    List<DeviceReport> devices = devices(temp);
-    temp.close();
-    temp = null;
+    List<DeviceReport> devices = devices(store.openTemp());
+    store.closeTemp();
     long written = merged.bytes(); // less than outBytes when unique output left records out
     out.commitRegions(written);
     addPhase(
@@ -405,14 +369,7 @@ final class FileSortJob {
         null);
     prefetch = merge.prefetchReport();
     return report(
-        in,
-        rf.records(),
-        rf.runs().size(),
-        mp.passes().size(),
-        mp.fanIn(),
-        inSum,
-        v.summary(),
-        devices);
+        in, records, rf.runs().size(), mp.passes().size(), mp.fanIn(), inSum, v.summary(), devices);
   }
 
   /** Output bytes of all records of {@code runs}: the records and their framing. */
@@ -458,9 +415,8 @@ final class FileSortJob {
     timeline.phaseEnded(p, next);
   }
 
-  /** Opens the temp space, each of its stripes a device of the timeline. */
-  private void openTemp() throws IOException {
-    temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+  /** Each stripe of the temp space, once the store opened it, a device of the timeline. */
+  private void tempDevices(TempSpace temp) {
     for (int i = 0; i < config.tempDirs().size(); i++) {
       timeline.device("temp " + i, config.tempDirs().get(i).toString(), temp.meter(i));
     }
@@ -493,13 +449,5 @@ final class FileSortJob {
               m.writeNanos()));
     }
     return list;
-  }
-
-  private static long[] sizes(List<RunDescriptor> runs) {
-    long[] s = new long[runs.size()];
-    for (int i = 0; i < s.length; i++) {
-      s[i] = runs.get(i).dataBytes();
-    }
-    return s;
   }
 }

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * The only class that names Netty: {@link SortSession#addByteBuf(ByteBuf)} delegates here, so a
+ * The only class that names Netty: {@link RecordSession#addByteBuf(ByteBuf)} delegates here, so a
  * session that is never given a {@code ByteBuf} never loads Netty and works without it on the class
  * path (the dependency is optional).
  */
@@ -13,7 +13,7 @@ final class NettyRecords {
   private NettyRecords() {}
 
   /** Adds the readable bytes of {@code records} (not retained, reader index unchanged). */
-  static void add(SortSession session, ByteBuf records) throws IOException {
+  static void add(RecordSession session, ByteBuf records) throws IOException {
     if (!session.takesParts()) {
       // entries are made record by record: one contiguous view (a copy only if composite)
       session.add(records.nioBuffer(records.readerIndex(), records.readableBytes()));

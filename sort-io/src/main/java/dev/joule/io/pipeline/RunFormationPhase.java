@@ -5,7 +5,6 @@ import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.record.FixedLengthFormat;
-import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.block.WorkerThread;
@@ -21,8 +20,6 @@ import dev.joule.io.memory.MemoryMeter;
 import dev.joule.io.memory.Resources;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.run.RunSpill;
-import dev.joule.io.stripe.TempSpace;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +28,7 @@ import java.util.concurrent.Future;
 
 /**
  * Stages 1–4 of a two-pass sort: cuts the input into chunks of one arena each ({@link
- * ChunkSource}), sorts each in memory and writes it as a run file on the next stripe ({@link
- * RunSpill}).
+ * ChunkSource}), sorts each in memory and spills it as the next run of the sort's {@link RunStore}.
  *
  * <p><b>Overlap</b> (the EcoSort / Nsort pipeline) with {@link SortPlan#RUN_FORMATION_ARENAS}
  * arenas: while this thread sorts chunk i (on the {@code joule-radix-N} ForkJoin workers), the
@@ -45,9 +41,9 @@ import java.util.concurrent.Future;
  * arena) the steps run one after the other.
  *
  * <p>The input's record count and valsort checksum are taken per chunk, before sorting (so they
- * describe the input, not the sorter's output). The input is checked unchanged once fully read.
- * EcoSort's smaller first run (which starts sorting sooner) was not tried: with reads overlapped,
- * the only gain is the first chunk's read time.
+ * describe the input, not the sorter's output), and counted in the store. The input is checked
+ * unchanged once fully read. EcoSort's smaller first run (which starts sorting sooner) was not
+ * tried: with reads overlapped, the only gain is the first chunk's read time.
  *
  * <p>Memory: {@link SortPlan#sortMemory()}: the arenas and indexes are the caller's ({@link
  * #allocateArenas}), the write pool this phase's own, closed before it returns on every path.
@@ -61,18 +57,11 @@ final class RunFormationPhase {
    */
   record Result(
       List<RunDescriptor> runs,
-      long records,
-      RecordChecksum inputChecksum,
       long bytesRead,
       long bytesWritten,
       InMemorySortPhase.Result onePass) {
-    Result(
-        List<RunDescriptor> runs,
-        long records,
-        RecordChecksum inputChecksum,
-        long bytesRead,
-        long bytesWritten) {
-      this(runs, records, inputChecksum, bytesRead, bytesWritten, null);
+    Result(List<RunDescriptor> runs, long bytesRead, long bytesWritten) {
+      this(runs, bytesRead, bytesWritten, null);
     }
   }
 
@@ -150,8 +139,7 @@ final class RunFormationPhase {
       ChunkSource source,
       SortPlan plan,
       SortConfig c,
-      SortThreads threads,
-      TempSpace temp,
+      RunStore store,
       RadixRunSorter sorter,
       RecordArena[] arenas,
       RecordIndex[] indexes,
@@ -164,9 +152,7 @@ final class RunFormationPhase {
     res.add(source);
     try {
       Result r =
-          form(
-              source, plan, c, threads, temp, sorter, arenas, indexes, res, inputSize, drops,
-              whole);
+          form(source, plan, c, store, sorter, arenas, indexes, res, inputSize, drops, whole);
       res.close();
       return r;
     } catch (Throwable e) {
@@ -179,8 +165,7 @@ final class RunFormationPhase {
       ChunkSource source,
       SortPlan plan,
       SortConfig c,
-      SortThreads threads,
-      TempSpace temp,
+      RunStore store,
       RadixRunSorter sorter,
       RecordArena[] arenas,
       RecordIndex[] indexes,
@@ -196,10 +181,8 @@ final class RunFormationPhase {
     WorkerThread writer = null;
     List<Future<RunDescriptor>> writes = new ArrayList<>();
     RecordGatherer gatherer = new RecordGatherer(null); // the writer thread's copy; the cores sort
-    RecordChecksum sum = new RecordChecksum();
     List<RunDescriptor> runs = new ArrayList<>();
     long written = 0;
-    long records = 0;
     allocateRest(arenas[0]);
     source.start(arenas[0], indexes[0]);
     for (int i = 1; i < arenas.length; i++) {
@@ -220,24 +203,20 @@ final class RunFormationPhase {
       }
       Failures.checkCancelled();
       ChunkSource.Chunk chunk = source.index();
-      sum.add(chunk.checksum());
-      records += chunk.records();
+      store.addInput(chunk.records(), chunk.checksum());
       if (i == 0 && last && whole != null) {
-        return new Result(
-            List.of(), records, sum, source.bytesRead(), 0, whole.write(index, chunk));
+        return new Result(List.of(), source.bytesRead(), 0, whole.write(index, chunk));
       }
       if (writer == null) {
         writePool = res.pool(plan.runWriteBuffers(), plan.tempTransfer());
         // Closed before the arenas: a write in progress reads one. Writes not started are
         // cancelled, one in progress finishes (not interrupted), so that its run closes cleanly.
-        writer = res.add(new WorkerThread(threads, "runwrite"));
+        writer = res.add(new WorkerThread(store.threads(), "runwrite"));
       }
       BlockPool pool = writePool;
       sorter.sort(index);
       Failures.checkCancelled();
-      writes.add(
-          writer.submit(
-              () -> writeRun(temp, plan, pool, c, threads, index, chunk, gatherer, drops)));
+      writes.add(writer.submit(() -> writeRun(store, pool, index, chunk, gatherer, drops)));
       c.progress().update("run formation", source.bytesRead(), inputSize);
       if (!pipelined) {
         written += await(writes.get(i), runs);
@@ -254,21 +233,18 @@ final class RunFormationPhase {
         written += await(writes.get(i), runs);
       }
     }
-    return new Result(runs, records, sum, source.bytesRead(), written);
+    return new Result(runs, source.bytesRead(), written);
   }
 
   /**
-   * Writes the sorted {@code chunk} in {@code index} as one run: in unique mode only the first
-   * record of each key ({@link UniqueDrops}); each entry as often as the chunk counted it ({@link
-   * ChunkSource.Chunk#repeats()}). The run's checksum is the chunk's, taken before sorting (the
-   * same records: saves a CRC pass), less the records left out.
+   * Writes the sorted {@code chunk} in {@code index} as the store's next run: in unique mode only
+   * the first record of each key ({@link UniqueDrops}); each entry as often as the chunk counted it
+   * ({@link ChunkSource.Chunk#repeats()}). The run's checksum is the chunk's, taken before sorting
+   * (the same records: saves a CRC pass), less the records left out.
    */
   static RunDescriptor writeRun(
-      TempSpace temp,
-      SortPlan plan,
+      RunStore store,
       BlockPool pool,
-      SortConfig c,
-      SortThreads threads,
       RecordIndex index,
       ChunkSource.Chunk chunk,
       RecordGatherer gatherer,
@@ -280,18 +256,8 @@ final class RunFormationPhase {
         kept.entries() == n
             ? chunk.recordBytes()
             : (long) Math.ceil((double) chunk.recordBytes() * kept.entries() / n);
-    return RunSpill.writeSorted(
-        temp,
-        plan.tempTransfer(),
-        pool,
-        c.directIo(),
-        threads,
-        index,
-        kept.entries(),
-        chunk.repeats(),
-        bytes,
-        gatherer,
-        kept.checksum());
+    return store.spillSorted(
+        index, 0, kept.entries(), chunk.repeats(), bytes, pool, gatherer, kept.checksum());
   }
 
   /** Waits for one run write (in submission order) and records its descriptor. */

@@ -106,6 +106,11 @@ public final class MergeSource implements AutoCloseable {
     return tree.current();
   }
 
+  /** The index (in {@link MergeInputs} order) of the run the current record comes from. */
+  public int currentRun() {
+    return tree.currentRun();
+  }
+
   /**
    * What this merge asked of its prefetcher so far: {blocks taken, taken after waiting for a read
    * in flight, read by the merge itself, nanoseconds spent waiting}.

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
+import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class StripeMapTest {
-  private static final long SEED = Long.getLong("joule.test.seed", System.nanoTime());
+  private static final long SEED = TestSeed.of(StripeMapTest.class, 0x5781_9E4AL);
 
   /**
    * Reference: walk the file byte range unit by unit, dealing units to segments by the pattern and

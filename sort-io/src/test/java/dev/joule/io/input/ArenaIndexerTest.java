@@ -21,6 +21,7 @@ import dev.joule.io.run.RunReader;
 import dev.joule.io.run.RunWriter;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.testing.ArenaLeakExtension;
+import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A run gathered with the arena's (pre-sort) checksum has a footer that verifies against its data.
  */
 class ArenaIndexerTest {
-  private static final long SEED = Long.getLong("joule.seed", 0x5EED_1234L);
+  private static final long SEED = TestSeed.of(ArenaIndexerTest.class, 0x5EED_1234L);
 
   @TempDir Path dir;
 

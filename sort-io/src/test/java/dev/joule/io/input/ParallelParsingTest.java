@@ -24,6 +24,7 @@ import dev.joule.io.config.LastResort;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -47,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is in every message.
  */
 class ParallelParsingTest {
-  private static final long SEED = Long.getLong("joule.seed", 0x9A7A_11E1L);
+  private static final long SEED = TestSeed.of(ParallelParsingTest.class, 0x9A7A_11E1L);
 
   @TempDir Path dir;
 

@@ -19,6 +19,7 @@ import dev.joule.core.record.RecordFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
+import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * the lines fed to how often.
  */
 class RepeatFilterTest {
-  private static final long SEED = Long.getLong("joule.seed", 0x5EED_F117L);
+  private static final long SEED = TestSeed.of(RepeatFilterTest.class, 0x5EED_F117L);
 
   /** The sorts of the two modes: plain {@code -u}; {@code -n} with GNU's last resort. */
   private static final EntrySpec UNIQUE =
@@ -199,7 +200,7 @@ class RepeatFilterTest {
                     .unique(true)
                     .build()));
     assertFalse(keyedUnique.counts()); // -n -u: identical lines are dropped, not counted
-    assertNull(RepeatFilter.of(EntrySpec.pairs(false)));
+    assertNull(RepeatFilter.of(EntrySpec.pairs(false, dev.joule.io.config.LastResort.NONE)));
     assertFalse(RepeatFilter.of(UNIQUE).counts());
     assertTrue(RepeatFilter.of(NUMERIC).counts());
   }

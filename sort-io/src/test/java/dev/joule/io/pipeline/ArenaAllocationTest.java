@@ -20,9 +20,8 @@ import dev.joule.io.memory.MemoryMeter;
 import dev.joule.io.memory.Resources;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.run.RunDescriptor;
-import dev.joule.io.stripe.RoundRobinStripes;
-import dev.joule.io.stripe.TempSpace;
 import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in a fully allocated arena, and the runs hold every record.
  */
 class ArenaAllocationTest {
-  private static final long SEED = Long.getLong("joule.seed", 0xA7E4_A11CL);
+  private static final long SEED = TestSeed.of(ArenaAllocationTest.class, 0xA7E4_A11CL);
 
   @TempDir Path dir;
 
@@ -59,11 +58,11 @@ class ArenaAllocationTest {
     MemoryMeter meter = new MemoryMeter();
     List<String> starts = new ArrayList<>();
     try (InputFile input = InputFile.open(in, c.directIo(), NoticeSink.IGNORE);
-        Resources res = new Resources(meter);
-        RadixRunSorter sorter = new RadixRunSorter(2);
-        TempSpace space =
-            TempSpace.open(c.tempDirs(), new RoundRobinStripes(), NoticeSink.IGNORE)) {
+        Resources res = new Resources(meter)) {
       SortPlan plan = SortPlan.of(input.size(), c);
+      RunStore store =
+          res.add(new RunStore(c, spec, plan, meter, SortThreads.JOULE, NoticeSink.IGNORE));
+      RadixRunSorter sorter = store.sorter();
       assertFalse(plan.onePass(), "the test needs a two-pass plan");
       RecordArena[] arenas = RunFormationPhase.allocateArenas(plan, res);
       ChunkSource real =
@@ -74,8 +73,7 @@ class ArenaAllocationTest {
               watched,
               plan,
               c,
-              SortThreads.JOULE,
-              space,
+              store,
               sorter,
               arenas,
               RunFormationPhase.indexes(plan, watched, res),
@@ -83,7 +81,7 @@ class ArenaAllocationTest {
               input.size(),
               new UniqueDrops(spec),
               null);
-      assertEquals(n, r.records(), "records in the runs, seed " + SEED);
+      assertEquals(n, store.inputRecords(), "records in the runs, seed " + SEED);
       long inRuns = 0;
       for (RunDescriptor d : r.runs()) {
         inRuns += d.recordCount();

@@ -16,6 +16,7 @@ import dev.joule.io.config.SortConfig;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.testing.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -55,7 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reference sort of the same seeded input.
  */
 class CallerThreadsTest {
-  static final long SEED = Long.getLong("joule.seed", 0x7423_ADL);
+  static final long SEED = TestSeed.of(CallerThreadsTest.class, 0x7423_ADL);
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
 
   @TempDir Path dir;
@@ -447,7 +448,7 @@ class CallerThreadsTest {
   List<byte[]> sessionRun(SortConfig c, byte[] data, ThreadWatch watch) throws IOException {
     int rs = GENSORT.recordSize();
     List<byte[]> got = new ArrayList<>();
-    try (SortSession s = ExternalSorter.open(c)) {
+    try (RecordSession s = ExternalSorter.open(c)) {
       for (int at = 0; at < data.length; at += 100 * rs) {
         int n = Math.min(100 * rs, data.length - at);
         s.add(ByteBuffer.wrap(data, at, n));
@@ -460,7 +461,7 @@ class CallerThreadsTest {
       RecordCursor cur = s.finish();
       while (cur.next()) {
         byte[] r = new byte[rs];
-        cur.record().get(0, r);
+        cur.record().get(cur.record().position(), r);
         got.add(r);
         if (got.size() % 1000 == 0) {
           watch.sample();
@@ -497,8 +498,10 @@ class CallerThreadsTest {
             .toList(),
         got.stream().map(Arrays::toString).toList(),
         "seed " + SEED);
-    // merge: the intermediate passes of the session run two merges at once (design.md, D24)
-    assertEquals(Set.of("joule-write", "joule-prefetch", "joule-merge"), factory.roles);
+    // runwrite: the session writes a full chunk while the next one fills; merge: the
+    // intermediate passes of the session run two merges at once (design.md, D24)
+    assertEquals(
+        Set.of("joule-runwrite", "joule-write", "joule-prefetch", "joule-merge"), factory.roles);
     assertEquals(List.of(), factory.alive(), "caller threads alive after close");
     assertTrue(pool.calls.get() > 0, "nothing ran on the caller's pool");
     pool.assertUsable();
@@ -617,7 +620,7 @@ class CallerThreadsTest {
     CallerPool pool = pool(2);
     CleanFailureContract.Snapshot before = CleanFailureContract.before(none, stripes);
     RejectedExecutionException e;
-    try (SortSession s = ExternalSorter.open(base().computePool(pool).build())) {
+    try (RecordSession s = ExternalSorter.open(base().computePool(pool).build())) {
       s.add(ByteBuffer.wrap(data, 0, data.length / 2));
       s.spill();
       pool.shutdown();

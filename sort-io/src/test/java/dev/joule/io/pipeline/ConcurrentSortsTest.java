@@ -15,6 +15,7 @@ import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.testing.TestSeed;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * no temp files, fds, arenas or {@code joule-*} threads are left ({@link CleanFailureContract}).
  */
 class ConcurrentSortsTest {
-  static final long SEED = Long.getLong("joule.seed", 0xC0_4C_0001L);
+  static final long SEED = TestSeed.of(ConcurrentSortsTest.class, 0xC0_4C_0001L);
   static final int SORTS = 8;
   static final int RUN_QUANTA = 16;
 

@@ -26,6 +26,7 @@ import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.testing.TestSeed;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
@@ -47,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * End-to-end tests of ExternalSorter and SortSession against an in-memory stable reference sort.
  */
 class ExternalSorterTest {
-  static final long SEED = Long.getLong("joule.seed", 0x5EED_1234L);
+  static final long SEED = TestSeed.of(ExternalSorterTest.class, 0x5EED_1234L);
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
 
   @TempDir Path dir;
@@ -236,7 +237,7 @@ class ExternalSorterTest {
       byte[] data = PipelineTestSupport.records(SEED + n, n, GENSORT, 100);
       for (boolean netty : new boolean[] {false, true}) {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
-        try (SortSession s = ExternalSorter.open(small(2).build())) {
+        try (RecordSession s = ExternalSorter.open(small(2).build())) {
           for (int off = 0; off < data.length; off += 100 * 777) {
             int len = Math.min(100 * 777, data.length - off);
             if (netty) {
@@ -254,7 +255,7 @@ class ExternalSorterTest {
             while (cur.next()) {
               ByteBuffer r = cur.record();
               assertTrue(r.isReadOnly());
-              r.get(0, rec);
+              r.get(r.position(), rec);
               got.write(rec);
             }
           }

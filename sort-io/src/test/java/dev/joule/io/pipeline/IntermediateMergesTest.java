@@ -19,6 +19,7 @@ import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -46,10 +47,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Intermediate merge passes on all threads (design.md, D24): several merges of one pass at once,
  * the output byte-identical for any thread count and equal to an independent reference, the budget
  * kept, and a failure or an interrupt in a pass of concurrent merges ending in the clean-failure
- * contract. Inputs are seeded ({@code -Djoule.seed}); every message carries the seed.
+ * contract. Inputs are seeded ({@code -Djoule.test.seed}); every message carries the seed.
  */
 class IntermediateMergesTest {
-  static final long SEED = Long.getLong("joule.seed", 0x1A7E_0014L);
+  static final long SEED = TestSeed.of(IntermediateMergesTest.class, 0x1A7E_0014L);
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
 
   /** Records per run: 2048 of 100 bytes, so that the three arenas lend 36 blocks of 16 KiB. */
@@ -143,7 +144,7 @@ class IntermediateMergesTest {
   static List<byte[]> sessionRun(SortConfig c, byte[] data, int every) throws IOException {
     int rs = GENSORT.recordSize();
     List<byte[]> got = new ArrayList<>();
-    try (SortSession s = ExternalSorter.open(c)) {
+    try (RecordSession s = ExternalSorter.open(c)) {
       for (int at = 0, n = 0; at < data.length; at += rs, n++) {
         s.add(ByteBuffer.wrap(data, at, rs));
         if (n % every == every - 1) {
@@ -153,7 +154,7 @@ class IntermediateMergesTest {
       RecordCursor cur = s.finish();
       while (cur.next()) {
         byte[] r = new byte[rs];
-        cur.record().get(0, r);
+        cur.record().get(cur.record().position(), r);
         got.add(r);
       }
       assertTrue(

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.joule.testing.TestSeed;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * independent streaming check: count, order and a CRC32C sum of the rows.
  */
 class MemoryBoundTest {
-  private static final long SEED = Long.getLong("joule.test.seed", 0x6a6f756c65L);
+  private static final long SEED = TestSeed.of(MemoryBoundTest.class, 0x6a6f756c65L);
   private static final long INPUT_BYTES = 1_000_000_000L;
   private static final int BUDGET_MIB = 256;
 

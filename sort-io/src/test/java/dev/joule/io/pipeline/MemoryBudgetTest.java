@@ -16,6 +16,7 @@ import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.testing.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -46,7 +47,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * in-memory reference sort.
  */
 class MemoryBudgetTest {
-  static final long SEED = Long.getLong("joule.seed", 0xB0D6_E7L);
+  static final long SEED = TestSeed.of(MemoryBudgetTest.class, 0xB0D6_E7L);
 
   @TempDir Path dir;
   List<Path> stripes;

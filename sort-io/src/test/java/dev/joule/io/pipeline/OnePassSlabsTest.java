@@ -20,6 +20,7 @@ import dev.joule.io.testing.FaultFileSystemProvider;
 import dev.joule.io.testing.FaultOp;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * up like any other.
  */
 class OnePassSlabsTest {
-  static final long SEED = Long.getLong("joule.seed", 0x51AB_5EEDL);
+  static final long SEED = TestSeed.of(OnePassSlabsTest.class, 0x51AB_5EEDL);
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
 
   @TempDir Path dir;

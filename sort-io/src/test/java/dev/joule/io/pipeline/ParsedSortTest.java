@@ -19,6 +19,7 @@ import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.testing.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -45,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reference.
  */
 class ParsedSortTest {
-  static final long SEED = Long.getLong("joule.seed", 0x11E5_0F_7E57L);
+  static final long SEED = TestSeed.of(ParsedSortTest.class, 0x11E5_0F_7E57L);
 
   @TempDir Path dir;
   List<Path> stripes;

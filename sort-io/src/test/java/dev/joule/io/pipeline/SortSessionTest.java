@@ -12,6 +12,7 @@ import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * memory bound, and a failing spill that leaves no temp files.
  */
 class SortSessionTest {
-  static final long SEED = Long.getLong("joule.seed", 0x5E55_1011L);
+  static final long SEED = TestSeed.of(SortSessionTest.class, 0x5E55_1011L);
 
   @TempDir Path dir;
   List<Path> stripes;
@@ -110,7 +111,7 @@ class SortSessionTest {
     List<byte[]> expected = new ArrayList<>(recs);
     expected.sort(Arrays::compareUnsigned);
     SortConfig c = config(DataSize.ofMiB(8)).format(RecordFormat.lines()).build();
-    try (SortSession s = ExternalSorter.open(c)) {
+    try (RecordSession s = ExternalSorter.open(c)) {
       for (byte[] r : recs) {
         s.add(ByteBuffer.wrap(r));
       }
@@ -147,14 +148,25 @@ class SortSessionTest {
             .tempDirs(stripes)
             .format(RecordFormat.lines())
             .build();
-    try (SortSession s = ExternalSorter.open(c)) {
+    try (RecordSession s = ExternalSorter.open(c)) {
       for (byte[] b : recs) {
         s.add(ByteBuffer.wrap(b));
       }
       int runs = s.spilledRuns();
+      SessionStats before = s.stats();
       RecordCursor cur = s.finish();
       assertSameRecords(expected, drain(cur), "short lines");
       assertTrue(runs >= 8, "only " + runs + " runs");
+      // stats: every line went through a sorted chunk into a run; merges only rewrite runs
+      SessionStats st = s.stats();
+      long lineBytes = recs.stream().mapToLong(b -> b.length).sum();
+      assertEquals(runs, before.spilledRuns());
+      assertTrue(st.spilledRuns() >= runs, st + " after " + runs + " runs");
+      assertTrue(st.spilledBytes() >= lineBytes, st + " for " + lineBytes + " bytes of lines");
+      assertTrue(st.sortNanos() > 0 && st.sortNanos() >= before.sortNanos(), st.toString());
+      assertEquals(st.mergePasses() > 0, st.mergedBytes() > 0, st.toString());
+      assertTrue(st.mergedBytes() <= st.mergePasses() * st.spilledBytes(), st.toString());
+      assertEquals(s.peakMemoryBytes(), st.peakMemoryBytes());
       assertTrue(
           s.peakMemoryBytes() <= c.memoryBudget().bytes(),
           "peak " + s.peakMemoryBytes() + " with " + runs + " runs, seed " + SEED);
@@ -178,7 +190,7 @@ class SortSessionTest {
     List<byte[]> expected = new ArrayList<>(recs);
     expected.sort(Arrays::compareUnsigned);
     SortConfig c = config(DataSize.ofMiB(8)).format(RecordFormat.lines()).build();
-    try (SortSession s = ExternalSorter.open(c)) {
+    try (RecordSession s = ExternalSorter.open(c)) {
       for (byte[] b : recs) {
         s.add(ByteBuffer.wrap(b));
       }
@@ -187,7 +199,7 @@ class SortSessionTest {
     }
     // Key/value pairs: a 9 MB value with a small key, between small pairs of the same key.
     byte[] key = {7};
-    try (SortSession s = ExternalSorter.openPairs(config(DataSize.ofMiB(8)).build())) {
+    try (PairSession s = ExternalSorter.openPairs(config(DataSize.ofMiB(8)).build())) {
       s.add(ByteBuffer.wrap(key), ByteBuffer.wrap(new byte[] {1}));
       s.add(ByteBuffer.wrap(key), ByteBuffer.wrap(big));
       s.add(ByteBuffer.wrap(new byte[] {3}), ByteBuffer.wrap(new byte[] {2}));
@@ -251,8 +263,7 @@ class SortSessionTest {
     expected.sort(ROW_ORDER);
     SortConfig c = config(DataSize.ofMiB(8)).build();
     KeyEncoder.Writer w = ENCODER.newWriter();
-    try (SortSession s = ExternalSorter.openPairs(c)) {
-      assertThrows(IllegalStateException.class, () -> s.add(ByteBuffer.allocate(100)));
+    try (PairSession s = ExternalSorter.openPairs(c)) {
       for (Row r : rows) {
         w.reset();
         if (r.id() == null) {
@@ -303,14 +314,14 @@ class SortSessionTest {
     KeyEncoder enc =
         KeyEncoder.builder().field(KeyEncoder.Type.INT64, false, KeyEncoder.Nulls.NEVER).build();
     KeyEncoder.Writer w = enc.newWriter();
-    try (SortSession s = ExternalSorter.openPairs(config(DataSize.ofMiB(8)).unique(true).build())) {
+    try (PairSession s = ExternalSorter.openPairs(config(DataSize.ofMiB(8)).unique(true).build())) {
       for (long[] p : pairs) {
         s.add(w.reset().int64(p[0]).finish(), ByteBuffer.allocate(8).putLong(0, p[1]));
       }
       RecordCursor cur = s.finish();
       int i = 0;
       while (cur.next()) {
-        assertEquals(expected.get(i)[1], cur.value().getLong(0), "pair " + i);
+        assertEquals(expected.get(i)[1], cur.value().getLong(cur.value().position()), "pair " + i);
         i++;
       }
       assertEquals(expected.size(), i);
@@ -324,7 +335,7 @@ class SortSessionTest {
     expected.sort(Arrays::compareUnsigned);
     // 32 MiB: the arena (about 24 MB) never fills by itself, so every run comes from spill()
     SortConfig c = config(DataSize.ofMiB(32)).format(RecordFormat.lines()).build();
-    try (SortSession s = ExternalSorter.open(c)) {
+    try (RecordSession s = ExternalSorter.open(c)) {
       AtomicBoolean done = new AtomicBoolean();
       AtomicLong freed = new AtomicLong();
       AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -367,7 +378,7 @@ class SortSessionTest {
     List<byte[]> expected = new ArrayList<>(recs);
     expected.sort(Arrays::compareUnsigned);
     SortConfig c = config(DataSize.ofMiB(32)).format(RecordFormat.lines()).build();
-    try (SortSession s = ExternalSorter.open(c)) {
+    try (RecordSession s = ExternalSorter.open(c)) {
       for (byte[] r : recs) {
         s.add(ByteBuffer.wrap(r));
       }
@@ -439,7 +450,7 @@ class SortSessionTest {
       expected.sort(Arrays::compareUnsigned);
       int target = n / 10 + r.nextInt(n / 2);
       SortConfig c = config(DataSize.ofMiB(32)).format(RecordFormat.lines()).build();
-      try (SortSession s = ExternalSorter.open(c)) {
+      try (RecordSession s = ExternalSorter.open(c)) {
         for (byte[] b : recs) {
           s.add(ByteBuffer.wrap(b));
         }
@@ -531,7 +542,7 @@ class SortSessionTest {
     Path gone = Files.createDirectories(dir.resolve("gone"));
     SortConfig c =
         config(DataSize.ofMiB(8)).format(RecordFormat.lines()).tempDirs(List.of(gone)).build();
-    try (SortSession s = ExternalSorter.open(c)) {
+    try (RecordSession s = ExternalSorter.open(c)) {
       s.add(ByteBuffer.wrap("b".getBytes(StandardCharsets.US_ASCII)));
       Files.delete(gone);
       SortIOException e = assertThrows(SortIOException.class, s::spill);

@@ -20,6 +20,7 @@ import dev.joule.io.report.SortReport;
 import dev.joule.io.report.Timeline;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a failing listener does not fail the sort.
  */
 class TimelineTest {
-  static final long SEED = Long.getLong("joule.seed", 0x71AE_11EL);
+  static final long SEED = TestSeed.of(TimelineTest.class, 0x71AE_11EL);
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
 
   @TempDir Path dir;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.testing.TestSeed;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class MergePlanTest {
-  private static final long SEED = Long.getLong("joule.test.seed", System.nanoTime());
+  private static final long SEED = TestSeed.of(MergePlanTest.class, 0x3E96_E0A1L);
 
   /**
    * Checks everything a plan promises: each run and each intermediate output is read exactly once,

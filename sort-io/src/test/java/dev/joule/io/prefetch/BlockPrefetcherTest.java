@@ -16,6 +16,7 @@ import dev.joule.io.config.NoticeSink;
 import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.run.RunReader;
 import dev.joule.io.run.RunWriter;
+import dev.joule.testing.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The prefetch schedule's order, and a prefetched merge with the smallest pool (k + 1 buffers). */
 class BlockPrefetcherTest {
-  static final long SEED = Long.getLong("joule.seed", 0x5EED_1234L);
+  static final long SEED = TestSeed.of(BlockPrefetcherTest.class, 0x5EED_1234L);
   static final FixedLengthFormat F = RecordFormat.fixed(16, KeySpec.bytes(0, 8));
   static final int BLOCK = 4096;
 

@@ -14,6 +14,7 @@ import dev.joule.io.config.NoticeSink;
 import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.run.RunReader;
 import dev.joule.io.run.RunWriter;
+import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * devices; the assertion counts waits, with a factor of 2 or more between the cases.
  */
 class DevicePrefetchTest {
-  private static final long SEED = Long.getLong("joule.seed", 0x5EED_0D15L);
+  private static final long SEED = TestSeed.of(DevicePrefetchTest.class, 0x5EED_0D15L);
   private static final int BLOCK = 4096;
   private static final int DEVICES = 4;
   private static final int RUNS = 4;

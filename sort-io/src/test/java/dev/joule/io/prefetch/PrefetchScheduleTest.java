@@ -13,6 +13,7 @@ import dev.joule.io.config.NoticeSink;
 import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.run.RunReader;
 import dev.joule.io.run.RunWriter;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * not from the footer's keys: a block is needed when its first entry is merged.
  */
 class PrefetchScheduleTest {
-  static final long SEED = Long.getLong("joule.seed", 0x5EED_F00DL);
+  static final long SEED = TestSeed.of(PrefetchScheduleTest.class, 0x5EED_F00DL);
   static final int BLOCK = 4096;
   static final int KEPT = 64; // first-key bytes a run footer keeps
 
@@ -157,7 +158,7 @@ class PrefetchScheduleTest {
    * footer keeps, and are longer, may come in either order.
    */
   private static void check(RunDescriptor[] d, List<byte[][]> keys, int[][] range, long seed) {
-    String where = "seed " + SEED + " (-Djoule.seed), round seed " + seed;
+    String where = "seed " + SEED + " (-Djoule.test.seed), round seed " + seed;
     int[][] rank = mergeRanks(keys);
     // One row per block: {run, block, first-of-its-range ? 0 : 1, rank of the entry it waits for}.
     List<long[]> expected = new ArrayList<>();

@@ -17,6 +17,7 @@ import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.error.SortCancelledException;
 import dev.joule.io.run.RunDescriptor;
+import dev.joule.testing.TestSeed;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a round returns only after all of them, and the cuts over run files equal a brute-force count.
  */
 class SplitSearchesTest {
-  private static final long SEED = Long.getLong("joule.seed", 0x5EA4_C4E5L);
+  private static final long SEED = TestSeed.of(SplitSearchesTest.class, 0x5EA4_C4E5L);
 
   @TempDir Path dir;
 

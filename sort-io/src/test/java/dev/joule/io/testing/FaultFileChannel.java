@@ -36,6 +36,7 @@ public final class FaultFileChannel extends FileChannel {
 
   private int read(ByteBuffer dst, long position, boolean positional) throws IOException {
     faults.op(FaultOp.READ, path);
+    faults.beforeTransfer(FaultOp.READ, path, positional ? position : delegate.position());
     int n = faults.shortLength(dst.remaining(), unit());
     int limit = dst.limit();
     dst.limit(dst.position() + n);
@@ -48,6 +49,7 @@ public final class FaultFileChannel extends FileChannel {
 
   private int write(ByteBuffer src, long position, boolean positional) throws IOException {
     faults.op(FaultOp.WRITE, path);
+    faults.beforeTransfer(FaultOp.WRITE, path, positional ? position : delegate.position());
     int want = faults.shortLength(src.remaining(), unit());
     long room = faults.reserveWrite(want);
     boolean full = room < want;

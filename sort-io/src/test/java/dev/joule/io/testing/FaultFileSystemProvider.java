@@ -25,6 +25,7 @@ import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 
@@ -42,6 +43,8 @@ import java.util.Set;
  *       fits is written, then "No space left on device" is thrown;
  *   <li>refuse {@code ExtendedOpenOption.DIRECT} with "Invalid argument" ({@link #refuseDirect}),
  *       otherwise DIRECT passes through to the real provider;
+ *   <li>hold a transfer on its thread before it starts ({@link #gate}): the concurrency tests meet
+ *       transfers there to see which ones are in flight at once;
  *   <li>log every operation ({@link #log()}) and track open channels ({@link #openHandles()}).
  * </ul>
  *
@@ -64,6 +67,18 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
   private long diskFullAfter = Long.MAX_VALUE;
   private long bytesWritten;
   private volatile int faultIndex = -1;
+  private volatile TransferGate gate = (op, path, position) -> {};
+
+  /** Called before every read and write of a channel of the layer, on the transferring thread. */
+  @FunctionalInterface
+  public interface TransferGate {
+    /**
+     * A transfer of kind {@code op} (READ or WRITE) on the real file {@code path} at file offset
+     * {@code position} is about to start; it starts when this returns. An exception thrown here
+     * fails the transfer.
+     */
+    void before(FaultOp op, Path path, long position) throws IOException;
+  }
 
   private FaultFileSystemProvider(long seed) {
     this.random = new Random(seed);
@@ -112,6 +127,17 @@ public final class FaultFileSystemProvider extends FileSystemProvider {
   public synchronized FaultFileSystemProvider diskFullAfter(long n) {
     diskFullAfter = bytesWritten + n;
     return this;
+  }
+
+  /** Calls {@code g} before every transfer from now on (it replaces the previous gate). */
+  public FaultFileSystemProvider gate(TransferGate g) {
+    gate = Objects.requireNonNull(g, "gate");
+    return this;
+  }
+
+  /** Passes a transfer through the gate. */
+  void beforeTransfer(FaultOp op, Path path, long position) throws IOException {
+    gate.before(op, path, position);
   }
 
   /** Bytes written so far through this layer, in total. */

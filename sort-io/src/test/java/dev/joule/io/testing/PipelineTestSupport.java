@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.testing.ArenaLeakExtension;
+import dev.joule.testing.RandomRecords;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
@@ -43,26 +42,7 @@ public final class PipelineTestSupport {
 
   /** The stable sort of {@code data} by key, unsigned lexicographic: the independent reference. */
   public static byte[] reference(byte[] data, FixedLengthFormat f) {
-    int rs = f.recordSize();
-    int ko = f.key().offset();
-    int kl = f.key().length();
-    int n = data.length / rs;
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(
-        order,
-        Comparator.comparing(
-            (Integer i) -> i,
-            (a, b) ->
-                Arrays.compareUnsigned(
-                    data, a * rs + ko, a * rs + ko + kl, data, b * rs + ko, b * rs + ko + kl)));
-    byte[] out = new byte[data.length];
-    for (int i = 0; i < n; i++) {
-      System.arraycopy(data, order[i] * rs, out, i * rs, rs);
-    }
-    return out;
+    return RandomRecords.referenceSort(data, f.recordSize(), f.key().offset(), f.key().length());
   }
 
   /** Whether {@code e} or an exception in its cause chain is a {@code type}. */

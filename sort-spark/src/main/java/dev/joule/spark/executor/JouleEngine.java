@@ -7,7 +7,10 @@ import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.CorruptRunException;
 import dev.joule.io.error.SortValidationException;
 import dev.joule.io.pipeline.ExternalSorter;
+import dev.joule.io.pipeline.PairSession;
 import dev.joule.io.pipeline.RecordCursor;
+import dev.joule.io.pipeline.RecordSession;
+import dev.joule.io.pipeline.SessionStats;
 import dev.joule.io.pipeline.SortSession;
 import dev.joule.spark.record.PairEntries;
 import dev.joule.spark.record.SortKeyLayout;
@@ -69,26 +72,28 @@ public final class JouleEngine {
                     layout.wrappedSize(),
                     KeySpec.bytes(layout.sortKeyOffset(), layout.sortKeyLength())))
             .build();
-    return new PartitionSort(ExternalSorter.open(config), false);
+    return new PartitionSort(ExternalSorter.open(config), null);
   }
 
   /** Opens a sort of the pair sort's entries ({@link PairEntries}). */
   public static PartitionSort openPairs(long memoryBytes, int threads, List<Path> tempDirs)
       throws IOException {
     return new PartitionSort(
-        ExternalSorter.openPairs(config(memoryBytes, threads, tempDirs).build()), true);
+        null, ExternalSorter.openPairs(config(memoryBytes, threads, tempDirs).build()));
   }
 
   /**
-   * Opens a sort of a Spark SQL operator's rows as pairs of sort key and row bytes, its memory
-   * granted by {@code grant} (the task's memory manager).
+   * Opens a sort of a Spark SQL operator's rows as pairs of sort key and row bytes: up to {@code
+   * budget} bytes, each growth step granted by {@code grant} (the task's memory manager), which may
+   * also make it spill. {@code validate} false leaves out the session's own check of count,
+   * checksum and order.
    */
-  public static PartitionSort openRows(TaskMemoryGrant grant, int threads, List<Path> tempDirs)
+  public static PartitionSort openRows(
+      TaskMemoryGrant grant, long budget, boolean validate, int threads, List<Path> tempDirs)
       throws IOException {
-    PartitionSort sort =
-        new PartitionSort(
-            ExternalSorter.openPairs(config(grant.budget(), threads, tempDirs).build()), true);
-    sort.grant = grant;
+    SortConfig config =
+        config(budget, threads, tempDirs).memoryGrant(grant).validate(validate).build();
+    PartitionSort sort = new PartitionSort(null, ExternalSorter.openPairs(config));
     grant.attach(sort);
     return sort;
   }
@@ -106,12 +111,13 @@ public final class JouleEngine {
    */
   public static final class PartitionSort implements AutoCloseable {
     private final SortSession session;
-    private final boolean pairs;
+    private final RecordSession records; // null for pairs
+    private final PairSession pairs; // null for records
     private RecordCursor cursor;
-    private TaskMemoryGrant grant; // a SQL operator's: asked again before the session regrows
 
-    private PartitionSort(SortSession session, boolean pairs) {
-      this.session = session;
+    private PartitionSort(RecordSession records, PairSession pairs) {
+      this.session = records != null ? records : pairs;
+      this.records = records;
       this.pairs = pairs;
     }
 
@@ -121,8 +127,8 @@ public final class JouleEngine {
      * @throws IllegalArgumentException when the chunk is not whole records or entries
      */
     public void add(byte[] chunk) throws IOException {
-      if (!pairs) {
-        session.add(ByteBuffer.wrap(chunk));
+      if (pairs == null) {
+        records.add(ByteBuffer.wrap(chunk));
         return;
       }
       ByteBuffer k = ByteBuffer.wrap(chunk);
@@ -132,40 +138,33 @@ public final class JouleEngine {
           (c, keyOff, keyLen, valueOff, valueLen) -> {
             k.limit(keyOff + keyLen).position(keyOff);
             v.limit(valueOff + valueLen).position(valueOff);
-            session.add(k, v);
+            pairs.add(k, v);
           });
     }
 
-    /**
-     * Adds one pair (copied, not retained): a SQL row's sort key and its bytes.
-     *
-     * @throws IllegalArgumentException when the pair does not fit the session's memory
-     */
+    /** Adds one pair (copied, not retained): a SQL row's sort key and its bytes. */
     public void add(ByteBuffer key, ByteBuffer value) throws IOException {
-      if (grant != null) {
-        grant.beforeGrowth();
-      }
-      session.add(key, value);
+      pairs.add(key, value);
     }
 
     /**
-     * Writes what the session holds to a run and frees its memory (see {@code SortSession.spill}),
-     * from any thread; returns the bytes freed.
+     * Writes what the session holds to a run and gives its memory back (see {@code
+     * SortSession.spill}), from any thread, or from inside the session's memory grant.
      */
-    public long spill() throws IOException {
-      return session.spill();
+    public void spill() throws IOException {
+      session.spill();
     }
 
-    /** The most memory the session has held at once, in bytes. */
-    public long peakMemoryBytes() {
-      return session.peakMemoryBytes();
+    /**
+     * What the session has done so far (sort time, runs and bytes spilled, merge passes, peak
+     * memory), for an operator's metrics.
+     */
+    public SessionStats stats() {
+      return session.stats();
     }
 
     /** Ends the input; the entries then come out of {@link #next()} in sort order. */
     public void finish() throws IOException {
-      if (grant != null) {
-        grant.beforeGrowth();
-      }
       cursor = session.finish();
     }
 
@@ -177,14 +176,29 @@ public final class JouleEngine {
       return cursor.next();
     }
 
-    /** The current wrapped record, or a pair's value: read-only, position 0. */
+    /**
+     * The current wrapped record, or a pair's value: read-only, position 0 (a slice of the cursor's
+     * view, which starts where the record does).
+     */
     public ByteBuffer record() {
-      return cursor.record();
+      return cursor.record().slice();
     }
 
-    /** The current pair's engine key ({@link dev.joule.spark.record.PairKey}): read-only. */
+    /**
+     * The current pair's value, without a slice: read-only, its position where the value starts in
+     * the session's buffer and its limit where it ends; valid until {@link #next()}, which reuses
+     * it.
+     */
+    public ByteBuffer value() {
+      return cursor.value();
+    }
+
+    /**
+     * The current pair's engine key ({@link dev.joule.spark.record.PairKey}): read-only, position
+     * 0.
+     */
     public ByteBuffer key() {
-      return cursor.key();
+      return cursor.key().slice();
     }
 
     /** Sorted runs the session has written to the temp directories so far. */

@@ -1,5 +1,6 @@
 package dev.joule.spark.executor;
 
+import dev.joule.io.config.MemoryGrant;
 import java.io.IOException;
 import org.apache.spark.SparkConf;
 import org.apache.spark.memory.MemoryConsumer;
@@ -8,59 +9,40 @@ import org.apache.spark.memory.TaskMemoryManager;
 
 /**
  * A Spark SQL sort's memory, granted by the task's {@link TaskMemoryManager} in the executor's
- * Tungsten mode (on-heap or off-heap pool, as {@code spark.memory.offHeap.enabled} says): Spark
- * counts joule's memory as the task's execution memory, and asks it back through {@link #spill}
- * when another consumer of the task (or this one) needs memory.
+ * Tungsten mode (on-heap or off-heap pool, as {@code spark.memory.offHeap.enabled} says): the
+ * session's {@link MemoryGrant}, so Spark counts joule's memory as the task's execution memory.
  *
- * <p>The session's memory budget is what the pool grants at open, up to {@link #budget(SparkConf,
- * int, MemoryMode)}. A spill writes the session's records to a run, frees its arena and gives the
- * freed bytes back to Spark; before the session allocates again (its next add, or the merge),
- * {@link #beforeGrowth} asks Spark for them once more, and fails the task with Spark's words when
- * Spark cannot give them: the session may not grow past what Spark granted. Not thread-safe, except
- * {@link #spill}, which Spark may call from another task's thread.
+ * <p>The session asks ({@link #acquire}) before each growth step, from a 64 KiB slab up to its
+ * budget ({@link #budget}), and releases ({@link #release}) at once what it frees. When Spark needs
+ * memory for another consumer of the task, or for this one, it calls {@link #spill}, which calls
+ * the session's cooperative spill: while rows are added the session writes what it holds to a run
+ * and releases it before {@code spill} returns; while rows go out it writes the unread rest and
+ * releases the memory when the operator moves past the current row. A spill may come from inside
+ * {@link #acquire} (Spark spilling the consumer that asks): the session allows that.
+ *
+ * <p>Thread-safety: the session calls it from the thread that adds, finishes or spills; Spark's
+ * memory manager and {@code MemoryConsumer}'s ledger are thread-safe.
  */
-public final class TaskMemoryGrant extends MemoryConsumer {
+public final class TaskMemoryGrant extends MemoryConsumer implements MemoryGrant {
   /** Spark conf key: the most memory one SQL sort takes (a size such as {@code 256m}). */
   public static final String MEMORY = "spark.joule.sql.memory";
 
   /** What Spark keeps of the heap for itself before {@code spark.memory.fraction} applies. */
   private static final long RESERVED_SYSTEM_MEMORY = 300L << 20;
 
-  private long budget;
   private volatile JouleEngine.PartitionSort sort;
-  private volatile boolean gaveBack;
 
-  private TaskMemoryGrant(TaskMemoryManager tmm) {
+  /** A grant of {@code tmm}'s execution memory, in its Tungsten mode. */
+  public TaskMemoryGrant(TaskMemoryManager tmm) {
     super(tmm, tmm.getTungstenMemoryMode());
   }
 
   /**
-   * Asks the task's memory manager for a sort's memory: {@code want} bytes, or what it grants.
-   *
-   * @throws IllegalStateException naming the settings when it grants less than the engine's minimum
-   */
-  public static TaskMemoryGrant acquire(TaskMemoryManager tmm, long want) {
-    TaskMemoryGrant g = new TaskMemoryGrant(tmm);
-    long got = g.acquireMemory(want);
-    if (got < JouleEngine.minMemory()) {
-      g.freeMemory(got);
-      throw new IllegalStateException(
-          "Spark's "
-              + tmm.getTungstenMemoryMode()
-              + " execution memory granted "
-              + JouleEngine.formatSize(got)
-              + " to joule's sort, which needs at least "
-              + JouleEngine.formatSize(JouleEngine.minMemory())
-              + "; raise spark.memory.fraction or spark.memory.offHeap.size");
-    }
-    g.budget = got;
-    return g;
-  }
-
-  /**
-   * The most one SQL sort asks for: {@value #MEMORY} when set, else half the task's fair share of
-   * the execution pool (a sort-merge join runs two sorts in a task), within half the JVM's
-   * direct-memory limit per task, since the engine's memory is direct in either mode.
+   * The budget of one SQL sort: {@value #MEMORY} when set, else the task's fair share of the
+   * execution pool (Spark's own sort may grow to it too; the memory manager arbitrates between the
+   * sorts of one task, such as the two of a sort-merge join, by spilling). Either way within half
+   * the JVM's direct-memory limit per task slot, since joule's memory is direct in either mode and
+   * in on-heap mode Spark's pool does not bound it.
    */
   public static long budget(SparkConf conf, int slots, MemoryMode mode) {
     long cap;
@@ -73,7 +55,7 @@ public final class TaskMemoryGrant extends MemoryConsumer {
               : (long)
                   ((Runtime.getRuntime().maxMemory() - RESERVED_SYSTEM_MEMORY)
                       * conf.getDouble("spark.memory.fraction", 0.6));
-      cap = pool / (2L * slots);
+      cap = pool / slots;
     }
     long direct =
         Math.max(0, ExecutorBudget.maxDirectMemory() - ExecutorBudget.DIRECT_HEADROOM)
@@ -81,45 +63,23 @@ public final class TaskMemoryGrant extends MemoryConsumer {
     return Math.max(JouleEngine.minMemory(), Math.min(cap, direct));
   }
 
-  /** The session's memory budget: what Spark granted. */
-  public long budget() {
-    return budget;
-  }
-
   void attach(JouleEngine.PartitionSort sort) {
     this.sort = sort;
   }
 
-  /**
-   * Asks Spark again for what a spill gave back, before the session allocates it again.
-   *
-   * @throws IllegalStateException when Spark cannot give it
-   */
-  void beforeGrowth() {
-    if (!gaveBack) {
-      return;
-    }
-    gaveBack = false;
-    long need = budget - getUsed();
-    if (need > 0) {
-      long got = acquireMemory(need);
-      if (got < need) {
-        freeMemory(got);
-        throw new IllegalStateException(
-            "Spark's execution memory granted "
-                + JouleEngine.formatSize(got)
-                + " of the "
-                + JouleEngine.formatSize(need)
-                + " joule's sort gave back on a spill and needs again; raise spark.memory.fraction"
-                + " or spark.memory.offHeap.size, or lower "
-                + MEMORY);
-      }
-    }
+  @Override
+  public long acquire(long bytes) {
+    return acquireMemory(bytes);
+  }
+
+  @Override
+  public void release(long bytes) {
+    freeMemory(bytes);
   }
 
   /**
-   * Spark's request for memory: the session writes what it holds to a run and frees it; the freed
-   * bytes go back to Spark at once.
+   * Spark's request for memory: the session spills; returns what it released during the call (while
+   * rows go out, the rest comes back when the operator moves to the next row).
    */
   @Override
   public long spill(long size, MemoryConsumer trigger) throws IOException {
@@ -127,20 +87,25 @@ public final class TaskMemoryGrant extends MemoryConsumer {
     if (s == null) {
       return 0;
     }
-    long freed = Math.min(s.spill(), getUsed());
-    if (freed > 0) {
-      freeMemory(freed);
-      gaveBack = true;
-    }
-    return freed;
+    long before = getUsed();
+    s.spill();
+    return Math.max(0, before - getUsed());
   }
 
-  /** Gives everything back to Spark; idempotent. */
+  /**
+   * Detaches the sort and gives back whatever is still counted (nothing, when the session closed
+   * normally: it released everything); idempotent.
+   */
   public void releaseAll() {
     sort = null;
     long held = getUsed();
     if (held > 0) {
       freeMemory(held);
     }
+  }
+
+  @Override
+  public String toString() {
+    return "Spark's " + getMode() + " execution memory";
   }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
+import org.apache.spark.memory.TaskMemoryManager;
 import org.apache.spark.util.TaskCompletionListener;
 
 /**
@@ -65,14 +66,15 @@ public final class TaskSorts {
   }
 
   /**
-   * Opens the sort of a Spark SQL operator in this task: memory granted by the task's memory
-   * manager ({@link TaskMemoryGrant}), threads and temp directories as for the other sorts. The
-   * sort is closed, and the memory given back, when the task completes, fails or is killed; {@link
-   * JouleEngine.PartitionSort#close()} and {@link TaskMemoryGrant#releaseAll()} may come earlier.
+   * Opens the sort of a Spark SQL operator in this task: its memory granted step by step by the
+   * task's memory manager ({@link TaskMemoryGrant}) up to {@link TaskMemoryGrant#budget}, threads
+   * and temp directories as for the other sorts. The sort is closed, and the memory given back,
+   * when the task completes, fails or is killed; {@link JouleEngine.PartitionSort#close()} may come
+   * earlier.
    *
    * @throws IllegalStateException outside a task
    */
-  public static JouleEngine.PartitionSort openRows() throws IOException {
+  public static JouleEngine.PartitionSort openRows(boolean validate) throws IOException {
     TaskContext ctx = TaskContext.get();
     if (ctx == null) {
       throw new IllegalStateException("joule's SQL sort runs in a Spark task");
@@ -80,13 +82,13 @@ public final class TaskSorts {
     SparkConf conf = settings(ctx);
     List<Path> temp = tempDirs(conf);
     int threads = conf.contains(THREADS) ? conf.getInt(THREADS, 1) : ctx.cpus();
-    long want =
-        TaskMemoryGrant.budget(
-            conf, ExecutorBudget.slots(conf), ctx.taskMemoryManager().getTungstenMemoryMode());
-    TaskMemoryGrant grant = TaskMemoryGrant.acquire(ctx.taskMemoryManager(), want);
+    TaskMemoryManager tmm = ctx.taskMemoryManager();
+    long budget =
+        TaskMemoryGrant.budget(conf, ExecutorBudget.slots(conf), tmm.getTungstenMemoryMode());
+    TaskMemoryGrant grant = new TaskMemoryGrant(tmm);
     JouleEngine.PartitionSort sort;
     try {
-      sort = JouleEngine.openRows(grant, threads, temp);
+      sort = JouleEngine.openRows(grant, budget, validate, threads, temp);
     } catch (IOException | RuntimeException e) {
       grant.releaseAll();
       throw e;

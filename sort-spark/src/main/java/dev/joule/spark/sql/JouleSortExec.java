@@ -122,6 +122,7 @@ public final class JouleSortExec extends SparkPlan {
             CollectionConverters.asJava(sortOrder),
             CollectionConverters.asJava(child.output()),
             JouleSortRule.icuSortKeys(),
+            JouleSortRule.validate(),
             m);
     return child
         .execute()
@@ -176,14 +177,17 @@ public final class JouleSortExec extends SparkPlan {
     private final ArrayList<SortOrder> orders;
     private final ArrayList<Attribute> input;
     private final boolean icuSortKeys;
+    private final boolean validate;
     private final LinkedHashMap<String, SQLMetric> metrics;
 
     SortPartitions(
         List<SortOrder> orders,
         List<Attribute> input,
         boolean icuSortKeys,
+        boolean validate,
         Map<String, SQLMetric> metrics) {
       this.icuSortKeys = icuSortKeys;
+      this.validate = validate;
       this.orders = new ArrayList<>(orders);
       this.input = new ArrayList<>(input);
       this.metrics = new LinkedHashMap<>(metrics);
@@ -191,7 +195,7 @@ public final class JouleSortExec extends SparkPlan {
 
     @Override
     public Iterator<InternalRow> apply(Iterator<InternalRow> rows) {
-      return RowSort.sort(rows, orders, input, icuSortKeys, SortMetrics.of(metrics));
+      return RowSort.sort(rows, orders, input, icuSortKeys, validate, SortMetrics.of(metrics));
     }
   }
 }

@@ -33,6 +33,12 @@ public final class JouleSortRule extends Rule<SparkPlan> {
    */
   public static final String ICU_SORT_KEYS = "spark.joule.sort.icuSortKeys";
 
+  /**
+   * SQL conf key: whether each sort's session checks the count, checksum and order of the rows it
+   * returns against those it was given (default true; the operator itself checks only the count).
+   */
+  public static final String VALIDATE = "spark.joule.sort.validate";
+
   private static final Logger LOG = LoggerFactory.getLogger(JouleSortRule.class);
   private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
   private static final AtomicLong KEPT = new AtomicLong();
@@ -51,6 +57,11 @@ public final class JouleSortRule extends Rule<SparkPlan> {
   /** The session's {@link #ICU_SORT_KEYS}. */
   static boolean icuSortKeys() {
     return SQLConf.get().getConfString(ICU_SORT_KEYS, "false").trim().equalsIgnoreCase("true");
+  }
+
+  /** The session's {@link #VALIDATE}. */
+  static boolean validate() {
+    return !SQLConf.get().getConfString(VALIDATE, "true").trim().equalsIgnoreCase("false");
   }
 
   private SparkPlan replace(SparkPlan plan) {

@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.NoSuchElementException;
-import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.SortOrder;
@@ -28,14 +27,11 @@ import scala.collection.Iterator;
  * session closes, as Spark's sorter does, so that nothing points at freed memory.
  *
  * <p>Metrics ({@link SortMetrics}): the whole operator's time (encoding and adding every row, the
- * runs and merges, taking the rows out; taking out timed on a sample of rows), the time of the
- * session's sorts and run writes, its peak memory, the bytes and runs it spilled. Not thread-safe:
- * one per task.
+ * runs and merges, taking the rows out; taking out timed on a sample of rows), and what the session
+ * reports of itself ({@code stats()}): its in-memory sort time, peak memory, the runs and bytes it
+ * spilled and its merge passes. Not thread-safe: one per task.
  */
 final class RowSort {
-  /** An add slower than this wrote a run: an add that only copies takes well under a µs. */
-  private static final long RUN_WRITE_NANOS = 200_000;
-
   /** One in this many rows taken out is timed (a prime: merge refills are periodic). */
   private static final int OUTPUT_SAMPLE = 61;
 
@@ -47,19 +43,18 @@ final class RowSort {
       List<SortOrder> orders,
       List<Attribute> input,
       boolean icuSortKeys,
+      boolean validate,
       SortMetrics metrics) {
     SortKeyEncoder keys = SortKeyEncoder.bind(orders, input, icuSortKeys);
     UnsafeProjection toUnsafe = null;
     JouleEngine.PartitionSort sort;
     try {
-      sort = TaskSorts.openRows();
+      sort = TaskSorts.openRows(validate);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     long count = 0;
-    long entryBytes = 0;
     long opNanos = 0;
-    long runNanos = 0;
     RowBytes bytes = new RowBytes();
     try {
       while (rows.hasNext()) {
@@ -76,22 +71,13 @@ final class RowSort {
           }
           u = toUnsafe.apply(r);
         }
-        ByteBuffer key = keys.encode(u);
-        ByteBuffer value = bytes.of(u);
-        sort.add(key, value);
+        sort.add(keys.encode(u), bytes.of(u));
         count++;
-        entryBytes += key.remaining() + value.remaining();
-        long dt = System.nanoTime() - t0;
-        opNanos += dt;
-        if (dt > RUN_WRITE_NANOS) {
-          runNanos += dt;
-        }
+        opNanos += System.nanoTime() - t0;
       }
       long t0 = System.nanoTime();
       sort.finish();
-      long dt = System.nanoTime() - t0;
-      opNanos += dt;
-      runNanos += dt;
+      opNanos += System.nanoTime() - t0;
     } catch (IOException e) {
       sort.close();
       throw new UncheckedIOException(e);
@@ -99,12 +85,12 @@ final class RowSort {
       sort.close();
       throw e;
     }
-    metrics.addInput(opNanos, runNanos);
+    metrics.addOperatorTime(opNanos);
     if (count == 0) {
-      finishOutput(sort, metrics, 0, 0);
+      finishOutput(sort, metrics, 0);
       return scala.collection.Iterator$.MODULE$.empty();
     }
-    return new Output(sort, count, entryBytes, input.size(), metrics);
+    return new Output(sort, count, input.size(), metrics);
   }
 
   /**
@@ -141,24 +127,22 @@ final class RowSort {
     }
   }
 
-  /** Ends the session after the last row: runs its final check, records metrics, closes it. */
+  /**
+   * Ends the session after the last row: runs its final check, records the metrics (the spills
+   * Spark asked for while the rows went out included), closes it.
+   */
   private static void finishOutput(
-      JouleEngine.PartitionSort sort, SortMetrics metrics, long nanos, long entryBytes) {
+      JouleEngine.PartitionSort sort, SortMetrics metrics, long nanos) {
     try {
       if (sort.next()) {
         throw new IllegalStateException("joule's session returned more rows than were added");
       }
-      // runs written while adding, or by a spill Spark asked for while the rows went out
-      int runs = sort.spilledRuns();
-      metrics.addOutput(nanos, sort.peakMemoryBytes(), runs, runs > 0 ? entryBytes : 0);
+      metrics.addOperatorTime(nanos);
+      metrics.addSession(sort.stats());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
       sort.close();
-    }
-    TaskContext ctx = TaskContext.get();
-    if (ctx != null) {
-      metrics.reportToTask(ctx);
     }
   }
 
@@ -166,21 +150,14 @@ final class RowSort {
   private static final class Output extends AbstractIterator<InternalRow> {
     private final JouleEngine.PartitionSort sort;
     private final long count;
-    private final long entryBytes;
     private final SortMetrics metrics;
     private final UnsafeRow row;
     private long returned;
     private long sampledNanos;
 
-    Output(
-        JouleEngine.PartitionSort sort,
-        long count,
-        long entryBytes,
-        int fields,
-        SortMetrics metrics) {
+    Output(JouleEngine.PartitionSort sort, long count, int fields, SortMetrics metrics) {
       this.sort = sort;
       this.count = count;
-      this.entryBytes = entryBytes;
       this.metrics = metrics;
       this.row = new UnsafeRow(fields);
     }
@@ -206,22 +183,24 @@ final class RowSort {
         sort.close();
         throw new UncheckedIOException(e);
       }
-      ByteBuffer v = sort.record();
-      pointAt(row, v);
+      pointAt(row, sort.value());
       returned++;
       if (timed) {
         sampledNanos += (System.nanoTime() - t0) * OUTPUT_SAMPLE;
       }
       if (returned == count) {
         UnsafeRow last = row.copy(); // the session's memory is freed now
-        finishOutput(sort, metrics, sampledNanos, entryBytes);
+        finishOutput(sort, metrics, sampledNanos);
         return last;
       }
       return row;
     }
   }
 
-  /** Points {@code row} at the bytes of {@code v}, a direct buffer of joule's, without a copy. */
+  /**
+   * Points {@code row} at the bytes of {@code v} from its position to its limit, in a direct buffer
+   * of joule's, without a copy.
+   */
   @SuppressForbidden("the row must point at joule's off-heap bytes: their address is needed")
   static void pointAt(UnsafeRow row, ByteBuffer v) {
     if (v.isDirect()) {

@@ -1,5 +1,6 @@
 package dev.joule.spark.sql;
 
+import dev.joule.io.pipeline.SessionStats;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,13 +11,15 @@ import org.apache.spark.sql.execution.metric.SQLMetrics;
 
 /**
  * The SQL metrics of {@link JouleSortExec}, shown in the Spark UI's SQL tab. Those that mean what
- * {@code SortExec}'s mean keep its names: {@code sortTime} ("sort time": the session's in-memory
- * sorts and the run writes they feed, that is the adds that wrote a run and {@code finish()}),
- * {@code peakMemory} ("peak memory": the session's), {@code spillSize} ("spill size": bytes of rows
- * and keys written to runs). joule's own: {@code jouleTime} ("joule operator time": rows in to rows
- * out, keys, spills and merges included, the child's time not) and {@code jouleRuns} ("joule
- * spilled runs"). Spilled bytes also go to the task's memory/disk spill metrics, as Spark's sorter
- * reports them. Serializable: the operator's closure carries it to the tasks.
+ * {@code SortExec}'s mean keep its names, and take their values from the session's own {@code
+ * stats()}: {@code sortTime} ("sort time": the session's in-memory sorts of its chunks, on
+ * whichever thread ran them, as Spark's counts its in-memory sorts only), {@code peakMemory} ("peak
+ * memory": everything the session held at once), {@code spillSize} ("spill size": bytes of keys and
+ * rows written to runs). joule's own: {@code jouleTime} ("joule operator time": rows in to rows
+ * out, keys, spills and merges included, the child's time not), {@code jouleRuns} ("joule spilled
+ * runs") and {@code jouleMergePasses} ("joule merge passes", before the final merge). Spilled bytes
+ * also go to the task's memory and disk spill metrics, as Spark's sorter reports them.
+ * Serializable: the operator's closure carries it to the tasks.
  */
 final class SortMetrics implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -26,7 +29,7 @@ final class SortMetrics implements Serializable {
   private final SQLMetric spillSize;
   private final SQLMetric jouleTime;
   private final SQLMetric jouleRuns;
-  private long spilled; // this task's, for the task metrics
+  private final SQLMetric jouleMergePasses;
 
   private SortMetrics(Map<String, SQLMetric> m) {
     this.sortTime = m.get("sortTime");
@@ -34,6 +37,7 @@ final class SortMetrics implements Serializable {
     this.spillSize = m.get("spillSize");
     this.jouleTime = m.get("jouleTime");
     this.jouleRuns = m.get("jouleRuns");
+    this.jouleMergePasses = m.get("jouleMergePasses");
   }
 
   /** The operator's metrics, by name, registered with {@code sc}. */
@@ -44,6 +48,7 @@ final class SortMetrics implements Serializable {
     m.put("spillSize", SQLMetrics.createSizeMetric(sc, "spill size", -1));
     m.put("jouleTime", SQLMetrics.createNanoTimingMetric(sc, "joule operator time", -1));
     m.put("jouleRuns", SQLMetrics.createMetric(sc, "joule spilled runs"));
+    m.put("jouleMergePasses", SQLMetrics.createMetric(sc, "joule merge passes"));
     return m;
   }
 
@@ -52,23 +57,21 @@ final class SortMetrics implements Serializable {
     return new SortMetrics(m);
   }
 
-  void addInput(long opNanos, long sortNanos) {
-    jouleTime.add(opNanos);
-    sortTime.add(sortNanos / 1_000_000);
-  }
-
-  void addOutput(long nanos, long peakBytes, int runs, long spilledBytes) {
+  void addOperatorTime(long nanos) {
     jouleTime.add(nanos);
-    peakMemory.add(peakBytes);
-    jouleRuns.add(runs);
-    spillSize.add(spilledBytes);
-    spilled = spilledBytes;
   }
 
-  void reportToTask(TaskContext ctx) {
-    if (spilled > 0) {
-      ctx.taskMetrics().incMemoryBytesSpilled(spilled);
-      ctx.taskMetrics().incDiskBytesSpilled(spilled);
+  /** Adds what a partition's session did; its spill also to the task's metrics. */
+  void addSession(SessionStats s) {
+    sortTime.add(s.sortNanos() / 1_000_000);
+    peakMemory.add(s.peakMemoryBytes());
+    spillSize.add(s.spilledBytes());
+    jouleRuns.add(s.spilledRuns());
+    jouleMergePasses.add(s.mergePasses());
+    TaskContext ctx = TaskContext.get();
+    if (ctx != null && s.spilledBytes() > 0) {
+      ctx.taskMetrics().incMemoryBytesSpilled(s.spilledBytes());
+      ctx.taskMetrics().incDiskBytesSpilled(s.spilledBytes());
     }
   }
 }

@@ -1,4 +1,4 @@
-package dev.joule.io.pipeline;
+package dev.joule.io.merge;
 
 import dev.joule.io.plan.MergePlan;
 import dev.joule.io.report.PhaseClock;
@@ -15,14 +15,15 @@ import java.util.function.Consumer;
  * Runs the passes of a {@link MergePlan} that come before its final merge, for the file sort and
  * the session alike: each intermediate merge writes a new run, and its inputs are deleted as soon
  * as it ends, so temp space peaks at one pass's input and output. The merges of one pass read only
- * runs or earlier passes' outputs, so several of them run at once ({@link MergePhase#mergeToRuns},
- * as many as {@link MergePhase#passWidth} allows); each merge's output is the same whichever thread
- * runs it and whenever, so the sort's output does not depend on the thread count. Returns the final
- * merge's inputs, which the caller merges into its output or its cursor.
+ * runs or earlier passes' outputs, so several of them run at once ({@link
+ * IntermediateMerges#mergeToRuns}, as many as {@link IntermediateMerges#width} allows); each
+ * merge's output is the same whichever thread runs it and whenever, so the sort's output does not
+ * depend on the thread count. Returns the final merge's inputs, which the caller merges into its
+ * output or its cursor.
  *
  * <p>Stateless; called on the caller's thread.
  */
-final class MergePasses {
+public final class MergePasses {
   private MergePasses() {}
 
   /**
@@ -34,7 +35,8 @@ final class MergePasses {
   static List<RunDescriptor> beforeFinal(
       MergePlan plan,
       List<RunDescriptor> runs,
-      MergePhase merge,
+      IntermediateMerges merges,
+      MergeProgress progress,
       TempSpace temp,
       Consumer<PhaseReport> reports)
       throws IOException {
@@ -47,28 +49,28 @@ final class MergePasses {
       if (pass.isFinal()) {
         break;
       }
-      List<MergePlan.Merge> merges = pass.merges();
+      List<MergePlan.Merge> passMerges = pass.merges();
       List<List<RunDescriptor>> inputs = new ArrayList<>();
       long read = 0;
       int runsIn = 0;
       int fanIn = 0;
-      for (MergePlan.Merge m : merges) {
+      for (MergePlan.Merge m : passMerges) {
         List<RunDescriptor> in = inputs(m, segments);
         inputs.add(in);
         read += fileBytes(in);
         runsIn += in.size();
         fanIn = Math.max(fanIn, in.size());
       }
-      int width = merge.passWidth(fanIn, merges.size());
+      int width = merges.width(fanIn, passMerges.size());
       String name = "merge pass " + pass.number() + " (" + width + " at a time)";
-      merge.startPass(name, pass.volumeRead());
+      progress.startPass(name, pass.volumeRead());
       PhaseClock clock = new PhaseClock();
-      merge.mergeToRuns(
+      merges.mergeToRuns(
           inputs,
           temp,
           width,
           (i, run) -> {
-            MergePlan.Merge m = merges.get(i);
+            MergePlan.Merge m = passMerges.get(i);
             segments[m.id()] = run;
             for (int id : m.inputs()) {
               temp.delete(segments[id].parts()); // consumed: free its space now
@@ -76,10 +78,10 @@ final class MergePasses {
             }
           });
       long written = 0;
-      for (MergePlan.Merge m : merges) {
+      for (MergePlan.Merge m : passMerges) {
         written += segments[m.id()].fileSize();
       }
-      reports.accept(clock.phase(name, read, written, runsIn, merges.size(), fanIn));
+      reports.accept(clock.phase(name, read, written, runsIn, passMerges.size(), fanIn));
     }
     return plan.finalMerge() == null
         ? Arrays.asList(segments)
@@ -96,7 +98,7 @@ final class MergePasses {
   }
 
   /** Bytes of run files on disk. */
-  static long fileBytes(List<RunDescriptor> runs) {
+  public static long fileBytes(List<RunDescriptor> runs) {
     long bytes = 0;
     for (RunDescriptor d : runs) {
       bytes += d.fileSize();

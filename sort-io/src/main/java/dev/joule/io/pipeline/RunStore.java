@@ -1,0 +1,371 @@
+package dev.joule.io.pipeline;
+
+import dev.joule.core.gather.RecordGatherer;
+import dev.joule.core.index.RecordIndex;
+import dev.joule.core.index.RepeatCounts;
+import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.RecordArena;
+import dev.joule.core.radix.RadixRunSorter;
+import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.input.EntrySpec;
+import dev.joule.io.memory.ArenaMemory;
+import dev.joule.io.memory.MemoryMeter;
+import dev.joule.io.memory.Resources;
+import dev.joule.io.merge.Merges;
+import dev.joule.io.output.AtomicOutput;
+import dev.joule.io.plan.MergePlan;
+import dev.joule.io.plan.SortPlan;
+import dev.joule.io.prefetch.MergeSource;
+import dev.joule.io.report.PhaseReport;
+import dev.joule.io.run.RunDescriptor;
+import dev.joule.io.run.RunSpill;
+import dev.joule.io.stripe.RoundRobinStripes;
+import dev.joule.io.stripe.TempSpace;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The runs of one sort and what makes, merges and reads them: the one engine behind both doors of
+ * {@link ExternalSorter}. It owns the radix sorter, the temp space (opened by the first spill), the
+ * runs in input order and the checksum of every record that went into them, and it offers:
+ *
+ * <ol>
+ *   <li>{@link #spillSorted}: write the sorted entries of a chunk as the next run;
+ *   <li>{@link #spillOutsized}: write one entry too large for any chunk as a run of its own;
+ *   <li>{@link #mergeDown}: run the merge plan's passes before the final one (several merges at
+ *       once, each input deleted when its merge is done) and return the final merge's inputs;
+ *   <li>{@link #mergeInto}: the final merge into an output file, in parallel parts;
+ *   <li>{@link #stream}: the final merge as a stream of entries, for a cursor.
+ * </ol>
+ *
+ * The file sort ({@link FileSortJob}) reads plan → one pass or run formation → merge down → merge
+ * into output → publish; the session ({@link SessionEngine}) add → spill when full → merge down →
+ * stream. Both spill through here and nowhere else.
+ *
+ * <p>Thread-safety: runs are spilled by one thread at a time (run formation's or the session's run
+ * writer), in input order, and the run list is read only after those writes were awaited; the input
+ * totals are guarded by this store. Everything it opened is closed by {@link #close()} or {@link
+ * #closeAfterFailure}, the temp files deleted.
+ */
+final class RunStore implements AutoCloseable {
+  private final SortConfig config;
+  private final EntrySpec spec;
+  private SortPlan plan;
+  private final MemoryMeter meter;
+  private final SortThreads threads;
+  private final NoticeSink notices;
+  private final Resources res;
+  private RadixRunSorter sorter; // made on first use: a session that never sorts starts no pool
+  private final List<RunDescriptor> runs = new ArrayList<>();
+  private TempSpace temp;
+  private Consumer<TempSpace> onOpen = t -> {};
+  private Merges merge;
+  private final RecordChecksum inputSum = new RecordChecksum();
+  private long inputRecords;
+
+  /**
+   * A store for a sort under {@code config} whose merges follow {@code plan}, counting what it
+   * allocates in {@code meter}; its sorter runs on the compute pool ({@link Sorters#sorter}).
+   */
+  RunStore(
+      SortConfig config,
+      EntrySpec spec,
+      SortPlan plan,
+      MemoryMeter meter,
+      SortThreads threads,
+      NoticeSink notices) {
+    this.config = config;
+    this.spec = spec;
+    this.plan = plan;
+    this.meter = meter;
+    this.threads = threads;
+    this.notices = notices;
+    this.res = new Resources(meter);
+  }
+
+  /** The radix sorter of every chunk of this sort (on the compute pool, {@link Sorters}). */
+  synchronized RadixRunSorter sorter() {
+    if (sorter == null) {
+      sorter = res.add(Sorters.sorter(config));
+    }
+    return sorter;
+  }
+
+  /** Where the sort's dedicated threads come from. */
+  SortThreads threads() {
+    return threads;
+  }
+
+  /** The plan whose merge arithmetic the merges follow. */
+  SortPlan plan() {
+    return plan;
+  }
+
+  /**
+   * Follows {@code next} from now on: the file sort's one-pass plan of parsed records becomes a
+   * two-pass plan when its input outgrows the arena (its first run spilled under the first plan).
+   */
+  void replan(SortPlan next) {
+    this.plan = next;
+  }
+
+  /** Calls {@code onOpen} with the temp space when it is opened (the file sort's timeline). */
+  void onTempOpen(Consumer<TempSpace> onOpen) {
+    this.onOpen = onOpen;
+  }
+
+  /** The temp space, opened now if no run was spilled yet. */
+  synchronized TempSpace temp() throws IOException {
+    if (temp == null) {
+      temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+      onOpen.accept(temp);
+    }
+    return temp;
+  }
+
+  /** Whether the temp space was opened (a run was spilled, or a caller asked for it). */
+  synchronized boolean tempOpened() {
+    return temp != null;
+  }
+
+  // ---- what went in ----
+
+  /** Counts {@code records} records with checksum {@code sum} as input of this sort. */
+  synchronized void addInput(long records, RecordChecksum sum) {
+    inputRecords += records;
+    if (sum != null) {
+      inputSum.add(sum);
+    }
+  }
+
+  /** Records counted as input so far. */
+  synchronized long inputRecords() {
+    return inputRecords;
+  }
+
+  /** The checksum of every record counted as input so far (a copy). */
+  synchronized RecordChecksum inputChecksum() {
+    return RecordChecksum.of(inputSum.hi(), inputSum.lo());
+  }
+
+  // ---- spilling ----
+
+  /**
+   * Writes entries {@code [from, to)} of the sorted {@code index} as the next run, each with the
+   * copies {@code repeats} counts on it, about {@code bytes} of records, with the run writer's
+   * buffers from {@code pool}.
+   *
+   * @param known the valsort checksum of exactly these records if already known (saves a CRC pass),
+   *     or null
+   */
+  RunDescriptor spillSorted(
+      RecordIndex index,
+      int from,
+      int to,
+      RepeatCounts repeats,
+      long bytes,
+      BlockPool pool,
+      RecordGatherer gatherer,
+      RecordChecksum known)
+      throws IOException {
+    RunDescriptor d;
+    if (from == 0) {
+      d =
+          RunSpill.writeSorted(
+              temp(),
+              plan.tempTransfer(),
+              pool,
+              config.directIo(),
+              threads,
+              index,
+              to,
+              repeats,
+              bytes,
+              gatherer,
+              known);
+    } else {
+      try (RunSpill spill =
+          RunSpill.create(
+              temp(),
+              "run",
+              index.layout(),
+              bytes,
+              plan.tempTransfer(),
+              pool,
+              config.directIo(),
+              threads)) {
+        spill.add(index, from, to, gatherer);
+        d = spill.finish();
+      }
+    }
+    added(d);
+    return d;
+  }
+
+  /**
+   * Writes the one entry of the record {@code [start, start + length)} of {@code src} with the key
+   * {@code [keyStart, keyStart + keyLength)} of {@code key} (or the key {@code encoded} holds, when
+   * {@code key} is null) as a run of its own, from an overflow arena of its size that is counted
+   * while it is written and freed at once: the one thing a sort holds beyond its budget (a record
+   * larger than the budget; docs/design.md, "What counts against the budget").
+   */
+  RunDescriptor spillOutsized(
+      ByteBuffer src,
+      int start,
+      int length,
+      ByteBuffer key,
+      int keyStart,
+      int keyLength,
+      dev.joule.io.input.EntryAppender encoded,
+      BlockPool pool)
+      throws IOException {
+    long entry =
+        key == null ? encoded.entryLength(length) : spec.layout().entryLength(length, keyLength);
+    try (Resources local = new Resources(meter)) {
+      RecordArena big = local.arena(Math.max(entry, Alignment.BYTES), slabFor(entry));
+      RecordIndex one = local.index(1);
+      dev.joule.io.input.EntryAppender a = new dev.joule.io.input.EntryAppender(spec);
+      a.reset(big, one);
+      boolean ok =
+          key == null
+              ? a.append(src, start, length, encoded.key(), 0, encoded.keyLength())
+              : a.append(src, start, length, key, keyStart, keyLength);
+      if (!ok) {
+        throw new IllegalStateException("an empty overflow arena of " + entry + " bytes is full");
+      }
+      return spillSorted(
+          one, 0, 1, RepeatCounts.NONE, length, pool, new RecordGatherer(null), null);
+    }
+  }
+
+  private static int slabFor(long entry) {
+    long aligned = Alignment.roundUp(Math.max(entry, Alignment.BYTES));
+    return (int) Math.min(RecordArena.MAX_SLAB_BYTES, aligned);
+  }
+
+  private synchronized void added(RunDescriptor d) {
+    runs.add(d);
+  }
+
+  /** The runs spilled so far, in input order (a copy). */
+  synchronized List<RunDescriptor> runs() {
+    return List.copyOf(runs);
+  }
+
+  /** How many runs were spilled. */
+  synchronized int runCount() {
+    return runs.size();
+  }
+
+  // ---- merging ----
+
+  /**
+   * Starts merging: later merges carve their buffers from {@code lent} (idle arenas; may be null)
+   * before they allocate fresh ones. Call once, after the last spill.
+   */
+  Merges startMerge(ArenaMemory lent) {
+    merge = new Merges(config, spec, plan, meter, lent, threads);
+    return merge;
+  }
+
+  /**
+   * Runs every pass of the merge plan before the final one over the runs, and returns the final
+   * merge's inputs; {@code reports} gets one phase report per pass.
+   */
+  List<RunDescriptor> mergeDown(Consumer<PhaseReport> reports) throws IOException {
+    List<RunDescriptor> all = runs();
+    long[] sizes = new long[all.size()];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = all.get(i).dataBytes();
+    }
+    return merge.mergeDown(MergePlan.of(sizes, fanIn()), all, temp(), reports);
+  }
+
+  /** The merge plan of the runs spilled ({@link #mergeDown} follows it). */
+  MergePlan mergePlan() {
+    List<RunDescriptor> all = runs();
+    long[] sizes = new long[all.size()];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = all.get(i).dataBytes();
+    }
+    return MergePlan.of(sizes, fanIn());
+  }
+
+  private int fanIn() {
+    return plan.fanIn() > 0 ? plan.fanIn() : plan.mergeFanIn();
+  }
+
+  /** The final merge of {@code inputs} into {@code out} in {@code parts} parallel parts. */
+  Merges.Output mergeInto(List<RunDescriptor> inputs, AtomicOutput out, int parts)
+      throws IOException {
+    return merge.mergeInto(inputs, out, parts);
+  }
+
+  /**
+   * The final merge of {@code inputs} as a stream of entries in merge order, its read pool ({@code
+   * k + 1} to {@code 2k} temp buffers) carved from the lent arenas first, registered in {@code
+   * owner}.
+   */
+  MergeSource stream(List<RunDescriptor> inputs, Resources owner) throws IOException {
+    return merge.stream(inputs, owner);
+  }
+
+  /** Deletes {@code run}'s files now (a stream that no longer needs them). */
+  void delete(RunDescriptor run) throws IOException {
+    temp().delete(run.parts());
+  }
+
+  // ---- closing ----
+
+  /**
+   * Closes the temp space, deleting every temp file (before a file sort publishes: a cleanup error
+   * then fails the sort while the previous output is still in place).
+   */
+  void closeTemp() throws IOException {
+    TempSpace t;
+    synchronized (this) {
+      t = temp;
+    }
+    if (t != null) {
+      t.close(); // if it fails, closeAfterFailure tries the deletions again
+      synchronized (this) {
+        temp = null;
+      }
+    }
+  }
+
+  /** The temp space if open, for its device meters (the file sort's report); else null. */
+  synchronized TempSpace openTemp() {
+    return temp;
+  }
+
+  /** Closes the sorter and the temp space (deleting every temp file). */
+  @Override
+  public void close() throws IOException {
+    try {
+      res.close();
+    } finally {
+      closeTemp();
+    }
+  }
+
+  /** Closes everything, adding errors to {@code primary}; deletes every temp file. */
+  void closeAfterFailure(Throwable primary) {
+    res.closeAfterFailure(primary);
+    TempSpace t;
+    synchronized (this) {
+      t = temp;
+      temp = null;
+    }
+    if (t != null) {
+      t.closeAfterFailure(primary);
+    }
+  }
+}

@@ -1,0 +1,409 @@
+package dev.joule.io.pipeline;
+
+import dev.joule.core.index.EntryLayout;
+import dev.joule.core.index.RecordIndex;
+import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.RecordArena;
+import dev.joule.core.radix.RadixRunSorter;
+import dev.joule.core.valsort.RecordChecksum;
+import dev.joule.io.input.ArenaIndexer;
+import dev.joule.io.input.EntryAppender;
+import dev.joule.io.input.EntrySpec;
+import dev.joule.io.plan.SessionPlan;
+import java.nio.ByteBuffer;
+
+/**
+ * One chunk of a sort session: an arena that grows slab by slab and an index that grows by
+ * doubling, which {@code add} fills, then sorted and spilled as one run (or, if it is the whole
+ * input, read in order from memory). A session has two, filling one while the other is written
+ * ({@link SessionEngine}).
+ *
+ * <p><b>Growth.</b> A chunk never grows by itself: {@link #growthFor} says what the next step costs
+ * (a slab of the arena with its page of alignment, or a doubled index, both arrays of the old and
+ * the new one counted while the entries are copied), the session asks its ledger for it, and {@link
+ * #grow} takes the step; {@link #charged()} is what the chunk holds in the ledger. Fixed records
+ * read in place are indexed only when the chunk is sorted, so each slab is charged with the index
+ * entries of the records it holds when it is allocated.
+ *
+ * <p><b>Checksum.</b> With validation, every entry's CRC-32 is taken as it is added, from its copy
+ * in the arena (the record; for key/value pairs key and value together, which lie next to each
+ * other), once: the run is written with this checksum as known ({@code RunWriter}) and the cursor
+ * compares the output against the session's total. Fixed records in place are checksummed while
+ * they are indexed ({@link ArenaIndexer#checksumAndIndex}).
+ *
+ * <p>Not thread-safe: the session's adding thread fills it; its writer thread sorts and writes it
+ * only between {@link SessionEngine}'s hand-off and the end of that write, when no one else uses
+ * it.
+ */
+final class SessionChunk implements AutoCloseable {
+  private final EntrySpec spec;
+  private final EntryLayout layout;
+  private final SessionPlan plan;
+  private final int fixedSize; // fixed records read in place: their size; else 0
+  private final boolean pairs;
+  private final boolean checksums;
+  private RecordArena arena; // null until the first growth, and after release
+  private RecordIndex index;
+  private EntryAppender appender;
+  private long charged;
+  private final long[] slabCharged = new long[RecordArena.MAX_SLABS]; // what each slab was charged
+  private final ByteBuffer[] crcViews = new ByteBuffer[RecordArena.MAX_SLABS]; // moved per entry
+  private int inPlaceRecords; // records the allocated slabs hold (in place)
+  private int slab; // in place: the slab being filled
+  private RecordChecksum sum = new RecordChecksum();
+  private long recordBytes;
+  private long records;
+  private int sorted = -1; // entries sorted, or -1 while filling
+
+  SessionChunk(EntrySpec spec, SessionPlan plan, int fixedSize, boolean pairs, boolean checksums) {
+    this.spec = spec;
+    this.layout = spec.layout();
+    this.plan = plan;
+    this.fixedSize = fixedSize;
+    this.pairs = pairs;
+    this.checksums = checksums;
+  }
+
+  /** Whether the chunk holds no entry. */
+  boolean isEmpty() {
+    return recordBytes == 0 && records == 0;
+  }
+
+  /**
+   * Records added since the chunk was last emptied (fixed records in place: known once sorted; a
+   * part of a record may arrive before the rest of it).
+   */
+  long records() {
+    return records;
+  }
+
+  /** Bytes of the records added (values of pairs). */
+  long recordBytes() {
+    return recordBytes;
+  }
+
+  /** What the chunk holds in the session's ledger. */
+  long charged() {
+    return charged;
+  }
+
+  /** The checksum of the entries added (as the session's check defines it). */
+  RecordChecksum checksum() {
+    return sum;
+  }
+
+  /** The index, valid once {@link #sort} returned. */
+  RecordIndex index() {
+    return index;
+  }
+
+  /** The arena (null when the chunk holds no memory). */
+  RecordArena arena() {
+    return arena;
+  }
+
+  // ---- growth ----
+
+  /**
+   * The bytes the next growth step costs so that an entry of {@code entryLength} bytes (0 for fixed
+   * records in place) may fit, or 0 if the chunk cannot grow: at its plan's size, or the entry
+   * larger than its largest slab (an outsized entry).
+   */
+  long growthFor(int entryLength) {
+    if (entryLength > plan.largestSlabBytes()) {
+      return 0;
+    }
+    long step;
+    if (arena == null) {
+      step = slabCharge(SessionPlan.FIRST_SLAB_BYTES) + indexCharge(firstIndex());
+    } else if (fixedSize == 0 && !index.hasRoom()) {
+      step = indexCharge(2 * index.capacity()); // both arrays live while the entries are copied
+    } else if (arena.allocatedSlabs() < arena.slabCount()) {
+      int next = arena.allocatedSlabs();
+      step = slabCharge(arena.slabCapacity(next));
+    } else {
+      return 0;
+    }
+    return charged + step <= plan.chunkBytes() ? step : 0;
+  }
+
+  /**
+   * Takes the growth step {@link #growthFor} priced at {@code step} bytes, which the session has
+   * taken from its ledger; returns the bytes to give back once it is done (the old index's, when
+   * the index doubled).
+   */
+  long grow(long step) {
+    charged += step;
+    if (arena == null) {
+      newArena(step - indexCharge(firstIndex()));
+      index = RecordIndex.allocate(fixedSize > 0 ? 1 : firstIndex());
+      if (fixedSize > 0) {
+        inPlaceRecords = arena.slabCapacity(0) / fixedSize;
+        slab = 0;
+      } else {
+        if (appender == null) {
+          appender = new EntryAppender(spec);
+        }
+        appender.reset(arena, index);
+      }
+      return 0;
+    }
+    if (fixedSize == 0 && !index.hasRoom()) {
+      long old = indexCharge(index.capacity());
+      index.growTo(2 * index.capacity());
+      charged -= old;
+      return old;
+    }
+    int next = arena.allocatedSlabs();
+    arena.allocateSlab(next);
+    slabCharged[next] = step;
+    if (fixedSize > 0) {
+      inPlaceRecords += arena.slabCapacity(next) / fixedSize;
+    } else {
+      index.bindSlab(next);
+    }
+    return 0;
+  }
+
+  private void newArena(long firstSlabCharge) {
+    arena =
+        RecordArena.reserveGrowing(
+            plan.chunkBytes(), SessionPlan.FIRST_SLAB_BYTES, plan.largestSlabBytes());
+    arena.allocateSlab(0);
+    slabCharged[0] = firstSlabCharge;
+  }
+
+  /**
+   * The bytes one more slab costs (without index entries: for a merge that borrows the arena as
+   * buffer memory), or 0 if the chunk is at its plan's size.
+   */
+  long mergeSlabStep() {
+    long step;
+    if (arena == null) {
+      step = (long) SessionPlan.FIRST_SLAB_BYTES + Alignment.BYTES;
+    } else if (arena.allocatedSlabs() < arena.slabCount()) {
+      step = (long) arena.slabCapacity(arena.allocatedSlabs()) + Alignment.BYTES;
+    } else {
+      return 0;
+    }
+    return charged + step <= plan.chunkBytes() ? step : 0;
+  }
+
+  /** Takes the step {@link #mergeSlabStep} priced at {@code step}: one more slab, no index. */
+  void growMergeSlab(long step) {
+    charged += step;
+    if (arena == null) {
+      newArena(step);
+      return;
+    }
+    int next = arena.allocatedSlabs();
+    arena.allocateSlab(next);
+    slabCharged[next] = step;
+  }
+
+  private int firstIndex() {
+    return fixedSize > 0 ? 0 : SessionPlan.FIRST_INDEX_ENTRIES;
+  }
+
+  /** A slab and, in place, the index entries of the records it holds. */
+  private long slabCharge(int capacity) {
+    long bytes = (long) capacity + Alignment.BYTES;
+    return fixedSize > 0
+        ? bytes + (long) (capacity / fixedSize) * RecordIndex.BYTES_PER_ENTRY
+        : bytes;
+  }
+
+  private static long indexCharge(int entries) {
+    return (long) entries * RecordIndex.BYTES_PER_ENTRY;
+  }
+
+  // ---- adding ----
+
+  /**
+   * Appends one entry of the record (or value) {@code [start, start + length)} of {@code src} and
+   * the key {@code [keyStart, keyStart + keyLength)} of {@code key}, or the key {@code appender}
+   * encoded when {@code key} is null; false if the chunk has no room for it as it is.
+   */
+  boolean append(
+      ByteBuffer src, int start, int length, ByteBuffer key, int keyStart, int keyLength) {
+    if (arena == null) {
+      return false;
+    }
+    boolean ok =
+        key == null
+            ? appender.append(src, start, length)
+            : appender.append(src, start, length, key, keyStart, keyLength);
+    if (!ok) {
+      return false;
+    }
+    if (checksums) {
+      int s = appender.lastSlab();
+      int at = appender.lastOffset();
+      ByteBuffer slab = arena.view().slab(s);
+      ByteBuffer v = crcViews[s];
+      if (v == null) {
+        v = slab.duplicate();
+        crcViews[s] = v;
+      }
+      int rp = layout.recordStart(slab, at);
+      int from = pairs ? layout.keyStart(at) : rp;
+      v.limit(v.capacity()).position(from).limit(rp + length);
+      sum.addRecord(v);
+    }
+    recordBytes += length;
+    records++;
+    return true;
+  }
+
+  /** The encoder of derived keys: {@link EntryAppender#encodeKey} before {@link #append}. */
+  EntryAppender appender() {
+    return appender;
+  }
+
+  /** An appender for key encoding before the chunk has memory. */
+  EntryAppender appenderForKeys() {
+    if (appender == null) {
+      appender = new EntryAppender(spec);
+    }
+    return appender;
+  }
+
+  /**
+   * Copies whole fixed records from {@code b} (position advances) into the chunk's slabs; stops
+   * when they are full. Returns the bytes copied.
+   */
+  int appendInPlace(ByteBuffer b) {
+    if (arena == null) {
+      return 0;
+    }
+    int copied = 0;
+    while (b.hasRemaining() && slab < arena.allocatedSlabs()) {
+      int usable = arena.slabCapacity(slab) / fixedSize * fixedSize;
+      int at = arena.filled(slab);
+      int room = usable - at;
+      if (room == 0) {
+        slab++;
+        continue;
+      }
+      int n = Math.min(room, b.remaining());
+      arena.writableWindow(slab, 0, usable).put(at, b, b.position(), n);
+      b.position(b.position() + n);
+      arena.setFilled(slab, at + n);
+      copied += n;
+    }
+    recordBytes += copied;
+    return copied;
+  }
+
+  /** The largest entry an empty chunk of this plan holds: its largest slab. */
+  int largestEntry() {
+    return plan.largestSlabBytes();
+  }
+
+  // ---- sorting and reuse ----
+
+  /**
+   * Sorts the chunk (fixed records in place: indexes and checksums them first); returns the
+   * entries. Called once per fill, by whichever thread writes or reads the chunk.
+   */
+  int sort(RadixRunSorter sorter) {
+    if (fixedSize > 0) {
+      if (index.capacity() < inPlaceRecords) {
+        index.growTo(inPlaceRecords); // charged with the slabs
+      }
+      RecordChecksum s =
+          ArenaIndexer.checksumAndIndex(arena.view(), index, layout, spec.tie(), sorter.pool());
+      if (checksums) {
+        sum = s;
+      }
+      records = index.size();
+    }
+    sorter.sort(index);
+    sorted = index.size();
+    return sorted;
+  }
+
+  /** Entries sorted by the last {@link #sort}. */
+  int sortedEntries() {
+    return sorted;
+  }
+
+  /** Forgets the entries (after they were written as a run) and keeps the memory for the next. */
+  void clear() {
+    sum = new RecordChecksum();
+    recordBytes = 0;
+    records = 0;
+    sorted = -1;
+    if (arena == null) {
+      return;
+    }
+    if (fixedSize > 0) {
+      arena.clear();
+      slab = 0;
+    } else {
+      appender.reset(arena, index);
+    }
+  }
+
+  /**
+   * Gives back all of the chunk's memory; returns the bytes it was charged (the caller gives them
+   * back to its ledger). The chunk must hold no entry still to be read or written.
+   */
+  long release() {
+    long was = charged;
+    if (arena != null) {
+      arena.close();
+    }
+    java.util.Arrays.fill(slabCharged, 0);
+    java.util.Arrays.fill(crcViews, null);
+    arena = null;
+    index = null;
+    charged = 0;
+    inPlaceRecords = 0;
+    clear();
+    return was;
+  }
+
+  /**
+   * Gives back the slabs from {@code from} on, which hold nothing in use any more (what a merge
+   * borrowing the arena did not carve); returns the bytes they were charged. The index must be
+   * released first ({@link #releaseIndex}).
+   */
+  long releaseSlabsFrom(int from) {
+    if (arena == null) {
+      return 0;
+    }
+    long freed = 0;
+    for (int s = Math.max(0, from); s < arena.allocatedSlabs(); s++) {
+      freed += slabCharged[s];
+      slabCharged[s] = 0;
+    }
+    arena.releaseSlabsFrom(from);
+    java.util.Arrays.fill(crcViews, Math.max(0, from), crcViews.length, null);
+    charged -= freed;
+    return freed;
+  }
+
+  /**
+   * Drops the index (a merge that borrows the arena does not need it); returns the bytes it was
+   * charged. For records in place the index entries stay charged with the slabs.
+   */
+  long releaseIndex() {
+    if (index == null || fixedSize > 0) {
+      return 0;
+    }
+    long was = indexCharge(index.capacity());
+    index = null;
+    charged -= was;
+    return was;
+  }
+
+  @Override
+  public void close() {
+    if (arena != null) {
+      arena.close();
+      arena = null;
+    }
+    index = null;
+  }
+}
