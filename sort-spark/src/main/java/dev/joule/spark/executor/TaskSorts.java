@@ -93,15 +93,7 @@ public final class TaskSorts {
       grant.releaseAll();
       throw e;
     }
-    ctx.addTaskCompletionListener(
-        (TaskCompletionListener)
-            c -> {
-              try {
-                sort.close();
-              } finally {
-                grant.releaseAll();
-              }
-            });
+    closeAtTaskEnd(ctx, sort, grant::releaseAll);
     return sort;
   }
 
@@ -146,19 +138,25 @@ public final class TaskSorts {
     }
     if (ctx != null) {
       OffHeapReservation r = reservation;
-      ctx.addTaskCompletionListener(
-          (TaskCompletionListener)
-              c -> {
-                try {
-                  sort.close();
-                } finally {
-                  if (r != null) {
-                    r.release();
-                  }
-                }
-              });
+      closeAtTaskEnd(ctx, sort, r == null ? () -> {} : r::release);
     }
     return sort;
+  }
+
+  /**
+   * Closes {@code sort}, then runs {@code release}, when the task completes, fails or is killed.
+   */
+  private static void closeAtTaskEnd(
+      TaskContext ctx, JouleEngine.PartitionSort sort, Runnable release) {
+    ctx.addTaskCompletionListener(
+        (TaskCompletionListener)
+            c -> {
+              try {
+                sort.close();
+              } finally {
+                release.run();
+              }
+            });
   }
 
   /**
