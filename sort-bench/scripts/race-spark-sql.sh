@@ -15,11 +15,15 @@
 #
 # Needs: SPARK_HOME, a Spark 4.2 distribution (pip install pyspark==4.2.0 has one: its
 # site-packages/pyspark), for spark and joule; SPARK41_HOME (pyspark==4.1.1) and COMET_JAR
-# (org.apache.datafusion:comet-spark-spark4.1_2.13:1.2.0) for comet, else comet is skipped;
+# (org.apache.datafusion:comet-spark-spark4.1_2.13:1.2.0) for comet, else comet is skipped (with
+# PYSPARK41_PYTHON, the Python that has pyspark 4.1, for comet's driver and PYSPARK_PYTHON's 4.2);
 # tpchgen-cli (pip install tpchgen-cli) unless DIR already holds tpch-sfSF/; joule-spark.jar
 # (mvn -B -DskipTests package; JOULE_SPARK_JAR names another). Settings for all: local[2], driver -Xmx3g, 512 MiB off-heap, 2
 # shuffle partitions, broadcast joins off; joule's sorts take Spark's off-heap pool through the
 # task memory manager and direct memory up to 1 GiB.
+#
+# Engines: spark (vanilla), joule (its operator), joule-noval (the same without the session's own
+# check of count, checksum and order: spark.joule.sort.validate=false), comet.
 #
 # Every round runs each engine once (a fresh JVM: all queries in turn), alternating which goes
 # first. The first round also checks that every engine's output is the same (an order-sensitive
@@ -43,7 +47,7 @@ while [ $# -gt 0 ]; do
     --no-check) check=0; shift ;;
     --reverse) reverse=1; shift ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
     *) echo "race-spark-sql: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -78,11 +82,13 @@ common=(--master 'local[2]' --driver-memory 3g
 
 # run ENGINE ROUND: one JVM running every query; appends RESULT lines to $work/results
 run() {
-  local engine=$1 round=$2 submit=$SPARK_HOME/bin/spark-submit extra=()
+  local engine=$1 round=$2 submit=$SPARK_HOME/bin/spark-submit extra=() py=${PYSPARK_PYTHON:-python3}
   case "$engine" in
-    joule) extra=(--jars "$jar" --conf spark.driver.extraClassPath="$jar"
-      --conf spark.sql.extensions=dev.joule.spark.sql.JouleExtensions) ;;
+    joule|joule-noval) extra=(--jars "$jar" --conf spark.driver.extraClassPath="$jar"
+      --conf spark.sql.extensions=dev.joule.spark.sql.JouleExtensions)
+      [ "$engine" = joule-noval ] && extra+=(--conf spark.joule.sort.validate=false) ;;
     comet) submit=$SPARK41_HOME/bin/spark-submit
+      py=${PYSPARK41_PYTHON:-$py}
       extra=(--jars "$COMET_JAR" --conf spark.driver.extraClassPath="$COMET_JAR"
         --conf spark.plugins=org.apache.spark.CometPlugin
         --conf spark.shuffle.manager=org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager
@@ -93,7 +99,7 @@ run() {
   if [ "$drop" = 1 ]; then sync; echo 3 > /proc/sys/vm/drop_caches; fi
   local c=0
   [ "$round" = 1 ] && c=$check
-  SPARK_LOCAL_IP=127.0.0.1 "$submit" "${common[@]}" "${extra[@]}" \
+  SPARK_LOCAL_IP=127.0.0.1 PYSPARK_PYTHON=$py "$submit" "${common[@]}" "${extra[@]}" \
     "$root/sort-bench/scripts/spark-sql-race/queries.py" "$engine" "$data" "$work/out-$engine" \
     "$queries" "$c" > "$work/$engine.$round.log" 2>&1 || {
     echo "FAIL: $engine, round $round:" >&2; tail -40 "$work/$engine.$round.log" >&2; exit 1; }

@@ -21,6 +21,9 @@ if any("checksum" in r for r in rows):
     print("checksums: %s" % ("all engines agree on every query" if ok else "DIFFER"))
 
 
+ENGINES = ["spark", "joule", "joule-noval", "comet"]
+
+
 def median(q, e, f):
     v = [f(r) for r in rows if r["query"] == q and r["engine"] == e]
     v = [x for x in v if x is not None]
@@ -34,11 +37,11 @@ def metric(*names):
     return f
 
 
-print("%-3s %-6s %8s %7s %12s %13s %12s  %s" % ("q", "engine", "wall s", "x spark", "sort time s",
+print("%-3s %-11s %8s %7s %12s %13s %12s  %s" % ("q", "engine", "wall s", "x spark", "sort time s",
                                                 "joule op s", "spill MB", "loads"))
 for q in sorted({r["query"] for r in rows}):
     base = median(q, "spark", lambda r: r["wall"])
-    for e in ["spark", "joule", "comet"]:
+    for e in ENGINES:
         w = median(q, e, lambda r: r["wall"])
         if w is None:
             continue
@@ -49,13 +52,13 @@ for q in sorted({r["query"] for r in rows}):
         jt = median(q, e, metric("jouleTime"))
         sp = median(q, e, metric("spillSize"))
         loads = [r["load"] for r in rows if r["query"] == q and r["engine"] == e]
-        print("%-3s %-6s %8.2f %7s %12s %13s %12s  %s" % (
+        print("%-3s %-11s %8.2f %7s %12s %13s %12s  %s" % (
             q, e, w, "%.2f" % (base / w) if base else "-",
             "%.2f" % (st / 1000) if st is not None else "-",
             "%.2f" % (jt / 1e9) if jt is not None else "-",
             "%.0f" % (sp / 1e6) if sp is not None else "-",
             ",".join("%.1f" % x for x in loads)))
-for e in ["joule", "comet"]:
+for e in ENGINES[1:]:
     ops = sorted({o for r in rows if r["engine"] == e for o in r["operators"]})
     if ops:
         print("%s ran: %s" % (e, ", ".join(ops)))
