@@ -69,6 +69,7 @@ class ModulePathIT {
 
   private static Path coreJar;
   private static Path ioJar;
+  private static Path jnaJar; // sort-core requires com.sun.jna (locales), a module path needs it
 
   @TempDir Path dir;
 
@@ -76,8 +77,10 @@ class ModulePathIT {
   static void jars() {
     coreJar = Path.of(System.getProperty("joule.core.jar"));
     ioJar = Path.of(System.getProperty("joule.io.jar"));
+    jnaJar = Path.of(System.getProperty("joule.jna.jar"));
     assertTrue(Files.isRegularFile(coreJar), coreJar + " is built");
     assertTrue(Files.isRegularFile(ioJar), ioJar + " is built");
+    assertTrue(Files.isRegularFile(jnaJar), jnaJar + " is resolved");
   }
 
   @Test
@@ -86,7 +89,7 @@ class ModulePathIT {
     write(src.resolve("module-info.java"), "module app { requires dev.joule.io; }");
     write(src.resolve("app/Main.java"), APP);
     Path classes = dir.resolve("classes");
-    String modulePath = coreJar + ":" + ioJar;
+    String modulePath = coreJar + ":" + ioJar + ":" + jnaJar;
     Compiled c =
         compile(
             "--module-path",
@@ -138,7 +141,7 @@ class ModulePathIT {
     Compiled c =
         compile(
             "--module-path",
-            coreJar + ":" + ioJar,
+            coreJar + ":" + ioJar + ":" + jnaJar,
             "-d",
             dir.resolve("classes").toString(),
             src.resolve("module-info.java").toString(),
