@@ -20,7 +20,10 @@
 # tpchgen-cli (pip install tpchgen-cli) unless DIR already holds tpch-sfSF/; joule-spark.jar
 # (mvn -B -DskipTests package; JOULE_SPARK_JAR names another). Settings for all: local[2], driver -Xmx3g, 512 MiB off-heap, 2
 # shuffle partitions, broadcast joins off; joule's sorts take Spark's off-heap pool through the
-# task memory manager and direct memory up to 1 GiB.
+# task memory manager and direct memory up to 1 GiB. Comet's memory pool is greedy_unified (the
+# same 512 MiB): under its default, fair_unified, a sort's final merge, which cannot spill, is held
+# to a fair share of the pool and failed the task at SF1 ("Additional allocation failed for
+# ExternalSorterMerge").
 #
 # Engines: spark (vanilla), joule (its operator), joule-noval (the same without the session's own
 # check of count, checksum and order: spark.joule.sort.validate=false), comet.
@@ -47,7 +50,7 @@ while [ $# -gt 0 ]; do
     --no-check) check=0; shift ;;
     --reverse) reverse=1; shift ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "race-spark-sql: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -94,7 +97,8 @@ run() {
         --conf spark.shuffle.manager=org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager
         --conf spark.comet.enabled=true --conf spark.comet.exec.enabled=true
         --conf spark.comet.exec.shuffle.enabled=true --conf spark.comet.exec.sort.enabled=true
-        --conf spark.comet.exec.window.enabled=true --conf spark.comet.explainFallback.enabled=true) ;;
+        --conf spark.comet.exec.window.enabled=true --conf spark.comet.explainFallback.enabled=true
+        --conf spark.comet.exec.memoryPool=greedy_unified) ;;
   esac
   if [ "$drop" = 1 ]; then sync; echo 3 > /proc/sys/vm/drop_caches; fi
   local c=0
