@@ -23,7 +23,8 @@
 # task memory manager and direct memory up to 1 GiB. Comet's memory pool is greedy_unified (the
 # same 512 MiB): under its default, fair_unified, a sort's final merge, which cannot spill, is held
 # to a fair share of the pool and failed the task at SF1 ("Additional allocation failed for
-# ExternalSorterMerge").
+# ExternalSorterMerge"). Spills go to a local dir of the run's own (under DIR) for every engine:
+# in the shared /tmp, Comet's spill file vanished under it once ("No such file or directory").
 #
 # Engines: spark (vanilla), joule (its operator), joule-noval (the same without the session's own
 # check of count, checksum and order: spark.joule.sort.validate=false), comet.
@@ -50,7 +51,7 @@ while [ $# -gt 0 ]; do
     --no-check) check=0; shift ;;
     --reverse) reverse=1; shift ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) echo "race-spark-sql: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -81,7 +82,8 @@ common=(--master 'local[2]' --driver-memory 3g
   --conf spark.ui.enabled=false --conf spark.driver.host=127.0.0.1
   --conf spark.memory.offHeap.enabled=true --conf spark.memory.offHeap.size=512m
   --conf spark.sql.shuffle.partitions=2 --conf spark.sql.autoBroadcastJoinThreshold=-1
-  --conf spark.driver.extraJavaOptions=-XX:MaxDirectMemorySize=1g)
+  --conf spark.driver.extraJavaOptions=-XX:MaxDirectMemorySize=1g
+  --conf spark.local.dir="$work/local")
 
 # run ENGINE ROUND: one JVM running every query; appends RESULT lines to $work/results
 run() {
