@@ -23,7 +23,7 @@
 # task memory manager and direct memory up to 1 GiB. Comet's memory pool is greedy_unified (the
 # same 512 MiB): under its default, fair_unified, a sort's final merge, which cannot spill, is held
 # to a fair share of the pool and failed the task at SF1 ("Additional allocation failed for
-# ExternalSorterMerge"). Spills go to a local dir of the run's own (under DIR) for every engine:
+# ExternalSorterMerge"); greedy_unified completed one SF1 round of two. Spills go to a local dir of the run's own (under DIR) for every engine:
 # in the shared /tmp, Comet's spill file vanished under it once ("No such file or directory").
 #
 # Engines: spark (vanilla), joule (its operator), joule-noval (the same without the session's own
