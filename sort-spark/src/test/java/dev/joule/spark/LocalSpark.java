@@ -10,10 +10,10 @@ import org.apache.spark.sql.SparkSession;
  * The tests' Spark: local mode with two task slots (as the CI machine's two cores), no UI, bound to
  * the loopback address, one session per test class.
  */
-final class LocalSpark {
+public final class LocalSpark {
   private LocalSpark() {}
 
-  static SparkSession start(String name, Map<String, String> extra) {
+  public static SparkSession start(String name, Map<String, String> extra) {
     SparkSession.Builder b =
         SparkSession.builder()
             .master("local[2]")
@@ -33,7 +33,8 @@ final class LocalSpark {
    * Fails if a task left a joule arena open (the sessions' off-heap memory). First waits until no
    * task runs: after a failed job, Spark cancels the job's other tasks without waiting for them.
    */
-  static void assertNoLeakedArenas(SparkSession spark, String test) throws InterruptedException {
+  public static void assertNoLeakedArenas(SparkSession spark, String test)
+      throws InterruptedException {
     long deadline = System.nanoTime() + 20_000_000_000L;
     // A failed job's other tasks are killed: the tracker may count them gone while their threads
     // still close their sessions, so wait for the arenas too (a real leak stays past the deadline).

@@ -92,6 +92,7 @@ final class SessionEngine implements AutoCloseable {
   private BlockPool writePool;
   private final RecordGatherer gatherer = new RecordGatherer(null); // the writer thread's
   private long epoch;
+  private int spillDepth; // spills running on the thread that holds the lock
   private long added; // records added, for error messages
   private final AtomicLong sortNanos = new AtomicLong(); // chunks sorted (writer or adding thread)
   private int mergePasses;
@@ -406,6 +407,11 @@ final class SessionEngine implements AutoCloseable {
     }
     lock.lock();
     try {
+      if (spillDepth++ > 0) {
+        // Re-entered from the grant while this spill asks for its write buffers (a manager that
+        // spills every consumer, the asking one included, as Spark's does): nothing more now.
+        return 0;
+      }
       if (state == State.ADDING) {
         long before = meter.current();
         if (!filling.isEmpty()) {
@@ -423,6 +429,7 @@ final class SessionEngine implements AutoCloseable {
       }
       return 0;
     } finally {
+      spillDepth--;
       lock.unlock();
     }
   }

@@ -188,6 +188,86 @@ class SessionGrantTest extends OneStripeTest {
   }
 
   /**
+   * Spark's task memory manager in small: one pool for a session and another consumer; a request
+   * takes what the pool has, and when that is short the manager spills the session, whoever asks
+   * (the session itself included, in the middle of a spill that asks for its write buffers), then
+   * takes what the spill gave back.
+   */
+  static final class TaskPool implements MemoryGrant {
+    final AtomicLong free;
+    final AtomicLong sessionHeld = new AtomicLong();
+    final AtomicLong spills = new AtomicLong();
+    volatile SortSession session;
+
+    TaskPool(long limit) {
+      free = new AtomicLong(limit);
+    }
+
+    /** A request of the other consumer, or (through {@link #acquire}) the session's. */
+    long take(long bytes) {
+      long got = Math.min(bytes, free.get());
+      free.addAndGet(-got);
+      if (got < bytes) {
+        spills.incrementAndGet();
+        try {
+          session.spill();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        long more = Math.min(bytes - got, free.get());
+        free.addAndGet(-more);
+        got += more;
+      }
+      return got;
+    }
+
+    @Override
+    public long acquire(long bytes) {
+      long got = take(bytes);
+      sessionHeld.addAndGet(got);
+      return got;
+    }
+
+    @Override
+    public void release(long bytes) {
+      assertTrue(sessionHeld.addAndGet(-bytes) >= 0, "released more than was granted");
+      free.addAndGet(bytes);
+    }
+  }
+
+  /**
+   * Under {@link TaskPool}: the session fills the pool, the manager spills it from inside its own
+   * requests (the growth's, then the write buffers' of that spill, which gets nothing more and does
+   * not recurse), and halfway through the input another consumer asks for most of the pool and gets
+   * all of it: the session spills and gives its memory back before the manager answers.
+   */
+  @Test
+  void aTaskPoolSpillsTheSessionForAnotherConsumer() throws IOException {
+    List<byte[][]> pairs = pairs(SEED + 3, 60_000);
+    long otherWants = 3 << 20;
+    TaskPool pool = new TaskPool(4 << 20);
+    SortConfig c = config(32 << 20, pool, true).build();
+    List<byte[][]> got;
+    try (PairSession s = ExternalSorter.openPairs(c)) {
+      pool.session = s;
+      for (int i = 0; i < pairs.size(); i++) {
+        if (i == pairs.size() / 2) {
+          assertTrue(pool.free.get() < otherWants, "the pool has room: " + pool.free);
+          long before = pool.spills.get();
+          assertEquals(otherWants, pool.take(otherWants), "the other consumer's grant");
+          assertTrue(pool.spills.get() > before, "the manager did not spill the session");
+        }
+        byte[][] p = pairs.get(i);
+        s.add(ByteBuffer.wrap(p[0]), ByteBuffer.wrap(p[1]));
+      }
+      got = drain(s.finish());
+      assertTrue(s.spilledRuns() > 1, "runs " + s.spilledRuns());
+    }
+    assertEquals(0, pool.sessionHeld.get(), "not given back by close");
+    assertSamePairs(reference(pairs), got, "spilled by a task pool");
+  }
+
+  /**
    * {@code spill()} from a memory manager's thread all along, while adding, while the merge runs
    * and while the cursor iterates, returning what it gave back; the pairs all come out in order.
    */

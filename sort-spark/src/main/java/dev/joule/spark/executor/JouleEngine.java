@@ -10,6 +10,7 @@ import dev.joule.io.pipeline.ExternalSorter;
 import dev.joule.io.pipeline.PairSession;
 import dev.joule.io.pipeline.RecordCursor;
 import dev.joule.io.pipeline.RecordSession;
+import dev.joule.io.pipeline.SessionStats;
 import dev.joule.io.pipeline.SortSession;
 import dev.joule.spark.record.PairEntries;
 import dev.joule.spark.record.SortKeyLayout;
@@ -81,6 +82,22 @@ public final class JouleEngine {
         null, ExternalSorter.openPairs(config(memoryBytes, threads, tempDirs).build()));
   }
 
+  /**
+   * Opens a sort of a Spark SQL operator's rows as pairs of sort key and row bytes: up to {@code
+   * budget} bytes, each growth step granted by {@code grant} (the task's memory manager), which may
+   * also make it spill. {@code validate} false leaves out the session's own check of count,
+   * checksum and order.
+   */
+  public static PartitionSort openRows(
+      TaskMemoryGrant grant, long budget, boolean validate, int threads, List<Path> tempDirs)
+      throws IOException {
+    SortConfig config =
+        config(budget, threads, tempDirs).memoryGrant(grant).validate(validate).build();
+    PartitionSort sort = new PartitionSort(null, ExternalSorter.openPairs(config));
+    grant.attach(sort);
+    return sort;
+  }
+
   private static SortConfig.Builder config(long memoryBytes, int threads, List<Path> tempDirs) {
     return SortConfig.builder()
         .memoryBudget(DataSize.ofBytes(memoryBytes))
@@ -125,6 +142,27 @@ public final class JouleEngine {
           });
     }
 
+    /** Adds one pair (copied, not retained): a SQL row's sort key and its bytes. */
+    public void add(ByteBuffer key, ByteBuffer value) throws IOException {
+      pairs.add(key, value);
+    }
+
+    /**
+     * Writes what the session holds to a run and gives its memory back (see {@code
+     * SortSession.spill}), from any thread, or from inside the session's memory grant.
+     */
+    public void spill() throws IOException {
+      session.spill();
+    }
+
+    /**
+     * What the session has done so far (sort time, runs and bytes spilled, merge passes, peak
+     * memory), for an operator's metrics.
+     */
+    public SessionStats stats() {
+      return session.stats();
+    }
+
     /** Ends the input; the entries then come out of {@link #next()} in sort order. */
     public void finish() throws IOException {
       cursor = session.finish();
@@ -144,6 +182,15 @@ public final class JouleEngine {
      */
     public ByteBuffer record() {
       return cursor.record().slice();
+    }
+
+    /**
+     * The current pair's value, without a slice: read-only, its position where the value starts in
+     * the session's buffer and its limit where it ends; valid until {@link #next()}, which reuses
+     * it.
+     */
+    public ByteBuffer value() {
+      return cursor.value();
     }
 
     /**

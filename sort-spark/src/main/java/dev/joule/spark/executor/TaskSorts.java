@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
+import org.apache.spark.memory.TaskMemoryManager;
 import org.apache.spark.util.TaskCompletionListener;
 
 /**
@@ -64,6 +65,38 @@ public final class TaskSorts {
     return open(data, JouleEngine::openPairs);
   }
 
+  /**
+   * Opens the sort of a Spark SQL operator in this task: its memory granted step by step by the
+   * task's memory manager ({@link TaskMemoryGrant}) up to {@link TaskMemoryGrant#budget}, threads
+   * and temp directories as for the other sorts. The sort is closed, and the memory given back,
+   * when the task completes, fails or is killed; {@link JouleEngine.PartitionSort#close()} may come
+   * earlier.
+   *
+   * @throws IllegalStateException outside a task
+   */
+  public static JouleEngine.PartitionSort openRows(boolean validate) throws IOException {
+    TaskContext ctx = TaskContext.get();
+    if (ctx == null) {
+      throw new IllegalStateException("joule's SQL sort runs in a Spark task");
+    }
+    SparkConf conf = settings(ctx);
+    List<Path> temp = tempDirs(conf);
+    int threads = conf.contains(THREADS) ? conf.getInt(THREADS, 1) : ctx.cpus();
+    TaskMemoryManager tmm = ctx.taskMemoryManager();
+    long budget =
+        TaskMemoryGrant.budget(conf, ExecutorBudget.slots(conf), tmm.getTungstenMemoryMode());
+    TaskMemoryGrant grant = new TaskMemoryGrant(tmm);
+    JouleEngine.PartitionSort sort;
+    try {
+      sort = JouleEngine.openRows(grant, budget, validate, threads, temp);
+    } catch (IOException | RuntimeException e) {
+      grant.releaseAll();
+      throw e;
+    }
+    closeAtTaskEnd(ctx, sort, grant::releaseAll);
+    return sort;
+  }
+
   /** How {@link #open(long, Opener)} starts the engine once the resources are known. */
   @FunctionalInterface
   private interface Opener {
@@ -105,19 +138,25 @@ public final class TaskSorts {
     }
     if (ctx != null) {
       OffHeapReservation r = reservation;
-      ctx.addTaskCompletionListener(
-          (TaskCompletionListener)
-              c -> {
-                try {
-                  sort.close();
-                } finally {
-                  if (r != null) {
-                    r.release();
-                  }
-                }
-              });
+      closeAtTaskEnd(ctx, sort, r == null ? () -> {} : r::release);
     }
     return sort;
+  }
+
+  /**
+   * Closes {@code sort}, then runs {@code release}, when the task completes, fails or is killed.
+   */
+  private static void closeAtTaskEnd(
+      TaskContext ctx, JouleEngine.PartitionSort sort, Runnable release) {
+    ctx.addTaskCompletionListener(
+        (TaskCompletionListener)
+            c -> {
+              try {
+                sort.close();
+              } finally {
+                release.run();
+              }
+            });
   }
 
   /**
@@ -131,7 +170,8 @@ public final class TaskSorts {
       return conf;
     }
     SparkConf effective = null;
-    for (String key : new String[] {ExecutorBudget.MEMORY, THREADS, TEMP_DIRS}) {
+    for (String key :
+        new String[] {ExecutorBudget.MEMORY, THREADS, TEMP_DIRS, TaskMemoryGrant.MEMORY}) {
       String v = ctx.getLocalProperty(key);
       if (v != null) {
         effective = effective == null ? conf.clone() : effective;
