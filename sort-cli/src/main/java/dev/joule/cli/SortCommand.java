@@ -242,10 +242,27 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   private void refuseUnsupported() {
+    if (compressProgram == null && !isJouleCompression(options.compress)) {
+      compressProgram = options.compress; // GNU's --compress=PROG, abbreviated
+    }
     if (compressProgram != null) {
       throw usage(
-          "--compress-program is not supported: joule's temp runs are not compressed (give more"
-              + " temp space with -T, one per disk)");
+          "--compress-program is not supported: joule compresses its temp runs itself"
+              + " (--compress auto|off|lz4|zstd[:LEVEL]; give more temp space with -T, one per"
+              + " disk)");
+    }
+  }
+
+  /**
+   * Whether {@code value} of {@code --compress} is joule's (a codec) rather than a program: GNU
+   * reads {@code --compress=PROG} as its {@code --compress-program} abbreviated.
+   */
+  private static boolean isJouleCompression(String value) {
+    try {
+      dev.joule.io.config.Compression.parse(value);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return !value.matches("[A-Za-z0-9_./+-]+") || value.matches("(?i)zstd:.*");
     }
   }
 
