@@ -141,7 +141,20 @@ public final class RunCompression implements AutoCloseable {
     return perCore * (1 - r) > device * READ_ALLOWANCE;
   }
 
-  /** Counts a block tried: {@code raw} bytes became {@code stored} in {@code nanos}. */
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /**
+   * The calling thread's CPU time in nanoseconds (the codec's cost, not the time others took the
+   * core: the machine may be busy), or the wall clock where the JVM cannot tell.
+   */
+  static long threadCpuNanos() {
+    return THREADS.isCurrentThreadCpuTimeSupported()
+        ? THREADS.getCurrentThreadCpuTime()
+        : System.nanoTime();
+  }
+
+  /** Counts a block tried: {@code raw} bytes became {@code stored} in {@code nanos} of CPU. */
   void tried(int raw, int stored, long nanos) {
     triedRaw.addAndGet(raw);
     triedStored.addAndGet(Math.min(raw, stored));
@@ -216,7 +229,7 @@ public final class RunCompression implements AutoCloseable {
     return new long[] {blocks.get(), blocksCompressed.get()};
   }
 
-  /** Nanoseconds of CPU (on the writing threads) spent compressing, kept or not. */
+  /** Nanoseconds of CPU (of the writing threads) spent compressing, kept or not. */
   public long compressNanos() {
     return compressNanos.get();
   }

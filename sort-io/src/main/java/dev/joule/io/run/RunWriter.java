@@ -413,9 +413,10 @@ public final class RunWriter implements AutoCloseable {
     }
     RunCompression.ScratchBuffer scratch = compression.acquire(length);
     try {
-      long t0 = System.nanoTime();
+      long t0 = RunCompression.threadCpuNanos();
       int c = codec.compress(block, used, scratch.buffer, room);
-      compression.tried(length, c < 0 ? length : storedLength(c), System.nanoTime() - t0);
+      long cpu = RunCompression.threadCpuNanos() - t0;
+      compression.tried(length, c < 0 ? length : storedLength(c), cpu);
       if (c < 0) {
         return length;
       }

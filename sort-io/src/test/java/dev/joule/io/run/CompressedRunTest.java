@@ -227,7 +227,7 @@ class CompressedRunTest {
   void autoStoresRandomBytesRawAndCompressesTextOnlyForASlowDevice() throws IOException {
     byte[] random = entries(Shape.RANDOM_RECORDS, IoTestSupport.seed());
     EntryLayout fixed = EntryLayout.of(GENSORT);
-    compression = new RunCompression(Compression.auto(), () -> 125e6);
+    compression = new RunCompression(Compression.auto(), () -> 10e6);
     RunDescriptor d =
         runs.write(tmp.resolve("r"), fixed, BLOCK, random, DirectIoPolicy.OFF, compression);
     assertEquals(0, compression.blocks()[1], "random records: no block compressed");
@@ -236,7 +236,7 @@ class CompressedRunTest {
 
     byte[] text = textEntries(IoTestSupport.seed());
     EntryLayout whole = EntryLayout.of(EntryLayout.KeyPlace.WHOLE, 0, 0, 0);
-    compression = new RunCompression(Compression.auto(), () -> 125e6);
+    compression = new RunCompression(Compression.auto(), () -> 10e6);
     RunDescriptor slow =
         runs.write(tmp.resolve("s"), whole, BLOCK, text, DirectIoPolicy.OFF, compression);
     long[] slowBlocks = compression.blocks();
