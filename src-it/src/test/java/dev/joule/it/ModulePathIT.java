@@ -69,6 +69,7 @@ class ModulePathIT {
 
   private static Path coreJar;
   private static Path ioJar;
+  private static String codecJars; // sort-io's dependencies: lz4-java and zstd-jni
 
   @TempDir Path dir;
 
@@ -76,6 +77,7 @@ class ModulePathIT {
   static void jars() {
     coreJar = Path.of(System.getProperty("joule.core.jar"));
     ioJar = Path.of(System.getProperty("joule.io.jar"));
+    codecJars = System.getProperty("joule.codec.jars");
     assertTrue(Files.isRegularFile(coreJar), coreJar + " is built");
     assertTrue(Files.isRegularFile(ioJar), ioJar + " is built");
   }
@@ -86,7 +88,7 @@ class ModulePathIT {
     write(src.resolve("module-info.java"), "module app { requires dev.joule.io; }");
     write(src.resolve("app/Main.java"), APP);
     Path classes = dir.resolve("classes");
-    String modulePath = coreJar + ":" + ioJar;
+    String modulePath = coreJar + ":" + ioJar + ":" + codecJars;
     Compiled c =
         compile(
             "--module-path",
@@ -112,7 +114,7 @@ class ModulePathIT {
     Path src = dir.resolve("src/app/Main.java");
     write(src, APP);
     Path classes = dir.resolve("classes");
-    String classPath = coreJar + ":" + ioJar;
+    String classPath = coreJar + ":" + ioJar + ":" + codecJars;
     Compiled c = compile("-cp", classPath, "-d", classes.toString(), src.toString());
     assertEquals(0, c.exit, c.output);
     String out =
@@ -138,7 +140,7 @@ class ModulePathIT {
     Compiled c =
         compile(
             "--module-path",
-            coreJar + ":" + ioJar,
+            coreJar + ":" + ioJar + ":" + codecJars,
             "-d",
             dir.resolve("classes").toString(),
             src.resolve("module-info.java").toString(),
