@@ -4,6 +4,8 @@
     gen-text.py csv  LINES OUT [--seed S]    id,name,amount,date lines (about 42 bytes each)
     gen-text.py dups LINES OUT [--seed S] [--values V]
                                              LINES lines drawn from about V distinct numbers
+    gen-text.py intl LINES OUT [--seed S]    UTF-8 lines of names and words with accents (about
+                                             45 bytes each), for sorts in a locale (issue 31)
 
 csv: `id` is a permutation of 10000001 .. 10000000 + LINES, so that GNU's last-resort comparison
 of the whole line does not happen to keep the input order; `name` comes from a pool of 1000 "First Last" names made of
@@ -17,6 +19,15 @@ other spellings of equal values (17.00, 0.50, .5, -0; a rare 1e3, which GNU's -n
 dups: a pool of V numeric spellings (integers, leading zeros, '-' and '+' signs, decimals, -0,
 spellings of the same value such as 7, 007, 7.0, +7), each line drawn from it with skewed weights;
 for `-u` (whole lines) and `-n` (GNU's numeric order, then the whole line).
+
+intl: "First Last word word ..." in UTF-8: a first and a last name, then 1 to 5 words, separated by
+single spaces (so `-k2,2` is the last name). Names and words are made of syllables of which about
+one in six carries an accent or is a letter of another Latin alphabet (é è ê ë á à â ä å ã ó ö ø õ
+ú ü ñ ç ß æ œ ł ş č ž ð þ); names are capitalized, 5 % of words are capitalized and 2 % upper case,
+so that case and accents decide many comparisons; 3 % of the words are digits, 1 % carry an
+apostrophe or a hyphen. Pools of 20 000 first names, 100 000 last names and 50 000 words, each
+line drawn uniformly, so lines rarely repeat but keys (-k2,2) tie often. 2.3e7 lines make about
+1 GB; about 50 CPU-seconds per 10^7 lines.
 
 The output depends only on the arguments and the seed (default 12) for a given Python version;
 lines end in '\\n' and contain no NUL, tab or carriage return. Written in blocks of 10^6 lines;
@@ -99,18 +110,82 @@ def gen_dups(lines, out, rng, values):
         written += n
 
 
+INTL_PLAIN = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "an", "el", "or", "un", "be", "da",
+              "fi", "go", "ha", "jo", "ke", "li", "ma", "no", "pe", "ri", "si", "tu", "ze", "ber",
+              "den", "fin", "gor", "hal", "kin", "mar", "nor", "sten", "tor", "val", "wyn", "st"]
+INTL_ACCENTED = ["é", "è", "ê", "ë", "á", "à", "â", "ä", "å", "ã", "ó", "ö", "ø", "õ", "ú", "ü",
+                 "ñ", "ç", "ß", "æ", "œ", "ł", "ş", "č", "ž", "ð", "þ", "í", "ï", "ý"]
+
+
+def intl_syllable(rng):
+    s = rng.choice(INTL_PLAIN)
+    if rng.random() < 1 / 6:
+        i = rng.randrange(len(s))
+        s = s[:i] + rng.choice(INTL_ACCENTED) + s[i + 1:]
+    return s
+
+
+def intl_pool(rng, size, lo, hi):
+    pool = set()
+    while len(pool) < size:
+        pool.add("".join(intl_syllable(rng) for _ in range(rng.randint(lo, hi))))
+    return sorted(pool)
+
+
+def intl_words(rng, words, k):
+    """k words: 3 % numbers, 1 % with an apostrophe or hyphen, 5 % capitalized, 2 % upper case."""
+    picked = rng.choices(words, k=k)
+    rolls = [rng.random() for _ in range(k)]
+    for i, r in enumerate(rolls):
+        if r < 0.11:
+            w = picked[i]
+            if r < 0.03:
+                picked[i] = str(int(r * 3_333_333))
+            elif r < 0.04:
+                picked[i] = w[:2] + "'-"[int(r * 1000) % 2] + w[2:]
+            elif r < 0.09:
+                picked[i] = w.capitalize()
+            else:
+                picked[i] = w.upper()
+    return picked
+
+
+def gen_intl(lines, out, rng):
+    firsts = [n.capitalize() for n in intl_pool(rng, 20_000, 2, 3)]
+    lasts = [n.capitalize() for n in intl_pool(rng, 100_000, 2, 4)]
+    words = intl_pool(rng, 50_000, 1, 3)
+    written = 0
+    while written < lines:
+        n = min(BLOCK, lines - written)
+        counts = rng.choices(range(1, 6), k=n)
+        ws = intl_words(rng, words, sum(counts))
+        fs = rng.choices(firsts, k=n)
+        ls = rng.choices(lasts, k=n)
+        rows = []
+        at = 0
+        for i in range(n):
+            c = counts[i]
+            rows.append(f"{fs[i]} {ls[i]} {' '.join(ws[at:at + c])}\n")
+            at += c
+        out.write("".join(rows))
+        written += n
+
+
 def main():
     p = argparse.ArgumentParser(description="Deterministic text inputs for the GNU sort races.")
-    p.add_argument("kind", choices=["csv", "dups"])
+    p.add_argument("kind", choices=["csv", "dups", "intl"])
     p.add_argument("lines", type=lambda s: int(float(s)), help="number of lines, e.g. 6e6")
     p.add_argument("output")
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--values", type=int, default=1000, help="dups: distinct values (about)")
     a = p.parse_args()
     rng = random.Random(a.seed)
-    with open(a.output, "w", encoding="ascii", newline="\n", buffering=1 << 22) as out:
+    encoding = "utf-8" if a.kind == "intl" else "ascii"
+    with open(a.output, "w", encoding=encoding, newline="\n", buffering=1 << 22) as out:
         if a.kind == "csv":
             gen_csv(a.lines, out, rng)
+        elif a.kind == "intl":
+            gen_intl(a.lines, out, rng)
         else:
             gen_dups(a.lines, out, rng, a.values)
     return 0

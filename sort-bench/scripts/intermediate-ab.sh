@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A/B of the intermediate merge passes on 1 thread against 2 (design.md, D24): the same gensort
+# A/B of the intermediate merge passes on 1 thread against 2 (docs/decisions/D24): the same gensort
 # input sorted by `joule sort --stats` with --threads 1 and --threads 2, alternating which goes
 # first, the page cache dropped before every sort when root.
 #

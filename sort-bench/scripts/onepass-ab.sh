@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A/B of whole `joule sort --gensort` runs of 1 GB, alternating jars in the same rounds, with the
-# I/O bound of the same rounds (docs/design.md D21; sort-bench/README.md, "The one-pass path").
+# I/O bound of the same rounds (docs/decisions/D21; sort-bench/README.md, "The one-pass path").
 #
 #   sort-bench/scripts/onepass-ab.sh DIR ROUNDS NAME=JAR[:MEMORY] ...
 #

@@ -7,6 +7,8 @@
  */
 @SuppressWarnings("module") // dev.joule.io is compiled after this module
 module dev.joule.core {
+  requires com.sun.jna;
+
   exports dev.joule.core.record;
   exports dev.joule.core.key;
   exports dev.joule.core.gensort;

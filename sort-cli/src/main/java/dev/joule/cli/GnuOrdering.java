@@ -4,6 +4,7 @@ import dev.joule.core.key.GnuDebug;
 import dev.joule.core.key.GnuSortKeys;
 import dev.joule.core.key.KeyType;
 import dev.joule.core.key.SortKey;
+import dev.joule.core.key.TextLocale;
 import dev.joule.core.key.TextPosition;
 import dev.joule.core.record.LineFormat;
 import dev.joule.core.record.RecordFormat;
@@ -19,10 +20,11 @@ import picocli.CommandLine.Spec;
 
 /**
  * GNU sort's ordering options for text lines (a picocli mixin of {@code joule sort}), with GNU's
- * names and meaning in the C locale, and their translation into a {@link SortKey}, a {@link
- * LastResort} and a line format: the global letters apply to every {@code -k} without letters of
- * its own, GNU's last-resort whole-line comparison (reversed by a global {@code -r}) applies unless
- * {@code -s} or {@code -u}, and {@code -u} keeps the first line of each run of equal keys.
+ * names and meaning in the C locale or the user's, and their translation into a {@link SortKey}, a
+ * {@link LastResort} and a line format: the global letters apply to every {@code -k} without
+ * letters of its own, GNU's last-resort whole-line comparison (reversed by a global {@code -r})
+ * applies unless {@code -s} or {@code -u}, and {@code -u} keeps the first line of each run of equal
+ * keys.
  *
  * <p>{@code -R} is GNU's: keys in the order of their salted MD5 digests, equal keys together, the
  * salt read from {@code --random-source} ({@link RandomSource}), so that the same source gives the
@@ -178,25 +180,31 @@ public final class GnuOrdering {
   }
 
   /**
-   * The key of the lines; throws a usage error for options GNU would refuse, and reads the salt of
-   * {@code -R} from the random source when a key needs it (as GNU does: only then).
+   * The key of the lines in {@code locale} (with GNU's last resort in a locale that does not
+   * collate by bytes, {@link GnuSortKeys#parse(String, int, KeyType.GnuRelease, List, byte[],
+   * TextLocale, boolean, boolean)}); throws a usage error for options GNU would refuse, and reads
+   * the salt of {@code -R} from the random source when a key needs it (as GNU does: only then).
    */
-  SortKey key() throws SortIOException {
+  SortKey key(TextLocale locale) throws SortIOException {
     String letters = globalLetters();
     int separator = separator();
     String source = randomSource();
     try {
-      if (!GnuSortKeys.random(letters, separator, keys)) {
-        return GnuSortKeys.parse(letters, separator, keys);
+      byte[] salt = null;
+      if (GnuSortKeys.random(letters, separator, keys)) {
+        // GNU refuses bad keys before it reads the random source: parse once with a stand-in salt
+        parse(letters, separator, new byte[RandomSource.SALT_BYTES], locale);
+        salt = RandomSource.salt(source);
       }
-      // GNU refuses bad keys before it reads the random source: parse once with a stand-in salt
-      GnuSortKeys.parse(
-          letters, separator, KeyType.GnuRelease.CURRENT, keys, new byte[RandomSource.SALT_BYTES]);
-      byte[] salt = RandomSource.salt(source);
-      return GnuSortKeys.parse(letters, separator, KeyType.GnuRelease.CURRENT, keys, salt);
+      return parse(letters, separator, salt, locale);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
     }
+  }
+
+  private SortKey parse(String letters, int separator, byte[] salt, TextLocale locale) {
+    return GnuSortKeys.parse(
+        letters, separator, KeyType.GnuRelease.CURRENT, keys, salt, locale, stable, unique);
   }
 
   /** The {@code --random-source} FILE, or null; GNU refuses two different ones. */
@@ -207,18 +215,22 @@ public final class GnuOrdering {
     return randomSources.isEmpty() ? null : randomSources.get(0);
   }
 
-  /** GNU's {@code --debug} view of these options: its warnings and its key annotation. */
-  GnuDebug debug() {
+  /** GNU's {@code --debug} view of these options in {@code locale}: warnings and annotation. */
+  GnuDebug debug(TextLocale locale) {
     try {
-      return GnuDebug.of(globalLetters(), separator(), keys, stable, unique);
+      return GnuDebug.of(globalLetters(), separator(), keys, stable, unique, locale);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
     }
   }
 
-  /** GNU's last resort: none with -s or -u, else the whole line, reversed by a global -r. */
-  LastResort lastResort() {
-    if (stable || unique) {
+  /**
+   * GNU's last resort: none with -s or -u, else the whole line, reversed by a global -r; in a
+   * locale that does not collate by bytes it is part of {@link #key} and equal lines keep input
+   * order.
+   */
+  LastResort lastResort(TextLocale locale) {
+    if (stable || unique || !locale.byteCollation()) {
       return LastResort.NONE;
     }
     return reverse ? LastResort.DESCENDING : LastResort.ASCENDING;

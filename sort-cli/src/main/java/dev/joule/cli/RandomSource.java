@@ -26,7 +26,7 @@ final class RandomSource {
       return read(Path.of(file));
     }
     if (Files.isReadable(URANDOM)) {
-      // not SecureRandom: its first use loads the JDK's security providers (docs/design.md D20)
+      // not SecureRandom: its first use loads the JDK's security providers (docs/decisions/D20)
       return read(URANDOM);
     }
     byte[] salt = new byte[SALT_BYTES];

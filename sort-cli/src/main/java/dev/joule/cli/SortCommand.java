@@ -2,6 +2,7 @@ package dev.joule.cli;
 
 import dev.joule.core.key.GnuDebug;
 import dev.joule.core.key.SortKey;
+import dev.joule.core.key.TextLocale;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.io.config.LastResort;
 import dev.joule.io.config.NoticeSink;
@@ -57,14 +58,18 @@ import picocli.CommandLine.Spec;
       "",
       "Write the sorted concatenation of all FILE(s) to standard output, or to -o FILE. With no"
           + " FILE, or when FILE is -, read standard input. Options and their meaning are GNU"
-          + " sort's, in the C locale (bytes compare as unsigned values; blanks are space and tab),"
+          + " sort's (in the C locale bytes compare as unsigned values; blanks are space and tab),"
           + " with GNU's last-resort comparison of whole lines unless -s or -u.",
       "The sort validates itself (record count, checksum and order of the output against the"
           + " input) and publishes -o FILE atomically: on any failure a previous FILE is left"
           + " byte-identical. FILE may be one of the inputs.",
-      "Not supported, and refused rather than sorting differently: --compress-program. Locales"
-          + " other than C: joule always sorts as LC_ALL=C does. Stack traces of errors:"
-          + " --stack-trace.",
+      "Not supported, and refused rather than sorting differently: --compress-program. Stack"
+          + " traces of errors: --stack-trace.",
+      "The locale (LC_ALL, else LC_COLLATE and the other LC_* variables, else LANG) orders text as"
+          + " GNU sort's does: by the C library's collation (strxfrm), with its classes for -d -i"
+          + " -f, its decimal point and thousands separator for -n -h -g, its month names for -M,"
+          + " its collation transform hashed by -R; C, POSIX and C.UTF-8 compare bytes. A locale"
+          + " that is not installed is C.",
     },
     footer = {
       "",
@@ -188,6 +193,7 @@ public final class SortCommand implements Callable<Integer> {
   List<String> files = new ArrayList<>();
 
   private final CliEnvironment env;
+  private TextLocale locale;
 
   public SortCommand() {
     this(CliEnvironment.system());
@@ -208,6 +214,7 @@ public final class SortCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
     refuseUnsupported();
+    locale = locale(err);
     Mode mode = mode();
     GnuDebug debug = gnuDebug ? parseDebug() : null;
     if (files0From != null && !files.isEmpty()) {
@@ -239,6 +246,21 @@ public final class SortCommand implements Callable<Integer> {
       default:
         return sort(inputs, output, config, bar, err, debug);
     }
+  }
+
+  /**
+   * The locale of the environment, chosen as GNU sort's {@code setlocale(LC_ALL, "")} does; a
+   * locale that is not installed is C, silently (GNU's {@code --debug} says "failed to set
+   * locale"). Where joule cannot reach the C library's locales (not Linux), a warning says the sort
+   * is in the C locale.
+   */
+  private TextLocale locale(PrintWriter err) {
+    TextLocale l = TextLocale.fromEnvironment(env.variables());
+    if (l.unsupported()) {
+      err.println("joule: warning: " + l.failure() + "; sorting as in the C locale");
+      err.flush();
+    }
+    return l;
   }
 
   private void refuseUnsupported() {
@@ -310,7 +332,7 @@ public final class SortCommand implements Callable<Integer> {
     if (explain) {
       throw usage("options '--explain --debug' are incompatible: --explain sorts nothing");
     }
-    GnuDebug debug = ordering.debug();
+    GnuDebug debug = ordering.debug(locale);
     singleOutput();
     return debug;
   }
@@ -396,8 +418,8 @@ public final class SortCommand implements Callable<Integer> {
       }
     } else {
       b.format(ordering.lineFormat())
-          .key(ordering.key())
-          .lastResort(ordering.lastResort())
+          .key(ordering.key(locale))
+          .lastResort(ordering.lastResort(locale))
           .unique(ordering.unique);
     }
     return b.build();

@@ -56,7 +56,7 @@ import picocli.CommandLine.Spec;
       "    joule valsort -s all.sum",
     })
 public final class ValsortCommand implements Callable<Integer> {
-  /** Read size per thread: docs/design.md, D4, measured 1–4 MiB transfers as enough. */
+  /** Read size per thread: docs/decisions/D4, measured 1–4 MiB transfers as enough. */
   static final int READ_BUFFER_BYTES = 4 << 20;
 
   @Spec CommandSpec spec;

@@ -16,8 +16,13 @@ final class CliRun {
     this.err = err;
   }
 
+  /**
+   * Runs with the process's engine and standard streams in the C locale, whatever locale the shell
+   * that started the tests has.
+   */
   static CliRun run(String... args) {
-    return run(CliEnvironment.system(), args);
+    CliEnvironment s = CliEnvironment.system();
+    return run(new CliEnvironment(s.engine(), s.stdin(), s.stdout(), s.powercap()), args);
   }
 
   /**

@@ -3,8 +3,10 @@ package dev.joule.cli;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -79,6 +81,7 @@ final class GnuSortCaseGenerator {
     private final Mode mode;
     private final String invalid;
     private final boolean files0;
+    private Map<String, String> env = Map.of();
 
     /**
      * A case.
@@ -145,7 +148,27 @@ final class GnuSortCaseGenerator {
     boolean files0() {
       return files0;
     }
+
+    /**
+     * The locale variables both sides run with ({@code LC_ALL}, {@code LANG}, {@code LC_*}); empty
+     * for {@code LC_ALL=C}.
+     */
+    Map<String, String> env() {
+      return env;
+    }
   }
+
+  /**
+   * A locale the cases are drawn for: its name (built by the test's setup), and what its text looks
+   * like to GNU sort, as bytes in chars 0..255: its month abbreviations, decimal point and
+   * thousands separator.
+   *
+   * @param name e.g. {@code de_DE.UTF-8}
+   * @param months the twelve abbreviated month names, UTF-8
+   * @param point the decimal point, UTF-8
+   * @param thousands the thousands separator, UTF-8 (may be empty)
+   */
+  record LocaleText(String name, List<String> months, String point, String thousands) {}
 
   /** A {@code -k} key: POS1 is {@code f1[.c1]}, POS2 {@code f2[.c2]} when f2 > 0. */
   /** A file of more than 16 bytes that every JDK has, for {@code --random-source}. */
@@ -243,17 +266,70 @@ final class GnuSortCaseGenerator {
 
   private final SplittableRandom rnd;
   private final Avoid avoid;
+  private final LocaleText locale; // null: the C locale
 
   /** Whether any ordering option of the case has V (set before the inputs are drawn). */
   private boolean versionSort;
 
-  private GnuSortCaseGenerator(long seed, Avoid avoid) {
+  private GnuSortCaseGenerator(long seed, Avoid avoid, LocaleText locale) {
     this.rnd = new SplittableRandom(seed);
     this.avoid = avoid;
+    this.locale = locale;
   }
 
   static Case generate(long seed, Avoid avoid) {
-    return new GnuSortCaseGenerator(seed, avoid).build();
+    return new GnuSortCaseGenerator(seed, avoid, null).build();
+  }
+
+  /**
+   * A case in {@code locale}: Unicode text (accents, case, punctuation, digits, several scripts,
+   * NUL bytes and invalid UTF-8), the locale's numbers and months, and its variables set one of
+   * several ways ({@link #localeEnv}).
+   */
+  static Case generate(long seed, Avoid avoid, LocaleText locale) {
+    GnuSortCaseGenerator g = new GnuSortCaseGenerator(seed, avoid, locale);
+    Case c = g.build();
+    c.env = g.localeEnv(c);
+    return c;
+  }
+
+  /**
+   * How the case's locale is set: {@code LC_ALL}, {@code LANG}, or {@code LC_COLLATE} and the other
+   * categories one by one; now and then a locale that is not installed (GNU: the C locale) or
+   * C.UTF-8. A case whose standard error is compared ({@code --debug}'s warnings, {@code -c}'s
+   * report) keeps GNU's messages untranslated with {@code LC_MESSAGES=C}, which needs {@code
+   * LC_ALL} unset.
+   */
+  private Map<String, String> localeEnv(Case c) {
+    String name = locale.name();
+    double p = rnd.nextDouble();
+    if (p < 0.03) {
+      name = "xx_XX.UTF-8"; // not installed: the whole locale is C, silently
+    } else if (p < 0.06) {
+      name = chance(0.5) ? "C.UTF-8" : "C.utf8";
+    }
+    boolean messages = c.args().contains("--debug") || c.mode() == Mode.CHECK;
+    Map<String, String> env = new LinkedHashMap<>();
+    double how = rnd.nextDouble();
+    if (!messages && how < 0.4) {
+      env.put("LC_ALL", name);
+    } else if (how < 0.8) {
+      env.put("LANG", name);
+    } else {
+      env.put("LANG", chance(0.5) ? "C" : "POSIX");
+      for (String category : new String[] {"LC_COLLATE", "LC_CTYPE", "LC_NUMERIC", "LC_TIME"}) {
+        if (chance(0.7)) {
+          env.put(category, name);
+        }
+      }
+      if (chance(0.05)) {
+        env.put("LC_MONETARY", "xx_XX.UTF-8"); // one category missing: all of it is C
+      }
+    }
+    if (messages || chance(0.5)) {
+      env.put("LC_MESSAGES", "C");
+    }
+    return env;
   }
 
   private boolean chance(double p) {
@@ -641,8 +717,8 @@ final class GnuSortCaseGenerator {
         }
         break;
       case 7:
-        // Not an invalid --sort=WORD or --check=WORD: GNU exits 1 there, joule 2 as for every
-        // other usage error, a difference the README documents.
+        // Options unknown to both: exit 2 in both. (An invalid --sort=WORD or --check=WORD exits
+        // 1 in both; GnuSyntaxTest compares those.)
         why = "unknown option";
         argv.add(at, pick(new String[] {"--no-such-option", "-j", "-a", "-e"}));
         break;
@@ -731,7 +807,7 @@ final class GnuSortCaseGenerator {
   /**
    * Thousands of lines drawn from a pool of 1 to 3000: counted on their twins as they are read
    * where equal lines are identical, and at the side's small buffer spilled in runs that write
-   * every copy (docs/design.md D28).
+   * every copy (docs/decisions/D28).
    */
   private byte[] repetitive(Kind[] kinds, Character sep, char term) {
     List<String> pool = new ArrayList<>();
@@ -773,7 +849,10 @@ final class GnuSortCaseGenerator {
     }
     if (longLine && n > 0) {
       StringBuilder l = new StringBuilder(line(kinds, sep, term));
-      int target = between(2_000, 120_000);
+      // glibc's strcoll and strxfrm take time quadratic in a run of characters that their
+      // collation ignores: on one 89 KB line of tab, space, 0xB4, 0x11 repeated, GNU sort spent
+      // over 60 CPU-seconds in en_US.UTF-8 (1 s at 16 KB, 0.08 s at 4 KB), and joule 97.
+      int target = between(2_000, locale != null ? 4_000 : 120_000);
       String unit = line(kinds, sep, term);
       if (unit.isEmpty()) {
         unit = "x";
@@ -886,12 +965,60 @@ final class GnuSortCaseGenerator {
   }
 
   private String word() {
+    if (locale != null && chance(0.7)) {
+      return unicodeWord();
+    }
     StringBuilder w = new StringBuilder();
     int n = between(0, 6);
     for (int i = 0; i < n; i++) {
       w.append(chance(0.05) ? (char) between(0x80, 0xff) : pick(WORD_CHARS));
     }
     return w.toString();
+  }
+
+  /** Pieces of Unicode text for the locale cases, by what a collation makes of them. */
+  private static final String[] UNICODE_PIECES = {
+    "a", "A", "b", "B", "e", "E", "z", "Z", "o", "O", "s", "S", "i", "I", "l", "ll", "ch", "Ch",
+    "aa", "Aa", "é", "É", "è", "ê", "ë", "á", "à", "â", "ä", "Ä", "å", "Å", "ã", "æ", "Æ", "ø", "Ø",
+    "ö", "Ö", "ő", "ü", "Ü", "ß", "ẞ", "ñ", "ç", "œ", "ł", "ş", "č", "ž", "ð", "þ", "ı", "İ",
+    "e\u0301", "o\u0308", "a\u030a", "ﬁ", "Ａ", "ｚ", "ж", "Ж", "ё", "Ё", "е", "Е", "а", "я", "Я",
+    "й", "щ", "ъ", "α", "Ω", "ω", "日本", "語", "ひら", "カタ", "中文", "한", "א", "ب", "0", "1", "5", "9",
+    "10", "٣", "-", "'", ".", ",", "_", "/", " ", "  ", "\t", "\u00a0", "\u202f", "\u200d",
+    "\u00ad", "😀", "€", "$", "@", "~", "^", "\u0001", "\u007f"
+  };
+
+  private static final String[] INVALID_UTF8 = {
+    "\u00ff",
+    "\u00fe",
+    "\u00c3",
+    "\u00e2\u0082",
+    "\u00c0\u00af",
+    "\u0080",
+    "\u00bf",
+    "\u00ed\u00a0\u0080",
+    "\u00f4\u0090\u0080\u0080"
+  };
+
+  /** A word of Unicode text as UTF-8 bytes (chars 0..255), now and then with a NUL or bad bytes. */
+  private String unicodeWord() {
+    StringBuilder w = new StringBuilder();
+    int n = between(0, 5);
+    for (int i = 0; i < n; i++) {
+      double p = rnd.nextDouble();
+      if (p < 0.03) {
+        w.append(pick(INVALID_UTF8));
+      } else if (p < 0.05) {
+        w.append('\0');
+      } else {
+        w.append(utf8(pick(UNICODE_PIECES)));
+      }
+    }
+    return w.toString();
+  }
+
+  /** The UTF-8 bytes of {@code s}, each as a char 0..255. */
+  static String utf8(String s) {
+    return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
   }
 
   private String digits(int max) {
@@ -930,12 +1057,23 @@ final class GnuSortCaseGenerator {
       frac += "0".repeat(between(1, 3)); // 1.5 vs 1.50
     }
     String intPart = chance(0.15) ? sign() : integer();
-    String s = intPart + "." + frac;
+    String point = locale != null && chance(0.7) ? locale.point() : ".";
+    String s = intPart + point + frac;
     if (chance(0.05)) {
       s += "." + digits(2); // a second point ends the number
     }
     if (chance(0.05)) {
       s = s.replaceFirst("^([-+]?\\d)", "$1,"); // a thousands separator is not one in C
+    }
+    if (locale != null && chance(0.3)) {
+      String sep =
+          chance(0.6) && !locale.thousands().isEmpty()
+              ? locale.thousands()
+              : pick(new String[] {".", ",", " ", utf8("\u202f"), utf8("\u00a0")});
+      s = s.replaceFirst("^([-+]?\\d+)(\\d)", "$1" + sep + "$2");
+      if (chance(0.2)) {
+        s = sep + s; // a leading separator, which strnumcmp skips
+      }
     }
     return s;
   }
@@ -966,6 +1104,17 @@ final class GnuSortCaseGenerator {
   }
 
   private String month() {
+    if (locale != null && chance(0.6)) {
+      String m =
+          new String(
+              pick(locale.months()).getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+      double p = rnd.nextDouble();
+      m = p < 0.3 ? m.toUpperCase(Locale.ROOT) : p < 0.5 ? m.toLowerCase(Locale.ROOT) : m;
+      if (chance(0.1)) {
+        m = m.substring(0, Math.max(0, m.length() - 1));
+      }
+      return utf8(m) + (chance(0.1) ? "x" : "");
+    }
     String m = chance(0.8) ? pick(MONTHS) : pick(MONTH_ODDITIES);
     double p = rnd.nextDouble();
     if (p < 0.3) {

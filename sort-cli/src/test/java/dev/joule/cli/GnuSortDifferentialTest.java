@@ -3,6 +3,7 @@ package dev.joule.cli;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.joule.cli.GnuSortCaseGenerator.Case;
+import dev.joule.testing.TestLocales;
 import dev.joule.testing.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -16,6 +17,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -54,6 +56,12 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>{@code joule.gnudiff.quirks=keep}: generate inputs on which the machine's GNU sort release
  *       differs from current coreutils (see {@link GnuSortCaseGenerator.Avoid}) all the same;
  *   <li>{@code joule.gnudiff.sort}: the GNU sort binary (default {@code sort} on the PATH);
+ *   <li>{@code joule.gnudiff.locale.seconds} and {@code joule.gnudiff.locale.cases}: the budget of
+ *       each locale of {@link #outputsAndExitCodesMatchGnuSortInLocales} (default {@value
+ *       #DEFAULT_LOCALE_SECONDS} s per locale in CI; thousands of cases by hand with a larger
+ *       budget); {@code joule.gnudiff.locales}: only these locales (comma-separated);
+ *   <li>{@code joule.gnudiff.dump}: a directory to write each failing case's inputs, arguments,
+ *       environment and both outputs to, whole;
  *   <li>{@code joule.gnudiff.peer=gnu}: the harness's self-check: the side under test is GNU sort
  *       too, run the way joule is (stdin from memory, its own directory), so any difference is the
  *       harness's or the generator's fault.
@@ -62,6 +70,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GnuSortDifferentialTest {
   static final int DEFAULT_CASES = 2000;
   static final int DEFAULT_SECONDS = 25;
+  static final int DEFAULT_LOCALE_SECONDS = 3;
   private static final long PROCESS_TIMEOUT_S = 30;
   private static final int SHOWN_IN_DETAIL = 8;
   private static final int MAX_SHOWN_BYTES = 3000;
@@ -97,7 +106,8 @@ class GnuSortDifferentialTest {
     String name();
 
     /** Starts the run; the returned call waits for it (so GNU runs while joule runs). */
-    Pending start(List<String> args, Path home, Path tmp, byte[] stdin) throws IOException;
+    Pending start(List<String> args, Path home, Path tmp, byte[] stdin, Map<String, String> env)
+        throws IOException;
   }
 
   private interface Pending {
@@ -106,6 +116,68 @@ class GnuSortDifferentialTest {
 
   @Test
   void outputsAndExitCodesMatchGnuSort() throws Exception {
+    String gnuBinary = gnuOrSkip();
+    run(
+        gnuBinary,
+        "C",
+        Integer.getInteger("joule.gnudiff.cases", DEFAULT_CASES),
+        Integer.getInteger("joule.gnudiff.seconds", DEFAULT_SECONDS),
+        (seed, avoid) -> GnuSortCaseGenerator.generate(seed, avoid));
+  }
+
+  /**
+   * The same comparison in each of {@link TestLocales#NAMES} (built with {@code localedef}), with
+   * Unicode text and the locale set through its variables in several ways ({@code
+   * joule.gnudiff.locale.cases} and {@code .seconds} per locale; {@code joule.gnudiff.locales} a
+   * comma-separated subset).
+   */
+  @Test
+  void outputsAndExitCodesMatchGnuSortInLocales() throws Exception {
+    String gnuBinary = gnuOrSkip();
+    TestLocales.prepare(TestLocales.NAMES);
+    List<GnuSortCaseGenerator.LocaleText> locales = new ArrayList<>();
+    for (String name : TestLocales.NAMES) {
+      locales.add(describeLocale(name));
+    }
+    String only = System.getProperty("joule.gnudiff.locales");
+    for (GnuSortCaseGenerator.LocaleText l : locales) {
+      if (only != null && !List.of(only.split(",")).contains(l.name())) {
+        continue;
+      }
+      run(
+          gnuBinary,
+          l.name(),
+          Integer.getInteger("joule.gnudiff.locale.cases", DEFAULT_CASES),
+          Integer.getInteger("joule.gnudiff.locale.seconds", DEFAULT_LOCALE_SECONDS),
+          (seed, avoid) -> GnuSortCaseGenerator.generate(seed, avoid, l));
+    }
+  }
+
+  /** The locale's month abbreviations, decimal point and thousands separator, from locale(1). */
+  private static GnuSortCaseGenerator.LocaleText describeLocale(String name)
+      throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder("locale", "abmon", "decimal_point", "thousands_sep");
+    pb.environment().keySet().removeIf(k -> k.startsWith("LC_") || k.equals("LANG"));
+    pb.environment().put("LC_ALL", name);
+    Process p = pb.start();
+    String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    if (!p.waitFor(PROCESS_TIMEOUT_S, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IOException("locale(1) failed for " + name + ": " + text);
+    }
+    List<String> lines = text.lines().toList();
+    if (lines.size() < 3) {
+      throw new IOException("locale(1) printed too little for " + name + ": " + text);
+    }
+    return new GnuSortCaseGenerator.LocaleText(
+        name, List.of(lines.get(0).split(";")), lines.get(1), lines.get(2));
+  }
+
+  /** Makes a case from its seed and the release's quirks to avoid. */
+  private interface CaseSource {
+    Case generate(long seed, GnuSortCaseGenerator.Avoid avoid);
+  }
+
+  private static String gnuOrSkip() {
     String gnuBinary = System.getProperty("joule.gnudiff.sort", "sort");
     String version = gnuVersion(gnuBinary);
     if (version == null) {
@@ -113,10 +185,15 @@ class GnuSortDifferentialTest {
       System.out.println("GnuSortDifferentialTest: " + why);
       Assumptions.assumeTrue(false, why);
     }
-    long seed = TestSeed.of("GnuSortDifferentialTest", "joule.gnudiff.seed", 0x6E0D_1FF5L);
-    int cases = Integer.getInteger("joule.gnudiff.cases", DEFAULT_CASES);
-    long budgetNanos =
-        Integer.getInteger("joule.gnudiff.seconds", DEFAULT_SECONDS) * 1_000_000_000L;
+    return gnuBinary;
+  }
+
+  private void run(String gnuBinary, String label, int cases, int budgetSeconds, CaseSource source)
+      throws Exception {
+    String version = gnuVersion(gnuBinary);
+    long seed =
+        TestSeed.of("GnuSortDifferentialTest [" + label + "]", "joule.gnudiff.seed", 0x6E0D_1FF5L);
+    long budgetNanos = budgetSeconds * 1_000_000_000L;
     Integer only = Integer.getInteger("joule.gnudiff.case");
     int maxFailures = Integer.getInteger("joule.gnudiff.maxFailures", 40);
     boolean selfCheck = "gnu".equals(System.getProperty("joule.gnudiff.peer"));
@@ -133,7 +210,8 @@ class GnuSortDifferentialTest {
     Side other = selfCheck ? new GnuSide(gnuBinary) : new JouleSide(jouleThread);
     System.out.printf(
         Locale.ROOT,
-        "GnuSortDifferentialTest: %s vs %s, seed %d, %s%s%n",
+        "GnuSortDifferentialTest [%s]: %s vs %s, seed %d, %s%s%n",
+        label,
         version,
         selfCheck ? "GNU sort (self-check)" : "joule",
         seed,
@@ -142,6 +220,9 @@ class GnuSortDifferentialTest {
             ? "; inputs avoid this release's differences from current coreutils: " + avoid
             : "");
 
+    Arrays.fill(gnuExits, 0);
+    gnuNanos = 0;
+    otherNanos = 0;
     List<String> failures = new ArrayList<>();
     List<String> details = new ArrayList<>();
     int run = 0;
@@ -156,7 +237,7 @@ class GnuSortDifferentialTest {
               run);
           break;
         }
-        Case c = GnuSortCaseGenerator.generate(caseSeed(seed, n), avoid);
+        Case c = source.generate(caseSeed(seed, n), avoid);
         boolean describe = details.size() < SHOWN_IN_DETAIL || reportFile != null;
         String problem = runCase(c, n, gnuBinary, gnu, other, describe);
         run++;
@@ -181,8 +262,9 @@ class GnuSortDifferentialTest {
     }
     System.out.printf(
         Locale.ROOT,
-        "GnuSortDifferentialTest: %d cases in %.1f s (%.1f ms per case), %d failed, seed %d;"
+        "GnuSortDifferentialTest [%s]: %d cases in %.1f s (%.1f ms per case), %d failed, seed %d;"
             + " GNU exited 0/1/2/other: %s; per case GNU took %.1f ms, %s %.1f ms%n",
+        label,
         run,
         seconds,
         seconds * 1000 / Math.max(1, run),
@@ -230,15 +312,15 @@ class GnuSortDifferentialTest {
         // Merge and "sorted" check cases need inputs sorted the way the case's options sort:
         // GNU sort makes them so, for both sides alike.
         for (int i = 0; i < files.size(); i++) {
-          files.set(i, presort(gnuBinary, caseDir, c.ordering(), files.get(i)));
+          files.set(i, presort(gnuBinary, caseDir, c.ordering(), files.get(i), c.env()));
         }
-        stdin = presort(gnuBinary, caseDir, c.ordering(), stdin);
+        stdin = presort(gnuBinary, caseDir, c.ordering(), stdin, c.env());
       }
       // joule first: it starts on its own thread at once, and GNU's process is spawned meanwhile.
       Path gnuHome = home(caseDir, "gnu", files, c.files0());
       Path otherHome = home(caseDir, "other", files, c.files0());
-      Pending o = other.start(c.args(), otherHome, tmp(caseDir, "other"), stdin);
-      Pending g = gnu.start(c.args(), gnuHome, tmp(caseDir, "gnu"), stdin);
+      Pending o = other.start(c.args(), otherHome, tmp(caseDir, "other"), stdin, c.env());
+      Pending g = gnu.start(c.args(), gnuHome, tmp(caseDir, "gnu"), stdin, c.env());
       Result gr = g.await();
       gnuExits[Math.min(gr.exit(), 3)]++;
       gnuNanos += gr.nanos();
@@ -263,10 +345,33 @@ class GnuSortDifferentialTest {
       if (what == null) {
         return null;
       }
+      dump(n, c, files, stdin, gr, or);
       return describe ? describe(c, n, files, stdin, gr, or, what) : what;
     } finally {
       deleteTree(caseDir);
     }
+  }
+
+  /**
+   * With {@code joule.gnudiff.dump=DIR}, writes a failing case's inputs, arguments, environment and
+   * both sides' standard output into {@code DIR/case<n>}, whole (the failure message cuts them).
+   */
+  private static void dump(
+      int n, Case c, List<byte[]> files, byte[] stdin, Result gnu, Result other)
+      throws IOException {
+    String dir = System.getProperty("joule.gnudiff.dump");
+    if (dir == null) {
+      return;
+    }
+    Path d = Files.createDirectories(Path.of(dir, "case" + n));
+    for (int i = 0; i < files.size(); i++) {
+      Files.write(d.resolve("in" + i), files.get(i));
+    }
+    Files.write(d.resolve("stdin"), stdin);
+    Files.writeString(d.resolve("args"), String.join("\n", c.args()) + "\n");
+    Files.writeString(d.resolve("env"), c.env().toString() + "\n");
+    Files.writeString(d.resolve("gnu.out"), gnu.stdout(), StandardCharsets.ISO_8859_1);
+    Files.writeString(d.resolve("other.out"), other.stdout(), StandardCharsets.ISO_8859_1);
   }
 
   /** What differs between the two results, or null. */
@@ -360,7 +465,8 @@ class GnuSortDifferentialTest {
     return a;
   }
 
-  private static byte[] presort(String gnu, Path caseDir, List<String> ordering, byte[] data)
+  private static byte[] presort(
+      String gnu, Path caseDir, List<String> ordering, byte[] data, Map<String, String> env)
       throws IOException, InterruptedException {
     if (data.length == 0) {
       return data;
@@ -371,7 +477,7 @@ class GnuSortDifferentialTest {
     List<String> cmd = new ArrayList<>(List.of(gnu));
     cmd.addAll(ordering);
     cmd.add(in.toString());
-    Process p = gnuProcess(cmd).redirectOutput(out.toFile()).start();
+    Process p = gnuProcess(cmd, env).redirectOutput(out.toFile()).start();
     if (!p.waitFor(PROCESS_TIMEOUT_S, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new IOException("GNU sort did not pre-sort in time: " + cmd);
@@ -383,14 +489,21 @@ class GnuSortDifferentialTest {
     return p.exitValue() == 0 ? sorted : data;
   }
 
-  /** GNU sort in the C locale, with nothing from the environment that changes its behaviour. */
-  private static ProcessBuilder gnuProcess(List<String> cmd) {
+  /**
+   * GNU sort in the locale of {@code env} (the C locale if it is empty), with nothing else from the
+   * environment that changes its behaviour ({@code LOCPATH}, where the test's locales are, stays).
+   */
+  private static ProcessBuilder gnuProcess(List<String> cmd, Map<String, String> env) {
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().keySet().removeIf(k -> k.startsWith("LC_") || k.equals("LANG"));
     pb.environment().remove("POSIXLY_CORRECT");
     pb.environment().remove("_POSIX2_VERSION");
     pb.environment().remove("TMPDIR");
-    pb.environment().put("LC_ALL", "C");
+    if (env.isEmpty()) {
+      pb.environment().put("LC_ALL", "C");
+    } else {
+      pb.environment().putAll(env);
+    }
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
     return pb;
   }
@@ -409,7 +522,7 @@ class GnuSortDifferentialTest {
 
   private String probe(String gnu, String option, String lines) throws Exception {
     Path in = Files.writeString(dir.resolve("probe"), lines, StandardCharsets.ISO_8859_1);
-    Process p = gnuProcess(List.of(gnu, "-s", option, in.toString())).start();
+    Process p = gnuProcess(List.of(gnu, "-s", option, in.toString()), Map.of()).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
     if (!p.waitFor(PROCESS_TIMEOUT_S, TimeUnit.SECONDS) || p.exitValue() != 0) {
       throw new IOException("GNU sort failed on the probe " + option + " " + lines);
@@ -448,7 +561,9 @@ class GnuSortDifferentialTest {
     }
 
     @Override
-    public Pending start(List<String> args, Path home, Path tmp, byte[] stdin) throws IOException {
+    public Pending start(
+        List<String> args, Path home, Path tmp, byte[] stdin, Map<String, String> env)
+        throws IOException {
       Path in = Files.write(home.resolveSibling(home.getFileName() + ".stdin"), stdin);
       Path out = home.resolveSibling(home.getFileName() + ".stdout");
       Path err = home.resolveSibling(home.getFileName() + ".stderr");
@@ -456,7 +571,7 @@ class GnuSortDifferentialTest {
       cmd.addAll(argv(args, home, tmp));
       long t0 = System.nanoTime();
       Process p =
-          gnuProcess(cmd)
+          gnuProcess(cmd, env)
               .directory(home.toFile()) // a relative path stays in the side's directory
               .redirectInput(in.toFile())
               .redirectOutput(out.toFile())
@@ -493,20 +608,25 @@ class GnuSortDifferentialTest {
     }
 
     @Override
-    public Pending start(List<String> args, Path home, Path tmp, byte[] stdin) {
+    public Pending start(
+        List<String> args, Path home, Path tmp, byte[] stdin, Map<String, String> env) {
       List<String> cmd = new ArrayList<>(List.of("sort"));
       cmd.addAll(argv(args, home, tmp));
       ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-      CliEnvironment env =
+      CliEnvironment cli =
           new CliEnvironment(
-              SortEngine.external(), new ByteArrayInputStream(stdin), stdout, RaplMeter.POWERCAP);
+              SortEngine.external(),
+              new ByteArrayInputStream(stdin),
+              stdout,
+              RaplMeter.POWERCAP,
+              env);
       long[] took = new long[1];
       Future<CliRun> f =
           thread.submit(
               () -> {
                 long t0 = System.nanoTime();
                 try {
-                  return CliRun.run(env, cmd.toArray(new String[0]));
+                  return CliRun.run(cli, cmd.toArray(new String[0]));
                 } finally {
                   took[0] = System.nanoTime() - t0;
                 }
@@ -521,9 +641,25 @@ class GnuSortDifferentialTest {
               -1, latin1(stdout), snapshot(home), String.valueOf(e.getCause()), list(tmp), took[0]);
         }
         return new Result(
-            r.exitCode, latin1(stdout), snapshot(home), r.out + r.err, list(tmp), took[0]);
+            r.exitCode,
+            latin1(stdout),
+            snapshot(home),
+            utf8Quotes(r.out + r.err),
+            list(tmp),
+            took[0]);
       };
     }
+  }
+
+  /**
+   * joule's messages as bytes, in chars 0..255 like GNU's: they hold record bytes as such chars
+   * (the {@code -c} report), and GNU's quotes ‘ ’ (in a UTF-8 locale) as characters, which the
+   * CLI's UTF-8 writer turns into three bytes each.
+   */
+  private static String utf8Quotes(String messages) {
+    return messages
+        .replace("\u2018", GnuSortCaseGenerator.utf8("\u2018"))
+        .replace("\u2019", GnuSortCaseGenerator.utf8("\u2019"));
   }
 
   private static String latin1(ByteArrayOutputStream b) {
@@ -595,7 +731,11 @@ class GnuSortDifferentialTest {
     } else {
       s.append(';');
     }
-    s.append(" LC_ALL=C sort");
+    if (c.env().isEmpty()) {
+      s.append(" LC_ALL=C");
+    }
+    c.env().forEach((k, v) -> s.append(' ').append(k).append('=').append(v));
+    s.append(" sort");
     for (String a : c.args()) {
       s.append(' ').append(shellWord(a.replace(GnuSortCaseGenerator.DIR, "")));
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.testing.TestLocales;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -192,6 +193,98 @@ class GnuSyntaxTest {
     }
   }
 
+  /**
+   * {@code -R} in a locale: GNU's {@code compare_random} hashes each key's collation transform
+   * there ({@code strxfrm} of each NUL-separated part, a NUL after each), in C.UTF-8 too, where the
+   * transform is a copy but the NULs still change the digest. Unicode lines with case and accent
+   * variants, duplicate keys, NUL bytes and bytes that are not UTF-8: GNU's order, byte for byte.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "C.UTF-8|-R",
+        "C.UTF-8|-k1,1fR -k2",
+        "en_US.UTF-8|-R",
+        "en_US.UTF-8|-k1,1R -k2,2",
+        "en_US.UTF-8|-k1,1dfR",
+        "en_US.UTF-8|-Ru",
+        "de_DE.UTF-8|-Rr",
+        "de_DE.UTF-8|-R -s -k2",
+        "sv_SE.UTF-8|-k1,1iR -u",
+        "ru_RU.UTF-8|-t, -k2R",
+      })
+  void randomOrderInALocaleIsGnus(String spec) throws Exception {
+    String[] parts = spec.split("\\|", -1);
+    String locale = parts[0];
+    if (!locale.startsWith("C.")) {
+      TestLocales.prepare(List.of(locale));
+    }
+    Path text =
+        Files.write(dir.resolve("unicode.txt"), unicodeLines(new SplittableRandom(31), 400));
+    List<String> argv = new ArrayList<>(Arrays.asList(parts[1].split(" ", -1)));
+    argv.add(0, "--random-source=" + source);
+    argv.add(text.toString());
+    Map<String, String> env = Map.of("LC_ALL", locale);
+    Result gnu = gnu(argv, env);
+    Result joule = joule(argv, env);
+    assertEquals(0, gnu.exit, () -> spec + "\nGNU: " + gnu);
+    assertEquals(gnu.exit, joule.exit, () -> spec + "\njoule: " + joule);
+    assertEquals(gnu.out, joule.out, () -> spec + "\nGNU and joule differ");
+  }
+
+  /** Lines of one to three fields drawn from a small pool, so that keys repeat. */
+  private static byte[] unicodeLines(SplittableRandom r, int count) {
+    String[] words = {
+      "apple",
+      "Apple",
+      "ápple",
+      "Äpfel",
+      "zebra",
+      "Zürich",
+      "résumé",
+      "resume",
+      "Resume",
+      "日本",
+      "жук",
+      "Жук",
+      "straße",
+      "STRASSE",
+      "co-op",
+      "coop",
+      "10",
+      "9",
+      "",
+      "x y",
+      "ångström",
+      "öl"
+    };
+    byte[][] odd = {
+      {'a', 0, 'b'}, {'a', 0}, {0}, {'x', (byte) 0xFF}, {(byte) 0xC3}, {'e', (byte) 0x80}
+    };
+    List<byte[]> pool = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      int fields = 1 + r.nextInt(3);
+      for (int f = 0; f < fields; f++) {
+        if (f > 0) {
+          line.write(r.nextBoolean() ? ' ' : ',');
+        }
+        byte[] w =
+            r.nextInt(8) == 0
+                ? odd[r.nextInt(odd.length)]
+                : words[r.nextInt(words.length)].getBytes(StandardCharsets.UTF_8);
+        line.writeBytes(w);
+      }
+      pool.add(line.toByteArray());
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int i = 0; i < count; i++) {
+      out.writeBytes(pool.get(r.nextInt(pool.size())));
+      out.write('\n');
+    }
+    return out.toByteArray();
+  }
+
   /** {@code _POSIX2_VERSION} and {@code POSIXLY_CORRECT}: joule in a process of its own. */
   @ParameterizedTest
   @ValueSource(
@@ -226,13 +319,19 @@ class GnuSyntaxTest {
   }
 
   private Result joule(List<String> argv) {
+    return joule(argv, Map.of());
+  }
+
+  /** joule in this JVM with the environment variables {@code variables} (the locale's). */
+  private Result joule(List<String> argv, Map<String, String> variables) {
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     CliEnvironment env =
         new CliEnvironment(
             SortEngine.external(),
             new ByteArrayInputStream(new byte[0]),
             stdout,
-            RaplMeter.POWERCAP);
+            RaplMeter.POWERCAP,
+            variables);
     List<String> a = new ArrayList<>(List.of("sort"));
     a.addAll(argv);
     CliRun r = CliRun.run(env, a.toArray(new String[0]));

@@ -54,13 +54,24 @@ final class CliContract {
     return cmd;
   }
 
-  /** Starts the launcher in {@code cwd}; stdout and stderr go to files in {@code cwd}. */
+  /**
+   * Starts the launcher in {@code cwd}; stdout and stderr go to files in {@code cwd}. Through
+   * {@code env --default-signal}: a signal ignored when a process starts stays ignored (the JVM,
+   * like GNU sort, installs no handler for it), and the tests may run under nohup or as a
+   * background job of a non-interactive shell, which ignore HUP and INT; the signal tests need the
+   * defaults. {@code env} execs the command, so the process's pid is the launcher's (which execs
+   * the JVM).
+   */
   static Process start(Path cwd, List<String> cmd) throws IOException {
-    return new ProcessBuilder(cmd)
-        .directory(cwd.toFile())
-        .redirectOutput(cwd.resolve("stdout.txt").toFile())
-        .redirectError(cwd.resolve("stderr.txt").toFile())
-        .start();
+    List<String> withDefaults = new ArrayList<>(List.of("env", "--default-signal=HUP,INT,TERM"));
+    withDefaults.addAll(cmd);
+    ProcessBuilder pb =
+        new ProcessBuilder(withDefaults)
+            .directory(cwd.toFile())
+            .redirectOutput(cwd.resolve("stdout.txt").toFile())
+            .redirectError(cwd.resolve("stderr.txt").toFile());
+    pb.environment().put("LC_ALL", "C"); // joule sorts in its environment's locale, as GNU does
+    return pb.start();
   }
 
   /**

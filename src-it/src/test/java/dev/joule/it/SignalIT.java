@@ -37,6 +37,11 @@ class SignalIT {
     List<String> cmd =
         new ArrayList<>(
             List.of(
+                // A signal ignored when the process starts stays ignored (the JVM, like GNU sort,
+                // installs no handler for it), and CI may run under nohup or as a background job of
+                // a non-interactive shell, which ignore HUP and INT: restore the defaults first.
+                "env",
+                "--default-signal=HUP,INT,TERM",
                 Path.of(System.getProperty("joule.root"), "joule")
                     .toAbsolutePath()
                     .normalize()
@@ -47,7 +52,7 @@ class SignalIT {
                 "-o",
                 out.toString()));
     if (format.equals("gensort")) {
-      cmd.add(2, "--gensort");
+      cmd.add(4, "--gensort");
     }
     Process p =
         new ProcessBuilder(cmd)

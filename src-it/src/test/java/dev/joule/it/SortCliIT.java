@@ -56,7 +56,10 @@ class SortCliIT {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(root, "joule").toAbsolutePath().normalize().toString());
     cmd.addAll(List.of(args));
-    return new ProcessBuilder(cmd).directory(dir.toFile());
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+    // joule sorts in its environment's locale, as GNU does; these tests hold LC_ALL=C sort's output
+    pb.environment().put("LC_ALL", "C");
+    return pb;
   }
 
   private Result joule(File stdin, File stdout, String... args)

@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
 // Fixed heap and pre-touched pages: these VMs charge 3-7 us per freshly touched 4 KiB page
-// (docs/design.md, D5), which would otherwise land in the first measured iterations.
+// (docs/decisions/D5), which would otherwise land in the first measured iterations.
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-XX:MaxDirectMemorySize=512m"})

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ParallelGensort {
   /**
-   * Records per block: 4 MB, the transfer size found large enough for writes (docs/design.md, D4).
+   * Records per block: 4 MB, the transfer size found large enough for writes (docs/decisions/D4).
    */
   public static final int BLOCK_RECORDS = 40_000;
 

@@ -30,14 +30,17 @@ public final class GnuDebug {
   private final List<Marked> keys;
   private final boolean lastResort;
   private final List<String> warnings;
+  private final TextLocale locale;
 
   /** One key to mark: its position, or null for the whole line (a key of global letters). */
   private record Marked(TextPosition position, GnuSortKeys.Options letters) {}
 
-  private GnuDebug(List<Marked> keys, boolean lastResort, List<String> warnings) {
+  private GnuDebug(
+      List<Marked> keys, boolean lastResort, List<String> warnings, TextLocale locale) {
     this.keys = keys;
     this.lastResort = lastResort;
     this.warnings = warnings;
+    this.locale = locale;
   }
 
   /**
@@ -47,6 +50,22 @@ public final class GnuDebug {
    */
   public static GnuDebug of(
       String globalOptions, int separator, List<String> keySpecs, boolean stable, boolean unique) {
+    return of(globalOptions, separator, keySpecs, stable, unique, TextLocale.C);
+  }
+
+  /**
+   * The debug view of those options in {@code locale}: its collation named, its decimal point and
+   * thousands separator in the warnings, its numbers, months and display widths in the marks.
+   *
+   * @throws IllegalArgumentException as {@link GnuSortKeys#parse} would
+   */
+  public static GnuDebug of(
+      String globalOptions,
+      int separator,
+      List<String> keySpecs,
+      boolean stable,
+      boolean unique,
+      TextLocale locale) {
     GnuSortKeys.Options global = GnuSortKeys.global(globalOptions);
     List<Marked> keys = new ArrayList<>();
     for (String spec : keySpecs) {
@@ -66,8 +85,9 @@ public final class GnuDebug {
             global,
             separator,
             globalOnly,
-            noLastResort);
-    return new GnuDebug(List.copyOf(keys), !noLastResort || keys.isEmpty(), warnings);
+            noLastResort,
+            locale);
+    return new GnuDebug(List.copyOf(keys), !noLastResort || keys.isEmpty(), warnings, locale);
   }
 
   /**
@@ -93,7 +113,7 @@ public final class GnuDebug {
     }
     out.write('\n');
     for (Marked k : keys) {
-      long extent = extent(k, line, offset, length);
+      long extent = extent(k, line, offset, length, locale);
       mark(line, offset, (int) (extent >>> 32), (int) extent, out);
     }
     if (lastResort) {
@@ -102,7 +122,7 @@ public final class GnuDebug {
   }
 
   /** GNU's extent of key {@code k} in the line, packed as {@code (start << 32) | end}. */
-  private static long extent(Marked k, ByteBuffer line, int offset, int length) {
+  private static long extent(Marked k, ByteBuffer line, int offset, int length, TextLocale locale) {
     TextPosition pos = k.position();
     GnuSortKeys.Options o = k.letters();
     boolean fromLineStart = pos == null || (pos.startField() == 1 && pos.startChar() == 1);
@@ -117,7 +137,7 @@ public final class GnuDebug {
         beg++;
       }
       if (lim >= beg) {
-        lim = tightLimit(o, line, offset, beg, lim);
+        lim = tightLimit(o, line, offset, beg, lim, locale);
       }
     }
     return ((long) beg << 32) | Math.max(beg, lim);
@@ -125,17 +145,25 @@ public final class GnuDebug {
 
   /** The end of what a numeric or month key reads in {@code [beg, lim)}; {@code beg} if nothing. */
   private static int tightLimit(
-      GnuSortKeys.Options o, ByteBuffer line, int offset, int beg, int lim) {
+      GnuSortKeys.Options o, ByteBuffer line, int offset, int beg, int lim, TextLocale locale) {
     if (o.month) {
+      if (locale.months != null) {
+        long m = locale.months.find(line, offset + beg, offset + lim);
+        return (m & 0xFF) != 0 ? (int) (m >>> 8) - offset : beg;
+      }
       return GnuNumbers.month(line, offset + beg, offset + lim) != 0 ? beg + 3 : beg;
     }
     if (o.general) {
-      return GnuGeneralNumeric.end(line, offset + beg, offset + lim) - offset;
+      return GnuGeneralNumeric.end(line, offset + beg, offset + lim, locale.radix[0]) - offset;
     }
     if (o.numeric || o.human) {
       int from = beg < lim && line.get(offset + beg) == '-' ? beg + 1 : beg;
-      int p = GnuNumbers.digitsEnd(line, offset + from, offset + lim) - offset;
-      boolean digits = p - from > (p > from && line.get(offset + from) == '.' ? 1 : 0);
+      GnuNumbers.Conventions numbers = GnuNumbers.Conventions.of(locale, false, false);
+      int p = GnuNumbers.digitsEnd(line, offset + from, offset + lim, numbers) - offset;
+      boolean digits = false;
+      for (int i = from; i < p && !digits; i++) {
+        digits = CLocale.isDigit(line.get(offset + i));
+      }
       if (!digits) {
         return beg;
       }
@@ -144,12 +172,12 @@ public final class GnuDebug {
     return lim; // b on a key from the line's start: only the blanks go
   }
 
-  private static void mark(ByteBuffer line, int offset, int beg, int end, OutputStream out)
+  private void mark(ByteBuffer line, int offset, int beg, int end, OutputStream out)
       throws IOException {
-    for (int i = columns(line, offset, 0, beg); i > 0; i--) {
+    for (int i = DisplayWidth.columns(line, offset, offset + beg, locale); i > 0; i--) {
       out.write(' ');
     }
-    int width = columns(line, offset, beg, end);
+    int width = DisplayWidth.columns(line, offset + beg, offset + end, locale);
     if (width == 0) {
       out.write(NO_MATCH);
       return;
@@ -158,17 +186,5 @@ public final class GnuDebug {
       out.write('_');
     }
     out.write('\n');
-  }
-
-  /** Display columns of the bytes {@code [from, to)} of the line. */
-  private static int columns(ByteBuffer line, int offset, int from, int to) {
-    int w = 0;
-    for (int i = from; i < to; i++) {
-      int b = line.get(offset + i) & 0xFF;
-      if (b == '\t' || (b >= 0x20 && b != 0x7F)) {
-        w++;
-      }
-    }
-    return w;
   }
 }

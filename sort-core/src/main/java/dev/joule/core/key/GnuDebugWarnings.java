@@ -26,9 +26,18 @@ final class GnuDebugWarnings {
       GnuSortKeys.Options global,
       int separator,
       boolean globalOnly,
-      boolean noLastResort) {
+      boolean noLastResort,
+      TextLocale locale) {
     List<String> w = new ArrayList<>();
-    w.add("text ordering performed using simple byte comparison");
+    if (locale.failed()) {
+      w.add("failed to set locale");
+    }
+    w.add(
+        locale.hardCollation()
+            ? "text ordering performed using "
+                + quote(locale, locale.collationName())
+                + " sorting rules"
+            : "text ordering performed using simple byte comparison");
     boolean basic = false;
     boolean general = false;
     boolean basicSpan = false;
@@ -67,21 +76,48 @@ final class GnuDebugWarnings {
       }
       unused.usedBy(o);
     }
+    // GNU's tab (an int: the -t byte, or TAB_DEFAULT) against the locale's decimal point (a char)
+    // and thousands separator (a char, or NON_CHAR when the locale has none of one byte).
+    int point = locale.decimalPoint;
+    int thousands = locale.thousandsSeparator;
+    boolean blankSeparated = separator == TextPosition.BLANK_SEPARATED;
     boolean pointWarned = false;
+    if (basicSpan
+        && (blankSeparated
+            ? thousands != TextLocale.NO_SEPARATOR && isBlank(thousands)
+            : separator == thousands)) {
+      w.add(
+          "field separator "
+              + quote(locale, (char) thousands)
+              + " is treated as a group separator in numbers");
+      pointWarned = true;
+    }
     if (basicSpan || generalSpan) {
-      if (separator == '.') {
-        w.add("field separator '.' is treated as a decimal point in numbers");
+      // GNU tests the thousands separator's existence here too, then the point's blankness.
+      if (blankSeparated
+          ? thousands != TextLocale.NO_SEPARATOR && isBlank(point)
+          : separator == point) {
+        w.add(
+            "field separator "
+                + quote(locale, (char) point)
+                + " is treated as a decimal point in numbers");
         pointWarned = true;
       } else if (separator == '-') {
-        w.add("field separator '-' is treated as a minus sign in numbers");
+        w.add("field separator " + quote(locale, '-') + " is treated as a minus sign in numbers");
       } else if (generalSpan && separator == '+') {
-        w.add("field separator '+' is treated as a plus sign in numbers");
+        w.add("field separator " + quote(locale, '+') + " is treated as a plus sign in numbers");
       }
     }
     if ((basic || general) && !pointWarned) {
       // Not a note where the separator is the decimal point: then it is the thing to know.
       w.add(
-          (separator == '.' ? "" : "note ") + "numbers use '.' as a decimal point in this locale");
+          (separator == point ? "" : "note ")
+              + "numbers use "
+              + quote(locale, (char) point)
+              + " as a decimal point in this locale");
+    }
+    if (basic && locale.separatorIgnored) {
+      w.add("the multi-byte number group separator in this locale is not supported");
     }
     boolean keys = !positions.isEmpty();
     if (unused.any() || (unused.reverse && noLastResort && keys)) {
@@ -95,6 +131,22 @@ final class GnuDebugWarnings {
       w.add("option '-r' only applies to last-resort comparison");
     }
     return List.copyOf(w);
+  }
+
+  /** C {@code isblank}: space and tab (the same in every locale of the GNU C library). */
+  private static boolean isBlank(int c) {
+    return c == ' ' || c == '\t';
+  }
+
+  /**
+   * GNU's {@code quote}: in single quotes, or in ‘ and ’ where the locale's character set is UTF-8.
+   */
+  static String quote(TextLocale locale, String s) {
+    return locale.utf8() ? "\u2018" + s + "\u2019" : "'" + s + "'";
+  }
+
+  private static String quote(TextLocale locale, char c) {
+    return quote(locale, String.valueOf(c));
   }
 
   /** The global letters that no key has taken or has of its own. */

@@ -62,6 +62,12 @@ final class GnuGeneralNumeric {
    * null} only measures.
    */
   static int encode(ByteBuffer rec, int s, int e, ByteBuffer dst, int pos, boolean textNans) {
+    return encode(rec, s, e, dst, pos, textNans, (byte) '.');
+  }
+
+  /** {@link #encode(ByteBuffer, int, int, ByteBuffer, int, boolean)} with this decimal point. */
+  static int encode(
+      ByteBuffer rec, int s, int e, ByteBuffer dst, int pos, boolean textNans, byte point) {
     int p = s;
     while (p < e && CLocale.SPACE[rec.get(p) & 0xFF]) {
       p++;
@@ -74,7 +80,7 @@ final class GnuGeneralNumeric {
     boolean digitFirst =
         p < e
             && (CLocale.isDigit(rec.get(p))
-                || (rec.get(p) == '.' && p + 1 < e && CLocale.isDigit(rec.get(p + 1))));
+                || (rec.get(p) == point && p + 1 < e && CLocale.isDigit(rec.get(p + 1))));
     if (!digitFirst) {
       if (matches(rec, p, e, "inf")) {
         return writeNumber(dst, pos, negative, EXP_INF, Long.MIN_VALUE);
@@ -105,12 +111,12 @@ final class GnuGeneralNumeric {
       int q = p + 2;
       if (q < e
           && (CLocale.isHexDigit(rec.get(q))
-              || (rec.get(q) == '.' && q + 1 < e && CLocale.isHexDigit(rec.get(q + 1))))) {
-        return hex(rec, q, e, dst, pos, negative);
+              || (rec.get(q) == point && q + 1 < e && CLocale.isHexDigit(rec.get(q + 1))))) {
+        return hex(rec, q, e, dst, pos, negative, point);
       }
       return writeNumber(dst, pos, false, 0, 0);
     }
-    return decimal(rec, p, e, dst, pos, negative);
+    return decimal(rec, p, e, dst, pos, negative, point);
   }
 
   /**
@@ -120,6 +126,11 @@ final class GnuGeneralNumeric {
    * when it converts nothing. For {@code --debug}'s mark of a {@code -g} key.
    */
   static int end(ByteBuffer rec, int s, int e) {
+    return end(rec, s, e, (byte) '.');
+  }
+
+  /** {@link #end(ByteBuffer, int, int)} with this decimal point. */
+  static int end(ByteBuffer rec, int s, int e, byte point) {
     int p = s;
     while (p < e && CLocale.SPACE[rec.get(p) & 0xFF]) {
       p++;
@@ -150,9 +161,9 @@ final class GnuGeneralNumeric {
         p + 1 < e
             && rec.get(p) == '0'
             && (rec.get(p + 1) | 0x20) == 'x'
-            && mantissaEnd(rec, p + 2, e, true) > p + 2;
+            && mantissaEnd(rec, p + 2, e, true, point) > p + 2;
     int digitsFrom = hex ? p + 2 : p;
-    int m = mantissaEnd(rec, digitsFrom, e, hex);
+    int m = mantissaEnd(rec, digitsFrom, e, hex, point);
     if (m == digitsFrom) {
       return s; // no digit: nothing converted
     }
@@ -176,14 +187,14 @@ final class GnuGeneralNumeric {
    * The end of the digits, a point and more digits at {@code p} (hexadecimal digits if {@code
    * hex}), or {@code p} when there is no digit among them.
    */
-  private static int mantissaEnd(ByteBuffer rec, int p, int e, boolean hex) {
+  private static int mantissaEnd(ByteBuffer rec, int p, int e, boolean hex, byte point) {
     int q = p;
     boolean digit = false;
     while (q < e && (hex ? CLocale.isHexDigit(rec.get(q)) : CLocale.isDigit(rec.get(q)))) {
       q++;
       digit = true;
     }
-    if (q < e && rec.get(q) == '.') {
+    if (q < e && rec.get(q) == point) {
       q++;
       while (q < e && (hex ? CLocale.isHexDigit(rec.get(q)) : CLocale.isDigit(rec.get(q)))) {
         q++;
@@ -253,7 +264,7 @@ final class GnuGeneralNumeric {
   }
 
   private static int decimal(
-      ByteBuffer rec, int p, int e, ByteBuffer dst, int pos, boolean negative) {
+      ByteBuffer rec, int p, int e, ByteBuffer dst, int pos, boolean negative, byte point) {
     long m = 0;
     int kept = 0;
     long exp10 = 0;
@@ -262,7 +273,7 @@ final class GnuGeneralNumeric {
     boolean seenPoint = false;
     for (; p < e; p++) {
       int b = rec.get(p);
-      if (b == '.' && !seenPoint) {
+      if (b == point && !seenPoint) {
         seenPoint = true;
         continue;
       }
@@ -312,7 +323,7 @@ final class GnuGeneralNumeric {
     if (!droppedNonzero && e10 >= -27 && e10 <= 27) {
       return fastDecimal(dst, pos, negative, m, (int) e10);
     }
-    return slowDecimal(rec, digitsStart, digitsEnd, exponent, dst, pos, negative);
+    return slowDecimal(rec, digitsStart, digitsEnd, exponent, dst, pos, negative, point);
   }
 
   /** {@code m x 10^e10} for {@code |e10| <= 27}, exactly in 128 bits. */
@@ -374,7 +385,14 @@ final class GnuGeneralNumeric {
   }
 
   private static int slowDecimal(
-      ByteBuffer rec, int start, int end, long exponent, ByteBuffer dst, int pos, boolean neg) {
+      ByteBuffer rec,
+      int start,
+      int end,
+      long exponent,
+      ByteBuffer dst,
+      int pos,
+      boolean neg,
+      byte point) {
     BigInteger m = BigInteger.ZERO;
     long chunk = 0;
     int chunkDigits = 0;
@@ -382,7 +400,7 @@ final class GnuGeneralNumeric {
     boolean seenPoint = false;
     for (int p = start; p < end; p++) {
       int b = rec.get(p);
-      if (b == '.') {
+      if (b == point) {
         seenPoint = true;
         continue;
       }
@@ -434,7 +452,8 @@ final class GnuGeneralNumeric {
     return round(dst, pos, neg, hi, lo, binExp, sticky);
   }
 
-  private static int hex(ByteBuffer rec, int p, int e, ByteBuffer dst, int pos, boolean negative) {
+  private static int hex(
+      ByteBuffer rec, int p, int e, ByteBuffer dst, int pos, boolean negative, byte point) {
     long hi = 0;
     long lo = 0;
     long binExp = 0;
@@ -443,7 +462,7 @@ final class GnuGeneralNumeric {
     boolean seenPoint = false;
     for (; p < e; p++) {
       int b = rec.get(p);
-      if (b == '.' && !seenPoint) {
+      if (b == point && !seenPoint) {
         seenPoint = true;
         continue;
       }

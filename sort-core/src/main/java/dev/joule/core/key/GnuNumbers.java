@@ -34,6 +34,63 @@ final class GnuNumbers {
 
   private GnuNumbers() {}
 
+  /**
+   * How a locale writes numbers, as GNU sort reads them for {@code -n} and {@code -h}: the decimal
+   * point byte; the thousands separator byte strnumcmp skips (among leading zeros and after integer
+   * digits), or -1; the separator {@code -h}'s unit scan ({@code traverse_raw_number}) lets through
+   * once after a digit, or -1; {@code -f}'s upper case for {@code -h}'s unit byte, or null without
+   * {@code -f}. Immutable.
+   */
+  static final class Conventions {
+    private final byte point;
+    private final int separator;
+    private final int unitSeparator;
+    private final byte[] upper;
+
+    Conventions(byte point, int separator, int unitSeparator, byte[] upper) {
+      this.point = point;
+      this.separator = separator;
+      this.unitSeparator = unitSeparator;
+      this.upper = upper;
+    }
+
+    byte point() {
+      return point;
+    }
+
+    int separator() {
+      return separator;
+    }
+
+    int unitSeparator() {
+      return unitSeparator;
+    }
+
+    byte[] upper() {
+      return upper;
+    }
+
+    /** The C locale's in current coreutils: {@code .}, no separator, no {@code -f}. */
+    static final Conventions C = new Conventions((byte) '.', -1, -1, null);
+
+    /**
+     * {@code locale}'s conventions in the release ({@code old}: coreutils 9.1, whose strnumcmp
+     * compares unsigned bytes with GNU's {@code NON_CHAR}, 128, when the locale has no one-byte
+     * separator, and never matches a separator byte of 0x80 or more; its unit scan compares signed
+     * chars, where 128 matches nothing), with {@code -f} if {@code fold}.
+     */
+    static Conventions of(TextLocale locale, boolean old, boolean fold) {
+      int sep = locale.thousandsSeparator;
+      int value;
+      if (sep == TextLocale.NO_SEPARATOR) {
+        value = old ? 0x80 : -1;
+      } else {
+        value = old && sep >= 0x80 ? -1 : sep;
+      }
+      return new Conventions(locale.decimalPoint, value, sep, fold ? locale.upper : null);
+    }
+  }
+
   static int maxNumericLength(int keyLength, boolean human) {
     return (human ? 1 : 0) + DecimalCode.maxLength(keyLength);
   }
@@ -41,19 +98,14 @@ final class GnuNumbers {
   /**
    * Writes the {@code -n} code (or with {@code maxUnit > 0} the {@code -h} code, units above {@code
    * maxUnit} counting as none) of the key in {@code rec[s, e)} at {@code dst[pos]}; returns its
-   * length. {@code separator} (a byte, or -1) is skipped wherever GNU's strnumcmp skips a thousands
+   * length. The conventions' separator is skipped wherever GNU's strnumcmp skips a thousands
    * separator: among the leading zeros and after each integer digit. With {@code dst == null} only
    * measures.
    */
   static int encodeNumeric(
-      ByteBuffer rec,
-      int s,
-      int e,
-      ByteBuffer dst,
-      int pos,
-      int maxUnit,
-      int separator,
-      boolean fold) {
+      ByteBuffer rec, int s, int e, ByteBuffer dst, int pos, int maxUnit, Conventions numbers) {
+    int separator = numbers.separator();
+    byte point = numbers.point();
     byte sep = (byte) separator;
     boolean skips = separator >= 0;
     int p = s;
@@ -82,7 +134,7 @@ final class GnuNumbers {
     int intEnd = p;
     int fracStart = p;
     int fracEnd = p;
-    if (p < e && rec.get(p) == '.') {
+    if (p < e && rec.get(p) == point) {
       fracStart = ++p;
       while (p < e && CLocale.isDigit(rec.get(p))) {
         p++;
@@ -105,7 +157,7 @@ final class GnuNumbers {
     long digits = intDigits + ((long) fracEnd - firstFrac);
     int out = pos;
     if (maxUnit > 0) {
-      int unit = digits > 0 ? unit(rec, numberStart, e, maxUnit, fold) : 0;
+      int unit = digits > 0 ? unit(rec, numberStart, e, maxUnit, numbers) : 0;
       if (dst != null) {
         dst.put(out, (byte) (0x80 + (negative ? -unit : unit)));
       }
@@ -154,15 +206,17 @@ final class GnuNumbers {
   }
 
   /**
-   * GNU's {@code find_unit_order} for a nonzero number starting at {@code p}: the byte after its
-   * digits (and its fraction, if a {@code .} follows them), with no separator skipped.
+   * GNU's {@code find_unit_order} for a nonzero number starting at {@code p}: the byte where its
+   * scan of the number stops ({@link #digitsEnd(ByteBuffer, int, int, Conventions)}). A number
+   * whose scan stops early, at a separator, has that separator as its unit byte: no unit.
    */
-  private static int unit(ByteBuffer rec, int p, int e, int maxUnit, boolean fold) {
-    p = digitsEnd(rec, p, e);
+  private static int unit(ByteBuffer rec, int p, int e, int maxUnit, Conventions numbers) {
+    p = digitsEnd(rec, p, e, numbers);
     if (p >= e) {
       return 0;
     }
-    int u = unitOrder(fold ? CLocale.UPPER[rec.get(p) & 0xFF] : rec.get(p));
+    byte b = rec.get(p);
+    int u = unitOrder(numbers.upper() != null ? numbers.upper()[b & 0xFF] : b);
     return u > maxUnit ? 0 : u;
   }
 
@@ -171,10 +225,28 @@ final class GnuNumbers {
    * GNU's scan of a number's digits stops ({@code traverse_raw_number} in the C locale).
    */
   static int digitsEnd(ByteBuffer rec, int p, int e) {
+    return digitsEnd(rec, p, e, Conventions.C);
+  }
+
+  /**
+   * GNU's {@code traverse_raw_number} from {@code p}: digits, each followed by at most one unit
+   * separator, then, unless a separator ended the digits (the scan then stops at it), the decimal
+   * point and digits.
+   */
+  static int digitsEnd(ByteBuffer rec, int p, int e, Conventions numbers) {
+    int sep = numbers.unitSeparator();
+    boolean afterSeparator = false;
     while (p < e && CLocale.isDigit(rec.get(p))) {
       p++;
+      afterSeparator = sep >= 0 && p < e && (rec.get(p) & 0xFF) == sep;
+      if (afterSeparator) {
+        p++;
+      }
     }
-    if (p < e && rec.get(p) == '.') {
+    if (afterSeparator) {
+      return p - 1;
+    }
+    if (p < e && rec.get(p) == numbers.point()) {
       p++;
       while (p < e && CLocale.isDigit(rec.get(p))) {
         p++;

@@ -77,6 +77,48 @@ public final class GnuSortKeys {
   }
 
   /**
+   * The order of {@code sort [globalOptions] [-t separator] -k keys... [-s] [-u]} in {@code
+   * locale}, including GNU's last resort, for a sort that keeps equal lines in input order ({@code
+   * LastResort.NONE}, a stable sort): each key's type as GNU has it in the locale ({@link
+   * KeyType#inLocale}, {@code -R} hashing with {@code randomSalt} as in {@link #parse(String, int,
+   * KeyType.GnuRelease, List, byte[])}); then, unless {@code stable} or {@code unique} (and always
+   * when GNU has no key: no {@code -k} and no global letter but {@code -r}), the whole line
+   * collated in the locale, descending under a global {@code -r}. Lines the collation calls equal,
+   * as GNU's {@code xmemcoll0} can, stay in input order, as in GNU's stable merge sort.
+   *
+   * <p>In a locale that collates by bytes the last resort is the engine's ({@code
+   * LastResort.ASCENDING} or {@code DESCENDING}, D23), and this is {@link #parse(String, int,
+   * KeyType.GnuRelease, List, byte[])} with the locale's types.
+   *
+   * @throws IllegalArgumentException as GNU would reject the options
+   */
+  public static SortKey parse(
+      String globalOptions,
+      int separator,
+      KeyType.GnuRelease release,
+      List<String> keys,
+      byte[] randomSalt,
+      TextLocale locale,
+      boolean stable,
+      boolean unique) {
+    Options global = global(globalOptions);
+    boolean keyList = !keys.isEmpty() || global.ordersOwnWay();
+    List<KeyField> fields = new ArrayList<>();
+    if (keyList || locale.byteCollation()) {
+      for (KeyField f : parse(globalOptions, separator, release, keys, randomSalt).fields()) {
+        fields.add(
+            KeyField.of(f.location(), f.type().inLocale(locale)).withDescending(f.descending()));
+      }
+    }
+    if (!locale.byteCollation() && (!keyList || !(stable || unique))) {
+      fields.add(
+          KeyField.of(KeyLocation.wholeRecord(), KeyType.collated(locale))
+              .withDescending(global.reverse));
+    }
+    return SortKey.of(fields);
+  }
+
+  /**
    * Whether any key of these options orders by {@code -R} (its own letter, or the global one it
    * inherits): then, and only then, GNU reads its random source.
    *

@@ -136,7 +136,11 @@ public final class KeyNormalizer {
     return exact;
   }
 
-  /** An upper bound of the normalized key's length for any record of {@code recordLength} bytes. */
+  /**
+   * An upper bound of the normalized key's length for any record of {@code recordLength} bytes;
+   * {@link Integer#MAX_VALUE} when the key has a collated field, whose transform has no bound the C
+   * library states.
+   */
   public int maxKeyLength(int recordLength) {
     long total = 0;
     for (int i = 0; i < encoded.length; i++) {
@@ -148,27 +152,26 @@ public final class KeyNormalizer {
 
   /**
    * Writes the record's normalized key into {@code dst} from absolute index {@code dstPos} and
-   * returns its length. If fewer than that many bytes remain before {@code dst.limit()}, writes
-   * nothing and returns minus the length needed. The buffers' positions, limits and byte orders are
-   * left alone.
+   * returns its length. If fewer than that many bytes remain before {@code dst.limit()}, returns
+   * minus the length needed; bytes from {@code dstPos} to the limit may then have been overwritten
+   * (a collated field computes its code once, and writes what it can). The buffers' positions,
+   * limits and byte orders are left alone.
    *
    * @throws IllegalArgumentException if the record is too short for a fixed byte range
    */
   public int encode(ByteBuffer record, int offset, int length, ByteBuffer dst, int dstPos) {
-    int room = dst.limit() - dstPos;
-    if (room < maxKeyLength(length)) {
-      int need = write(record, offset, length, null, dstPos);
-      if (need > room) {
-        return -need;
-      }
-    }
-    return write(record, offset, length, dst, dstPos);
+    return write(record, offset, length, Objects.requireNonNull(dst, "dst"), dstPos);
   }
 
   private boolean open(int i) {
     return i == encoded.length - 1 && !encoded[i].descending;
   }
 
+  /**
+   * Writes the key at {@code dst[dstPos]}, or measures it with {@code dst == null}: each field is
+   * written when it fits (measured first when its bound does not), and once one does not, the rest
+   * are only measured and the result is minus the key's length.
+   */
   private int write(ByteBuffer record, int offset, int length, ByteBuffer dst, int dstPos) {
     LineFields line = null;
     if (lineSeparator != null) {
@@ -177,16 +180,33 @@ public final class KeyNormalizer {
     }
     try {
       int pos = dstPos;
+      ByteBuffer out = dst;
       for (int i = 0; i < encoded.length; i++) {
         FieldCodec c = encoded[i];
         long r = c.locate(record, offset, length, line);
-        int n = c.encode(record, (int) (r >>> 32), (int) r, dst, pos, open(i));
-        if (c.descending && dst != null) {
-          DecimalCode.invert(dst, pos, pos + n);
+        int s = (int) (r >>> 32);
+        int e = (int) r;
+        boolean open = open(i);
+        int n;
+        if (out == null || c.selfBounded()) {
+          n = c.encode(record, s, e, out, pos, open);
+        } else if (out.limit() - pos < c.maxLength(e - s, open)) {
+          n = c.encode(record, s, e, null, pos, open);
+          if (n <= out.limit() - pos) {
+            c.encode(record, s, e, out, pos, open);
+          }
+        } else {
+          n = c.encode(record, s, e, out, pos, open);
+        }
+        if (out != null && n > out.limit() - pos) {
+          out = null; // from here on only measured
+        }
+        if (c.descending && out != null) {
+          DecimalCode.invert(out, pos, pos + n);
         }
         pos += n;
       }
-      return pos - dstPos;
+      return dst != null && out == null ? -(pos - dstPos) : pos - dstPos;
     } finally {
       if (line != null) {
         line.release(); // the thread's LineFields must not keep the caller's buffer reachable
@@ -212,13 +232,15 @@ public final class KeyNormalizer {
       int bs = (int) (rb >>> 32);
       int be = (int) rb;
       int diff;
-      if (c instanceof FieldCodec.Version v) {
+      if (c instanceof FieldCodec.Collated coll) {
+        diff = coll.compareFull(a, as, ae, b, bs, be);
+      } else if (c instanceof FieldCodec.Version v) {
         s.ensure(ae - as, be - bs);
         int la = v.filtered(a, as, ae, s.a);
         int lb = v.filtered(b, bs, be, s.b);
         diff = GnuVersion.compare(s.a, la, s.b, lb, v.wholeSuffix);
       } else {
-        s.ensure(c.maxLength(ae - as, true), c.maxLength(be - bs, true));
+        s.ensure(c.encode(a, as, ae, null, 0, true), c.encode(b, bs, be, null, 0, true));
         int la = c.encode(a, as, ae, s.aView, 0, true);
         int lb = c.encode(b, bs, be, s.bView, 0, true);
         diff = java.util.Arrays.compareUnsigned(s.a, 0, la, s.b, 0, lb);

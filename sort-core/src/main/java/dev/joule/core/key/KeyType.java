@@ -37,8 +37,15 @@ public final class KeyType {
     /** GNU {@code -V}: no exact normalized key; compared by {@link KeyNormalizer#compareTail}. */
     GNU_VERSION,
     /**
+     * Text in a locale's collation ({@code strcoll}), after {@code -f} and {@code -d}/{@code -i} by
+     * the locale's classes: the C library's {@code strxfrm_l} of the text, GNU's handling of NUL
+     * bytes and empty text ({@link #collated}).
+     */
+    COLLATED,
+    /**
      * GNU {@code -R}: the MD5 digest of a salt and the (filtered, folded) key, then the key itself
-     * for the rare tie of two digests.
+     * for the rare tie of two digests; in a locale GNU counts as its own, the key's collation
+     * transform stands for the key ({@link #gnuRandom}).
      */
     GNU_RANDOM
   }
@@ -73,7 +80,8 @@ public final class KeyType {
     CURRENT
   }
 
-  private static final KeyType BYTES = new KeyType(Kind.BYTES, 0, false, null, false, null, null);
+  private static final KeyType BYTES =
+      new KeyType(Kind.BYTES, 0, false, null, false, null, null, null);
 
   private final Kind kind;
   private final int width;
@@ -82,6 +90,7 @@ public final class KeyType {
   private final boolean foldCase;
   private final Ignore ignore;
   private final GnuRelease release;
+  private final TextLocale locale; // null: the C locale
   private final byte[] salt;
 
   private KeyType(
@@ -91,7 +100,8 @@ public final class KeyType {
       ByteOrder order,
       boolean foldCase,
       Ignore ignore,
-      GnuRelease release) {
+      GnuRelease release,
+      TextLocale locale) {
     this.kind = kind;
     this.width = width;
     this.signed = signed;
@@ -99,10 +109,11 @@ public final class KeyType {
     this.foldCase = foldCase;
     this.ignore = ignore == null ? Ignore.NONE : ignore;
     this.release = release;
+    this.locale = locale;
     this.salt = null;
   }
 
-  private KeyType(byte[] salt, boolean foldCase, Ignore ignore) {
+  private KeyType(byte[] salt, boolean foldCase, Ignore ignore, TextLocale locale) {
     this.kind = Kind.GNU_RANDOM;
     this.width = 0;
     this.signed = false;
@@ -110,6 +121,7 @@ public final class KeyType {
     this.foldCase = foldCase;
     this.ignore = Objects.requireNonNull(ignore, "ignore");
     this.release = GnuRelease.CURRENT;
+    this.locale = locale;
     this.salt = salt.clone();
   }
 
@@ -127,7 +139,78 @@ public final class KeyType {
     if (!foldCase && ignore == Ignore.NONE) {
       return BYTES;
     }
-    return new KeyType(Kind.TEXT, 0, false, null, foldCase, ignore, null);
+    return new KeyType(Kind.TEXT, 0, false, null, foldCase, ignore, null, null);
+  }
+
+  /**
+   * Text in {@code locale}'s collation: two keys compare as {@code strcoll} compares them in that
+   * locale (the order of GNU sort's keys there), after {@code -f} ({@code foldCase}: each byte
+   * through the locale's {@code toupper}) and {@code -d} or {@code -i} ({@code ignore}: bytes
+   * dropped by the locale's {@code isalnum}/{@code isblank} or {@code isprint}). As GNU's {@code
+   * xmemcoll0}: an empty key sorts before any other, and a key with NUL bytes compares its
+   * NUL-separated parts in turn, fewer parts first when all are equal. Keys the collation calls
+   * equal are equal, even if their bytes differ.
+   *
+   * <p>In a locale that collates by bytes (C, POSIX, C.UTF-8) this is {@link #text}, with the
+   * locale's classes.
+   */
+  public static KeyType collated(TextLocale locale, boolean foldCase, Ignore ignore) {
+    Objects.requireNonNull(locale, "locale");
+    Objects.requireNonNull(ignore, "ignore");
+    if (locale.byteCollation()) {
+      KeyType t = text(foldCase, ignore);
+      return t.kind == Kind.TEXT && !locale.cEquivalent() ? t.with(locale) : t;
+    }
+    return new KeyType(Kind.COLLATED, 0, false, null, foldCase, ignore, null, locale);
+  }
+
+  /** Text in {@code locale}'s collation with no option: {@code collated(locale, false, NONE)}. */
+  public static KeyType collated(TextLocale locale) {
+    return collated(locale, false, Ignore.NONE);
+  }
+
+  /**
+   * This GNU ordering as GNU sort has it in {@code locale}: bytes and text collated ({@link
+   * #collated}); {@code -n}, {@code -h} with the locale's decimal point and thousands separator;
+   * {@code -g} with its decimal point; {@code -M} with its month names; {@code -V} with its {@code
+   * -f}/{@code -d}/{@code -i}; {@code -R} with its classes and, where GNU has the collation as its
+   * own, hashing the collation transform ({@link #gnuRandom}). Binary types, and every other type
+   * in a locale equivalent to C ({@link TextLocale#cEquivalent()}), are returned as they are.
+   *
+   * @throws IllegalArgumentException for {@code -g} in a locale whose decimal point is not one byte
+   */
+  public KeyType inLocale(TextLocale l) {
+    Objects.requireNonNull(l, "locale");
+    if (kind == Kind.GNU_RANDOM) {
+      // C.UTF-8 too: it collates by bytes, but GNU hashes its (copying) transform, NULs added.
+      return l.cEquivalent() && !l.hardCollation() ? this : new KeyType(salt, foldCase, ignore, l);
+    }
+    if (l.cEquivalent() || kind == Kind.INTEGER || kind == Kind.FLOAT) {
+      return this;
+    }
+    switch (kind) {
+      case BYTES:
+      case TEXT:
+        return collated(l, foldCase, ignore);
+      case COLLATED:
+        return collated(l, foldCase, ignore);
+      case GNU_GENERAL_NUMERIC:
+        if (l.radix.length != 1) {
+          throw new IllegalArgumentException(
+              "-g in the locale "
+                  + l
+                  + ": its decimal point is "
+                  + l.radix.length
+                  + " bytes, and joule reads numbers with a decimal point of one byte");
+        }
+        return with(l);
+      default:
+        return with(l);
+    }
+  }
+
+  private KeyType with(TextLocale l) {
+    return new KeyType(kind, width, signed, order, foldCase, ignore, release, l);
   }
 
   /**
@@ -139,19 +222,26 @@ public final class KeyType {
       throw new IllegalArgumentException("integer width must be 1, 2, 4 or 8 bytes: " + width);
     }
     return new KeyType(
-        Kind.INTEGER, width, signed, Objects.requireNonNull(order, "order"), false, null, null);
+        Kind.INTEGER,
+        width,
+        signed,
+        Objects.requireNonNull(order, "order"),
+        false,
+        null,
+        null,
+        null);
   }
 
   /** An IEEE binary32 stored in byte order {@code order}, in totalOrder. */
   public static KeyType float32(ByteOrder order) {
     return new KeyType(
-        Kind.FLOAT, 4, true, Objects.requireNonNull(order, "order"), false, null, null);
+        Kind.FLOAT, 4, true, Objects.requireNonNull(order, "order"), false, null, null, null);
   }
 
   /** An IEEE binary64 stored in byte order {@code order}, in totalOrder. */
   public static KeyType float64(ByteOrder order) {
     return new KeyType(
-        Kind.FLOAT, 8, true, Objects.requireNonNull(order, "order"), false, null, null);
+        Kind.FLOAT, 8, true, Objects.requireNonNull(order, "order"), false, null, null, null);
   }
 
   /** GNU {@code -n} of current coreutils. */
@@ -208,9 +298,15 @@ public final class KeyType {
    * ties of two digests broken by the keys' bytes (shorter first). GNU sort reads its 16 bytes of
    * salt from {@code --random-source=FILE} (or the system's random generator), so the same source
    * gives GNU's own order.
+   *
+   * <p>In a locale ({@link #inLocale}) whose collation GNU counts as its own ({@link
+   * TextLocale#hardCollation()}: any but C and POSIX, C.UTF-8 too), GNU hashes the key's collation
+   * transform instead of its bytes, as its {@code compare_random} does: each NUL-separated part's
+   * {@code strxfrm} followed by a NUL, the parts in turn; the same bytes break a tie of two
+   * digests, and keys whose transforms are equal are equal.
    */
   public static KeyType gnuRandom(byte[] salt, boolean foldCase, Ignore ignore) {
-    return new KeyType(Objects.requireNonNull(salt, "salt"), foldCase, ignore);
+    return new KeyType(Objects.requireNonNull(salt, "salt"), foldCase, ignore, null);
   }
 
   private static KeyType gnu(Kind kind, boolean foldCase, Ignore ignore, GnuRelease release) {
@@ -221,7 +317,8 @@ public final class KeyType {
         null,
         foldCase,
         Objects.requireNonNull(ignore, "ignore"),
-        Objects.requireNonNull(release, "release"));
+        Objects.requireNonNull(release, "release"),
+        null);
   }
 
   /** The family. */
@@ -245,7 +342,8 @@ public final class KeyType {
   }
 
   /**
-   * {@code -f} of {@link Kind#TEXT}, {@link Kind#GNU_VERSION} and {@link Kind#GNU_HUMAN_NUMERIC}.
+   * {@code -f} of {@link Kind#TEXT}, {@link Kind#COLLATED}, {@link Kind#GNU_VERSION}, {@link
+   * Kind#GNU_RANDOM} and {@link Kind#GNU_HUMAN_NUMERIC}.
    */
   public boolean foldCase() {
     return foldCase;
@@ -269,9 +367,21 @@ public final class KeyType {
     return release;
   }
 
-  /** True when the normalized key alone decides the order (every type but {@code -V}). */
+  /**
+   * The locale whose collation, classes, numbers or months this type follows; {@link TextLocale#C}
+   * for the C locale's types and for binary types.
+   */
+  public TextLocale locale() {
+    return locale == null ? TextLocale.C : locale;
+  }
+
+  /**
+   * True when the normalized key alone decides the order: every type but {@code -V} and collated
+   * text, whose code is the part of {@code strxfrm} that orders as {@code strcoll} does, ties
+   * decided by {@code strcoll} ({@link KeyNormalizer#compareTail}).
+   */
   public boolean exact() {
-    return kind != Kind.GNU_VERSION;
+    return kind != Kind.GNU_VERSION && kind != Kind.COLLATED;
   }
 
   @Override
@@ -284,12 +394,13 @@ public final class KeyType {
         && t.foldCase == foldCase
         && t.ignore == ignore
         && t.release == release
+        && Objects.equals(t.locale, locale)
         && Arrays.equals(t.salt, salt);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, width, signed, order, foldCase, ignore, release)
+    return Objects.hash(kind, width, signed, order, foldCase, ignore, release, locale)
         + 31 * Arrays.hashCode(salt);
   }
 
@@ -306,7 +417,8 @@ public final class KeyType {
         return kind.name().toLowerCase(java.util.Locale.ROOT)
             + (foldCase ? "[f]" : "")
             + (ignore == Ignore.NONDICTIONARY ? "[d]" : ignore == Ignore.NONPRINTING ? "[i]" : "")
-            + (release == GnuRelease.COREUTILS_9_1 ? "[9.1]" : "");
+            + (release == GnuRelease.COREUTILS_9_1 ? "[9.1]" : "")
+            + (locale != null ? "[" + locale + "]" : "");
     }
   }
 }

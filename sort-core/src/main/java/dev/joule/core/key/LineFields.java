@@ -9,7 +9,7 @@ import java.util.Arrays;
  * #locate} gives what {@link TextFields#locate} gives, but {@link TextFields} walks the line from
  * its start for each key's start and again for its limit, and with {@code -t, -k3,3n -k2,2r} that
  * is 2.3 times the line's bytes. Here each boundary is found once per line, and only as far as some
- * key asks. A JFR profile of that CSV sort put 17 % of its CPU in the rescans (docs/design.md D27).
+ * key asks. A JFR profile of that CSV sort put 17 % of its CPU in the rescans (docs/decisions/D27).
  *
  * <p>Boundary {@code j} (relative to the line's offset) is, with a separator, the index of the
  * line's {@code j}-th separator (the line's length when it has fewer); blank-separated, the index

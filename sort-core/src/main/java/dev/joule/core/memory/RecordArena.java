@@ -24,7 +24,7 @@ import java.nio.ByteOrder;
  * slab, plus 4096 bytes of alignment slack per slab. Nothing else is allocated after construction,
  * except by an arena made with {@link #reserve}: it allocates its slabs one by one, in order, with
  * {@link #allocateSlab}, so that the owner can fill the first while it allocates the next (a fresh
- * slab's pages are faulted in and zeroed at allocation; see docs/design.md D21). Its {@link
+ * slab's pages are faulted in and zeroed at allocation; see docs/decisions/D21). Its {@link
  * #directBytes()} is the full reservation from the start, so an owner that counts it at creation
  * never undercounts.
  *

@@ -1,6 +1,8 @@
 package dev.joule.core.valsort;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.joule.testing.TestSeed;
 import java.math.BigInteger;
@@ -8,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Random;
 import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /** The 128-bit checksum's arithmetic against BigInteger, the definition's sum modulo 2^128. */
@@ -82,6 +85,45 @@ class RecordChecksumTest {
         }
       }
     }
+  }
+
+  /**
+   * A CRC-32C sum (a session's own check) sums java.util.zip.CRC32C's values, by every entry point
+   * and buffer kind, short records included (no CRC-32 table on that path); it never mixes with a
+   * valsort sum.
+   */
+  @Test
+  void castagnoliSumsAreSumsOfCrc32cValuesAndNeverMix() {
+    Random r = new Random(SEED + 4);
+    byte[] bytes = new byte[256];
+    r.nextBytes(bytes);
+    ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(0, bytes);
+    BigInteger expected = BigInteger.ZERO;
+    RecordChecksum byIndex = RecordChecksum.castagnoli();
+    RecordChecksum byView = RecordChecksum.castagnoli();
+    RecordChecksum byArray = RecordChecksum.castagnoli();
+    for (int length = 0; length <= 2 * RecordChecksum.TABLE_BYTES + 9; length++) {
+      int at = r.nextInt(9);
+      CRC32C crc = new CRC32C();
+      crc.update(bytes, at, length);
+      expected = expected.add(BigInteger.valueOf(crc.getValue()));
+      String where = "length " + length + " at " + at + ", seed " + SEED;
+      assertEquals((int) crc.getValue(), byIndex.addRecord(direct, at, length), where);
+      assertEquals(
+          (int) crc.getValue(),
+          byView.addRecord(direct.asReadOnlyBuffer().limit(at + length).position(at)),
+          where);
+      byArray.addRecord(bytes, at, length);
+    }
+    assertEquals(expected.mod(MOD), value(byIndex));
+    assertEquals(byIndex, byView);
+    assertEquals(byIndex, byArray);
+    RecordChecksum valsort = RecordChecksum.of(byIndex.hi(), byIndex.lo());
+    assertNotEquals(valsort, byIndex, "equal numbers of different CRCs are different sums");
+    assertEquals(byIndex, byIndex.copy());
+    assertThrows(IllegalArgumentException.class, () -> valsort.add(byIndex));
+    assertThrows(IllegalArgumentException.class, () -> byIndex.emptyOfSameKind().add(valsort));
+    assertThrows(IllegalArgumentException.class, () -> byIndex.subtract(valsort));
   }
 
   /**

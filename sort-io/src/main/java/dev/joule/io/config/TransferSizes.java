@@ -14,7 +14,7 @@ import java.util.Map;
 public final class TransferSizes {
   /**
    * Default transfer size: 4 MiB. Transfers of 1–4 MiB already reach the disk's sequential speed on
-   * these machines (docs/design.md, D4; sort-bench/results/io.md).
+   * these machines (docs/decisions/D4; sort-bench/results/io.md).
    */
   public static final int DEFAULT_TRANSFER = 4 << 20;
 

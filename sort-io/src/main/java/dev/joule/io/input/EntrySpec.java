@@ -92,7 +92,7 @@ public final class EntrySpec {
     if (n.exact() && last != LastResort.NONE && !unique) {
       // The last resort as one more key field (the whole record, raw when ascending): the radix
       // sort, the merge and the validator then order equal keys by bytes instead of calling a
-      // comparator on every pair (docs/design.md D23). Not in unique mode, which drops by the key
+      // comparator on every pair (docs/decisions/D23). Not in unique mode, which drops by the key
       // alone. Ascending, the key then ends with the record as it is, and the entry need not hold
       // it twice (a TAIL layout, D27).
       boolean descending = last == LastResort.DESCENDING;

@@ -28,7 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The final merge of a file sort into its output, in parallel parts (docs/design.md D16).
+ * The final merge of a file sort into its output, in parallel parts (docs/decisions/D16).
  *
  * <p>With {@code parts > 1} the merge is cut by {@link MergeSplitter} (over {@link RunFileView}s)
  * into key ranges at ranks rounded down to whole 4096-byte pages of output (fixed records; any rank

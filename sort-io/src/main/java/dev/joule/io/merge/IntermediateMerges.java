@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The merges of one intermediate pass, each of adjacent runs into a new run file, several at once
- * (docs/design.md D24): {@link #width} says how many, {@link #mergeToRuns} runs them.
+ * (docs/decisions/D24): {@link #width} says how many, {@link #mergeToRuns} runs them.
  *
  * <p><b>Memory</b>: each thread holds one set of buffers for the whole pass, its share of the spare
  * buffers ({@link MergeBuffers#spareBuffers}; at most {@code 2k} plus the run writer's for the

@@ -43,7 +43,7 @@ public final class OutputValidator {
   private final TieBreaker sameKey; // unique mode: what else equal keys need; see EntrySpec
   private final boolean unique;
 
-  private final RecordChecksum checksum = new RecordChecksum();
+  private RecordChecksum checksum = new RecordChecksum();
   // Heap byte[] (not a heap ByteBuffer) for the last key: the order check then only ever sees the
   // batches' direct buffers, and the JIT keeps one compiled version instead of deoptimizing on a
   // second buffer class (LogCompilation showed class_check traps in compare()).
@@ -61,7 +61,7 @@ public final class OutputValidator {
   private long records;
   private long duplicates;
   private long unordered;
-  private final RecordChecksum droppedChecksum = new RecordChecksum();
+  private RecordChecksum droppedChecksum = new RecordChecksum();
   private long dropped;
   private long wrongDrops; // dropped records whose key differed from the one kept
   private boolean keysInChecksum; // key/value pairs: the caller's keys are data too
@@ -126,6 +126,19 @@ public final class OutputValidator {
     this.unique = unique;
     this.prev = new byte[16];
     this.first = new byte[16];
+  }
+
+  /**
+   * Sums the output's checksum in {@code kind}'s kind (valsort's CRC-32, or a session's CRC-32C:
+   * {@link RecordChecksum#castagnoli()}), to compare with an input summed so; before any record.
+   */
+  public OutputValidator sumLike(RecordChecksum kind) {
+    if (records != 0) {
+      throw new IllegalStateException("the checksum's kind is chosen before the first record");
+    }
+    checksum = kind.emptyOfSameKind();
+    droppedChecksum = kind.emptyOfSameKind();
+    return this;
   }
 
   /**
@@ -253,7 +266,7 @@ public final class OutputValidator {
     if (records == 0) {
       throw new IllegalStateException("copies of an entry not accepted");
     }
-    RecordChecksum one = new RecordChecksum();
+    RecordChecksum one = checksum.emptyOfSameKind();
     addChecked(one, b, at);
     checksum.addTimes(one, copies);
     duplicates += copies;
@@ -432,7 +445,7 @@ public final class OutputValidator {
       throws SortValidationException {
     DataSummary o = summary();
     DataSummary in = new DataSummary(inputRecords, inputChecksum.toHex(), -1, false);
-    RecordChecksum all = new RecordChecksum();
+    RecordChecksum all = checksum.emptyOfSameKind();
     all.add(checksum);
     all.add(droppedChecksum);
     if (o.records() + dropped != inputRecords

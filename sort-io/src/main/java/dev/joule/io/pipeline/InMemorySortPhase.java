@@ -79,7 +79,7 @@ final class InMemorySortPhase {
     SortHooks hooks = SortHooks.of(c);
     int slab = plan.onePassSlabBytes(bytes, rs);
     // Reserved, not allocated: each slab's fresh pages are faulted in and zeroed by its allocation
-    // (about 1.3 s for 1 GB on these VMs, docs/design.md D21), so this thread allocates slab s
+    // (about 1.3 s for 1 GB on these VMs, docs/decisions/D21), so this thread allocates slab s
     // while the reader thread fills slab s - 1, and only the first slab's faults delay the read.
     RecordArena arena = res.reservedArena(bytes, slab);
     InputStage input = res.add(new InputStage(in, plan.inputTransfer(), bytes, slab, threads));

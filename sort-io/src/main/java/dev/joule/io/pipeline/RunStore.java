@@ -69,7 +69,7 @@ final class RunStore implements AutoCloseable {
   private RunCompression compression; // made with the temp space, whose devices it measures
   private Consumer<TempSpace> onOpen = t -> {};
   private Merges merge;
-  private final RecordChecksum inputSum = new RecordChecksum();
+  private final RecordChecksum inputSum; // valsort's kind, or a session's CRC-32C sum
   private long inputRecords;
 
   /**
@@ -83,6 +83,22 @@ final class RunStore implements AutoCloseable {
       MemoryMeter meter,
       SortThreads threads,
       NoticeSink notices) {
+    this(config, spec, plan, meter, threads, notices, new RecordChecksum());
+  }
+
+  /**
+   * As above, with the input's checksum summed in {@code emptySum}'s kind (a session checks itself
+   * with CRC-32C sums: {@link RecordChecksum#castagnoli()}).
+   */
+  RunStore(
+      SortConfig config,
+      EntrySpec spec,
+      SortPlan plan,
+      MemoryMeter meter,
+      SortThreads threads,
+      NoticeSink notices,
+      RecordChecksum emptySum) {
+    this.inputSum = emptySum;
     this.config = config;
     this.spec = spec;
     this.plan = plan;
@@ -177,7 +193,7 @@ final class RunStore implements AutoCloseable {
 
   /** The checksum of every record counted as input so far (a copy). */
   synchronized RecordChecksum inputChecksum() {
-    return RecordChecksum.of(inputSum.hi(), inputSum.lo());
+    return inputSum.copy();
   }
 
   // ---- spilling ----

@@ -25,7 +25,7 @@ import java.nio.ByteBuffer;
  * read in place are indexed only when the chunk is sorted, so each slab is charged with the index
  * entries of the records it holds when it is allocated.
  *
- * <p><b>Checksum.</b> With validation, every entry's CRC-32 is taken as it is added, from its copy
+ * <p><b>Checksum.</b> With validation, every entry's CRC-32C is taken as it is added, from its copy
  * in the arena (the record; for key/value pairs key and value together, which lie next to each
  * other), once: the run is written with this checksum as known ({@code RunWriter}) and the cursor
  * compares the output against the session's total. Fixed records in place are checksummed while
@@ -50,7 +50,7 @@ final class SessionChunk implements AutoCloseable {
   private final ByteBuffer[] crcViews = new ByteBuffer[RecordArena.MAX_SLABS]; // moved per entry
   private int inPlaceRecords; // records the allocated slabs hold (in place)
   private int slab; // in place: the slab being filled
-  private RecordChecksum sum = new RecordChecksum();
+  private RecordChecksum sum;
   private long recordBytes;
   private long records;
   private int sorted = -1; // entries sorted, or -1 while filling
@@ -62,6 +62,16 @@ final class SessionChunk implements AutoCloseable {
     this.fixedSize = fixedSize;
     this.pairs = pairs;
     this.checksums = checksums;
+    this.sum = emptySum(fixedSize);
+  }
+
+  /**
+   * An empty checksum of the kind the session checks with: CRC-32C sums (a third of CRC-32's cost
+   * here, {@link RecordChecksum#castagnoli()}), except for fixed records in place, whose sum the
+   * parallel index pass takes as the file sort's ({@link ArenaIndexer}).
+   */
+  static RecordChecksum emptySum(int fixedSize) {
+    return fixedSize > 0 ? new RecordChecksum() : RecordChecksum.castagnoli();
   }
 
   /** Whether the chunk holds no entry. */
@@ -330,7 +340,7 @@ final class SessionChunk implements AutoCloseable {
 
   /** Forgets the entries (after they were written as a run) and keeps the memory for the next. */
   void clear() {
-    sum = new RecordChecksum();
+    sum = emptySum(fixedSize);
     recordBytes = 0;
     records = 0;
     sorted = -1;

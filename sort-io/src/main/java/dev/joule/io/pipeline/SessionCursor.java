@@ -19,7 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * from one entry to the next; what a caller holds is valid until {@link #next()}, as {@link
  * RecordCursor} says.
  *
- * <p><b>Check.</b> With validation each entry goes through an {@link OutputValidator} (one CRC-32,
+ * <p><b>Check.</b> With validation each entry goes through an {@link OutputValidator} (one CRC-32C,
  * a copy and a compare of its key), and the last {@link #next()} compares count and checksum with
  * what was added. In unique mode an entry whose key equals the previous one is left out (and
  * accounted for).
@@ -99,6 +99,7 @@ final class SessionCursor implements RecordCursor {
     // Unique mode with an inexact key decides equal keys by the spec's comparator: the validator's.
     if (validate || (unique && spec.sameKey() != null)) {
       OutputValidator v = OutputValidator.of(spec);
+      v.sumLike(engine.store().inputChecksum());
       this.validator = engine.pairs ? v.withKeysInChecksum() : v;
     } else {
       this.validator = null;

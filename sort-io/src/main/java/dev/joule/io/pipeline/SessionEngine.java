@@ -122,7 +122,8 @@ final class SessionEngine implements AutoCloseable {
                 plan.mergePlan(),
                 meter,
                 threads,
-                NoticeSink.distinct(config.notices())));
+                NoticeSink.distinct(config.notices()),
+                SessionChunk.emptySum(inPlace ? fixedSize : 0)));
     for (int i = 0; i < 2; i++) {
       chunks[i] = new SessionChunk(spec, plan, inPlace ? fixedSize : 0, pairs, validate);
     }
@@ -351,7 +352,7 @@ final class SessionEngine implements AutoCloseable {
   /** The checksum of the outsized entry, as the session's check defines it (0 without one). */
   private dev.joule.core.valsort.RecordChecksum outsizedChecksum(
       ByteBuffer src, int start, int length, ByteBuffer key, int keyStart, int keyLength) {
-    dev.joule.core.valsort.RecordChecksum c = new dev.joule.core.valsort.RecordChecksum();
+    dev.joule.core.valsort.RecordChecksum c = SessionChunk.emptySum(inPlace ? fixedSize : 0);
     if (!validate) {
       return c;
     }

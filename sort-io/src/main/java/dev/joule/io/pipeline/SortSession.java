@@ -37,8 +37,10 @@ import java.io.IOException;
  * <p><b>Validation.</b> Unless the configuration turns it off ({@link
  * dev.joule.io.config.SortConfig.Builder#validate}), the cursor checks count, checksum and order
  * against what was added, and a mismatch throws {@link SortValidationException} from the last
- * {@code next()}. It costs one CRC-32 per entry as it is added and one as the cursor passes it, and
- * a copy and a compare of each key; runs are written with the checksum already taken.
+ * {@code next()}. It costs one CRC-32C per entry as it is added and one as the cursor passes it
+ * (the least an end-to-end check can take: one of what went in, one of what came out; runs are
+ * written with the checksum already taken, the merge takes none), and a copy and a compare of each
+ * key.
  *
  * <p><b>Threads.</b> Runs are sorted on the compute pool and written on a {@code joule-runwrite}
  * thread; merges prefetch on threads of their own; all come from the configuration's factory if it

@@ -154,15 +154,15 @@ final class MemoryModel {
    * borrows the three arenas for its buffers, {@code ArenaMemory}): the largest run count k up to
    * the fan-in with {@code 3 ceil(n/k) r >= threads (2k T_temp + 2 T_out) + 3 max(T_temp, T_out)}.
    * Never larger than the budget allows ({@code budgetPerRun}). Why: every freshly touched page
-   * costs 3–7 µs of kernel time here (docs/design.md, D5), and arenas and indexes sized to the
-   * whole budget touch it all even when the input is only a few budgets long. 4 GB at 1 GiB (2
-   * threads, 4 MiB transfers), sort-bench/results/pipeline.md: 14 runs of 286 MB arenas took a
-   * median 9.29 CPU-s (2.1–2.8 s of it kernel), 26 runs of 154 MB took 8.44 CPU-s (0.95–1.19 s
-   * kernel) and 3.3–3.7 s of run formation, the merge's deeper tree costing ≈ 0.5 CPU-s of that
-   * gain; this rule, with the carving margin, makes 25 runs there. Never larger than the whole
-   * input either: a two-pass plan for an input of a few MB (the rest of one that outgrew its
-   * one-pass arena) whose arenas cannot lend even a 2-way merge its buffers used to get arenas and
-   * indexes of the whole budget (6 GB resident for 12.5 MB of lines under the default budget).
+   * costs 3–7 µs of kernel time here (docs/decisions/D5), and arenas and indexes sized to the whole
+   * budget touch it all even when the input is only a few budgets long. 4 GB at 1 GiB (2 threads, 4
+   * MiB transfers), sort-bench/results/pipeline.md: 14 runs of 286 MB arenas took a median 9.29
+   * CPU-s (2.1–2.8 s of it kernel), 26 runs of 154 MB took 8.44 CPU-s (0.95–1.19 s kernel) and
+   * 3.3–3.7 s of run formation, the merge's deeper tree costing ≈ 0.5 CPU-s of that gain; this
+   * rule, with the carving margin, makes 25 runs there. Never larger than the whole input either: a
+   * two-pass plan for an input of a few MB (the rest of one that outgrew its one-pass arena) whose
+   * arenas cannot lend even a 2-way merge its buffers used to get arenas and indexes of the whole
+   * budget (6 GB resident for 12.5 MB of lines under the default budget).
    */
   long fewestPagesPerRun(long records, long budgetPerRun, int fanIn, long q, int tempTransfer) {
     if (records == 0 || budgetPerRun <= 0) {

@@ -37,7 +37,7 @@ public final class MergePlanLimits {
 
   /**
    * Headroom over the descriptors open at planning time when the limit is small ({@link #reserve}).
-   * Measured (docs/design.md, D15): at the merge's peak a sort held 1 to 2 descriptors beyond those
+   * Measured (docs/decisions/D15): at the merge's peak a sort held 1 to 2 descriptors beyond those
    * open at planning, its stripes' locks and its merge files (two each with direct I/O), which the
    * planner counts itself; 8 leaves room for a directory fsync or the JDK opening a file lazily. 16
    * made {@code ulimit -n 32} refuse sorts that fit.

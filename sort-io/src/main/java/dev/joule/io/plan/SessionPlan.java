@@ -29,7 +29,7 @@ import java.util.Locale;
  * sort does ({@code SortPlan.oneMergePassTransfer}), so unless the caller set one it takes B / 128
  * (at least {@link SortPlan#MIN_MERGE_TRANSFER}, at most the default 4 MiB): runs of half the
  * budget then merge in one pass up to about 32 budgets of input (two buffers per run). At 128 MiB
- * that is 1 MiB, which reads and writes temp files at the disk's speed here (docs/design.md D4).
+ * that is 1 MiB, which reads and writes temp files at the disk's speed here (docs/decisions/D4).
  *
  * <p>Immutable.
  */

@@ -96,7 +96,7 @@ public final class SortPlan {
   /**
    * The slab size the one-pass sort of fixed records aims at. The arena is allocated slab by slab
    * while the reader fills the slabs before ({@code InMemorySortPhase}), so what is left serial is
-   * one slab's allocation: 64 MiB is 25-90 ms of page faults on these VMs (docs/design.md D21), and
+   * one slab's allocation: 64 MiB is 25-90 ms of page faults on these VMs (docs/decisions/D21), and
    * its 4 KiB of alignment slack is 1/16384 of it.
    */
   public static final int ONE_PASS_SLAB_BYTES = 64 << 20;

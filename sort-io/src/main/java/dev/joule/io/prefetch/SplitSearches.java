@@ -19,7 +19,7 @@ import java.util.function.IntConsumer;
  * Runs the per-run binary searches of a merge split ({@link MergeSplitter}) on a few threads at
  * once, so that the 4 KiB page reads of the {@link RunFileView}s are in flight together instead of
  * one after another. The split of a 2-part final merge of 1 GB in 15 runs (its 529 pages) took
- * 76-92 ms with the searches one at a time and 43-52 ms at once (3 sorts each; docs/design.md D16);
+ * 76-92 ms with the searches one at a time and 43-52 ms at once (3 sorts each; docs/decisions/D16);
  * the merge cannot start before it ends.
  *
  * <p>A round returns only when every search of it has returned, also when one fails or the caller

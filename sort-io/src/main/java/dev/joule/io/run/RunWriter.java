@@ -32,7 +32,7 @@ import java.util.Arrays;
  * writer does not close the file.
  */
 public final class RunWriter implements AutoCloseable {
-  /** Entries whose lengths are read ahead of their copies (race-formats.sh, design.md D19). */
+  /** Entries whose lengths are read ahead of their copies (race-formats.sh, docs/decisions/D19). */
   static final int GATHER_BATCH = 32;
 
   private final BlockFile file;
@@ -40,7 +40,7 @@ public final class RunWriter implements AutoCloseable {
   private final int blockSize;
   private final int payload;
   private final BlockWriter out;
-  private final RecordChecksum checksum = new RecordChecksum();
+  private RecordChecksum checksum = new RecordChecksum(); // of the kind `known` has, if given
   private final boolean pages;
   private final RunCompression compression;
   private final BlockCodec codec;
@@ -282,6 +282,9 @@ public final class RunWriter implements AutoCloseable {
       throw new IllegalStateException("run " + file.path() + " is finished");
     }
     if (known != null) {
+      if (entryCount == 0 && known.isCastagnoli() != checksum.isCastagnoli()) {
+        checksum = known.emptyOfSameKind(); // a session's own check sum (CRC-32C)
+      }
       checksum.add(known);
     }
     if (!layout.fixedSize() || !repeats.isEmpty()) {

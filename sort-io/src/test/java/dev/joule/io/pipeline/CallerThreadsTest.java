@@ -499,7 +499,7 @@ class CallerThreadsTest {
         got.stream().map(Arrays::toString).toList(),
         "seed " + SEED);
     // runwrite: the session writes a full chunk while the next one fills; merge: the
-    // intermediate passes of the session run two merges at once (design.md, D24)
+    // intermediate passes of the session run two merges at once (docs/decisions/D24)
     assertEquals(
         Set.of("joule-runwrite", "joule-write", "joule-prefetch", "joule-merge"), factory.roles);
     assertEquals(List.of(), factory.alive(), "caller threads alive after close");

@@ -44,10 +44,11 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Intermediate merge passes on all threads (design.md, D24): several merges of one pass at once,
- * the output byte-identical for any thread count and equal to an independent reference, the budget
- * kept, and a failure or an interrupt in a pass of concurrent merges ending in the clean-failure
- * contract. Inputs are seeded ({@code -Djoule.test.seed}); every message carries the seed.
+ * Intermediate merge passes on all threads (docs/decisions/D24): several merges of one pass at
+ * once, the output byte-identical for any thread count and equal to an independent reference, the
+ * budget kept, and a failure or an interrupt in a pass of concurrent merges ending in the
+ * clean-failure contract. Inputs are seeded ({@code -Djoule.test.seed}); every message carries the
+ * seed.
  */
 class IntermediateMergesTest {
   static final long SEED = TestSeed.of(IntermediateMergesTest.class, 0x1A7E_0014L);

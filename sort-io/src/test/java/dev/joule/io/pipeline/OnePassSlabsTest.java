@@ -33,7 +33,7 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The one-pass sort of fixed records fills its arena slab by slab (docs/design.md D21): with the
+ * The one-pass sort of fixed records fills its arena slab by slab (docs/decisions/D21): with the
  * slab size shrunk by a test hook, a few hundred KiB of input span many slabs, and the output must
  * be the reference's byte for byte, within the budget, and a failure between two slabs must clean
  * up like any other.

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  *       i−1 written. The first read of chunk 1 waits until run 0's first write has started (so that
  *       read was in flight for the whole sort of chunk 0), and run 0's first write waits until the
  *       read of chunk 2 has started.
- *   <li>Striping (design.md, D25): a run striped over two temp dirs is written to both at once,
+ *   <li>Striping (docs/decisions/D25): a run striped over two temp dirs is written to both at once,
  *       each stripe's segment having its own write-behind. The first write to each stripe's segment
  *       of the first run waits until the other stripe's first write has started.
  * </ul>

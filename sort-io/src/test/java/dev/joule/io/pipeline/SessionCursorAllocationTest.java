@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -28,7 +29,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * 26 000 of them). Before, two {@code ByteBuffer} slices per record were about 100 bytes.
  */
 class SessionCursorAllocationTest {
-  static final long SEED = Long.getLong("joule.seed", 0xA110CL);
+  static final long SEED = TestSeed.of(SessionCursorAllocationTest.class, 0xA110CL);
   static final int PAIRS = 1_000_000;
   static final double BYTES_PER_RECORD = 1.0;
 

@@ -9,21 +9,16 @@ import dev.joule.io.config.DataSize;
 import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
-import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Errors early and honest: a temp directory that cannot be used fails {@code open}, not the first
@@ -31,23 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * on pairs orders equal keys by their values (checked against a reference written from that
  * definition); {@code peakMemoryBytes()} counts an outsized value's own memory.
  */
-class SessionErrorsTest {
-  static final long SEED = Long.getLong("joule.seed", 0xE44_0125L);
-
-  @TempDir Path dir;
-  List<Path> stripes;
-  String name;
-
-  @BeforeEach
-  void setUp(TestInfo info) throws IOException {
-    name = info.getDisplayName();
-    stripes = List.of(Files.createDirectories(dir.resolve("stripe")));
-  }
-
-  @AfterEach
-  void leaks() throws Exception {
-    PipelineTestSupport.assertNoLeaks(name, stripes);
-  }
+class SessionErrorsTest extends OneStripeTest {
+  static final long SEED = TestSeed.of(SessionErrorsTest.class, 0xE44_0125L);
 
   SortConfig.Builder config() {
     return SortConfig.builder().memoryBudget(DataSize.ofMiB(8)).threads(2).tempDirs(stripes);

@@ -7,11 +7,9 @@ import dev.joule.io.config.DataSize;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.MemoryGrant;
 import dev.joule.io.config.SortConfig;
-import dev.joule.io.testing.PipelineTestSupport;
+import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -20,11 +18,7 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,23 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * reference: a stable sort of the pairs as {@code byte[]} by {@link Arrays#compareUnsigned} of the
  * keys.
  */
-class SessionGrantTest {
-  static final long SEED = Long.getLong("joule.seed", 0x6_7A47L);
-
-  @TempDir Path dir;
-  List<Path> stripes;
-  String name;
-
-  @BeforeEach
-  void setUp(TestInfo info) throws IOException {
-    name = info.getDisplayName();
-    stripes = List.of(Files.createDirectories(dir.resolve("stripe")));
-  }
-
-  @AfterEach
-  void leaks() throws Exception {
-    PipelineTestSupport.assertNoLeaks(name, stripes);
-  }
+class SessionGrantTest extends OneStripeTest {
+  static final long SEED = TestSeed.of(SessionGrantTest.class, 0x6_7A47L);
 
   /** A manager with a limit that counts what it granted and what came back. */
   static final class LimitedGrant implements MemoryGrant {

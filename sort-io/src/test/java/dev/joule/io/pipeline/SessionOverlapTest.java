@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.hooks.SortHooks;
-import dev.joule.io.testing.PipelineTestSupport;
-import java.io.IOException;
+import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -20,11 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The session's {@code add} never waits for a run to be written: filling the next chunk overlaps
@@ -33,28 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
  * has added {@value #AFTER} more pairs. If {@code add} waited for that write, the two would wait
  * for each other; the writer gives up after {@link #PATIENCE_SECONDS} and the test fails.
  */
-class SessionOverlapTest {
-  static final long SEED = Long.getLong("joule.seed", 0x0E_11A9L);
+class SessionOverlapTest extends OneStripeTest {
+  static final long SEED = TestSeed.of(SessionOverlapTest.class, 0x0E_11A9L);
 
   /** Pairs the adding thread must add while a run is being written. */
   static final int AFTER = 2000;
 
   static final long PATIENCE_SECONDS = 20;
-
-  @TempDir Path dir;
-  List<Path> stripes;
-  String name;
-
-  @BeforeEach
-  void setUp(TestInfo info) throws IOException {
-    name = info.getDisplayName();
-    stripes = List.of(Files.createDirectories(dir.resolve("stripe")));
-  }
-
-  @AfterEach
-  void leaks() throws Exception {
-    PipelineTestSupport.assertNoLeaks(name, stripes);
-  }
 
   @Test
   void addingGoesOnWhileAFullChunkIsWritten() throws Exception {

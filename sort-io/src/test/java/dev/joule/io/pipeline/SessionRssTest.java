@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.joule.testing.TestSeed;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * index after each spill: 8 one-pair sessions at 128 MiB took the RSS from 86 to 307 MB.
  */
 class SessionRssTest {
-  static final long SEED = Long.getLong("joule.seed", 0x4_5550L);
+  static final long SEED = TestSeed.of(SessionRssTest.class, 0x4_5550L);
 
   /** Growth of the resident set allowed from the 100th session to the 1000th. */
   static final long FLAT_KIB = 32 << 10;

@@ -12,7 +12,6 @@ import dev.joule.io.config.DataSize;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
-import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -31,11 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The embedding session with variable-length records and key/value pairs: order against a reference
@@ -43,23 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * iterator adapter, cooperative spill from a second thread while adding and while iterating, the
  * memory bound, and a failing spill that leaves no temp files.
  */
-class SortSessionTest {
+class SortSessionTest extends OneStripeTest {
   static final long SEED = TestSeed.of(SortSessionTest.class, 0x5E55_1011L);
-
-  @TempDir Path dir;
-  List<Path> stripes;
-  String name;
-
-  @BeforeEach
-  void setUp(TestInfo info) throws IOException {
-    name = info.getDisplayName();
-    stripes = List.of(Files.createDirectories(dir.resolve("stripe")));
-  }
-
-  @AfterEach
-  void leaks() throws Exception {
-    PipelineTestSupport.assertNoLeaks(name, stripes);
-  }
 
   SortConfig.Builder config(DataSize budget) {
     return SortConfig.builder()

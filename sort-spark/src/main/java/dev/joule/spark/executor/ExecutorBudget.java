@@ -26,11 +26,11 @@ import org.apache.spark.SparkConf;
  * <p>A task then takes only what its partition needs: the entries it is expected to receive (the
  * mean partition plus the sampling error, {@link
  * dev.joule.spark.partition.SampleSize#largestPartition}) at {@link #recordBytes} or {@link
- * #pairBytes} each, and {@value #IO_ALLOWANCE_MIB} MiB for the engine's transfer buffers, because
- * the engine allocates (and the kernel zeroes) its whole budget up front. A partition larger than
- * that still sorts: the engine spills sorted runs to the temp directories and merges them. The
- * result is refused, naming the settings, when it is below the engine's minimum or when the
- * executor's tasks together could exceed the direct-memory limit. Stateless.
+ * #pairBytes} each, and {@value #IO_ALLOWANCE_MIB} MiB for the engine's transfer buffers, because a
+ * partition sorts in memory only if it fits the session's budget. A partition larger than that
+ * still sorts: the engine spills sorted runs to the temp directories and merges them. The result is
+ * refused, naming the settings, when it is below the engine's minimum or when the executor's tasks
+ * together could exceed the direct-memory limit. Stateless.
  */
 public final class ExecutorBudget {
   /** Spark conf key: memory per task for the engine (a size such as {@code 2g}). */
@@ -48,13 +48,6 @@ public final class ExecutorBudget {
    */
   public static final int PAIR_ENTRY_HEADER = 8;
 
-  /**
-   * The entry size a key/value session sizes its index for: it splits its memory between arena and
-   * index as if every entry took this many bytes. Mirrors the session's own assumption; were they
-   * to differ, a partition would spill sooner or hold memory it does not use, never sort wrongly.
-   */
-  public static final int SESSION_ENTRY_GUESS = 96;
-
   private ExecutorBudget() {}
 
   /** Memory per fixed-size record of {@code wrappedSize} bytes: the record and its index entry. */
@@ -64,14 +57,15 @@ public final class ExecutorBudget {
 
   /**
    * Memory per pair in a key/value session whose pairs take {@code meanEntry} bytes of key and
-   * value on average. The session gives its index room for {@code budget / (}{@value
-   * #SESSION_ENTRY_GUESS}{@code + index entry)} entries and its arena the rest, so pairs smaller
-   * than the guess still cost the guess, and larger ones leave part of the index unused.
+   * value on average, so that a partition of the expected size sorts in memory. A session fills one
+   * of two chunks of about half its budget each while the other is written (issue 27's engine), so
+   * a partition must fit one chunk: twice the pair's memory there, which is its entry and up to two
+   * index entries (the index doubles; both arrays are counted while it is copied), with an eighth
+   * more for the chunk's last slab, which may be partly empty.
    */
   public static long pairBytes(double meanEntry) {
     double entry = PAIR_ENTRY_HEADER + Math.max(0, meanEntry);
-    double perGuess = SESSION_ENTRY_GUESS + RecordIndex.BYTES_PER_ENTRY;
-    return (long) Math.ceil(perGuess * Math.max(1.0, entry / SESSION_ENTRY_GUESS));
+    return (long) Math.ceil(2 * (entry + 2.0 * RecordIndex.BYTES_PER_ENTRY));
   }
 
   /**

@@ -69,12 +69,11 @@ class ExecutorBudgetTest {
 
   @Test
   void pairsCostWhatTheSessionSetsAsideForThem() {
-    // the session sizes its index for 96-byte entries: a smaller pair costs 96 + 32 bytes
-    assertEquals(128, ExecutorBudget.pairBytes(0));
-    assertEquals(128, ExecutorBudget.pairBytes(88));
-    // a larger one its 8-byte header, key and value, plus a third for the index left unused
-    assertEquals(192, ExecutorBudget.pairBytes(136));
-    assertEquals(267, ExecutorBudget.pairBytes(192));
+    // a pair must fit one of the session's two chunks: twice its 8-byte header, key and value and
+    // two 32-byte index entries (the index doubles)
+    assertEquals(2 * (8 + 64), ExecutorBudget.pairBytes(0));
+    assertEquals(2 * (8 + 88 + 64), ExecutorBudget.pairBytes(88));
+    assertEquals(2 * (8 + 192 + 64), ExecutorBudget.pairBytes(192));
   }
 
   /**
