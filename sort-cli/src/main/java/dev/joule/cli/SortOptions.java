@@ -252,7 +252,8 @@ public final class SortOptions {
     b.directIo(direct);
     Compression compression;
     try {
-      compression = Compression.parse(compress);
+      String program = compressProgram();
+      compression = program != null ? Compression.program(program) : Compression.parse(compress);
     } catch (IllegalArgumentException e) {
       throw invalid("--compress", e.getMessage());
     }
@@ -269,6 +270,21 @@ public final class SortOptions {
     b.notices(quiet ? NoticeSink.IGNORE : notices);
     b.progress(listener);
     return b;
+  }
+
+  /**
+   * The program {@code --compress} names, or null when it names a codec of joule's: GNU reads
+   * {@code --compress=PROG} as its {@code --compress-program} abbreviated, so a value that is no
+   * codec and looks like a program name is one ({@code zstd:x} stays a bad level).
+   */
+  String compressProgram() {
+    try {
+      Compression.parse(compress);
+      return null;
+    } catch (IllegalArgumentException e) {
+      boolean program = compress.matches("[A-Za-z0-9_./+-]+") && !compress.matches("(?i)zstd:.*");
+      return program ? compress : null;
+    }
   }
 
   /** A time as {@code --timeline-interval} takes it: 500ms, 1s, 2 (seconds), 0. */

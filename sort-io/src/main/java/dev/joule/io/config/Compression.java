@@ -1,18 +1,20 @@
 package dev.joule.io.config;
 
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * How the blocks of temp runs are compressed: {@link #auto()} (the default) decides per run from
  * measurement, {@link #off()} never compresses, {@link #lz4()} and {@link #zstd(int)} always try
- * their codec. In every mode a block that does not shrink by at least one 4096-byte page is stored
- * as it is, so incompressible data costs the codec's attempt, never space.
+ * their codec, {@link #program(String)} pipes every block through an external program (GNU's {@code
+ * --compress-program}). In every mode a block that does not shrink by at least one 4096-byte page
+ * is stored as it is, so incompressible data costs the codec's attempt, never space.
  *
  * <p>{@code auto} compresses with LZ4 while the time the temp devices save exceeds the CPU time the
  * codec costs, both measured during the sort on its own data (docs/run-format.md, "Compression").
  *
  * <p>Immutable; the CLI's {@code --compress} spells it {@code auto|off|lz4|zstd[:LEVEL]} ({@link
- * #parse}).
+ * #parse}), its {@code --compress-program=PROG} is {@link #program(String)}.
  */
 public final class Compression {
   /** What the sort does with run blocks. */
@@ -24,7 +26,9 @@ public final class Compression {
     /** LZ4 (fast, about 2× on text). */
     LZ4,
     /** Zstandard at a level (slower, smaller). */
-    ZSTD
+    ZSTD,
+    /** An external program: {@code PROG} compresses standard input, {@code PROG -d} restores it. */
+    PROGRAM
   }
 
   /** The zstd level when none is given: the fastest of the regular levels. */
@@ -42,10 +46,16 @@ public final class Compression {
 
   private final Mode mode;
   private final int level;
+  private final String program; // PROGRAM only
 
   private Compression(Mode mode, int level) {
+    this(mode, level, null);
+  }
+
+  private Compression(Mode mode, int level, String program) {
     this.mode = mode;
     this.level = level;
+    this.program = program;
   }
 
   /** Decide from measurement (the default). */
@@ -80,6 +90,21 @@ public final class Compression {
               + " (0 excluded)");
     }
     return new Compression(Mode.ZSTD, level);
+  }
+
+  /**
+   * Every block through {@code program}, as GNU sort's {@code --compress-program} does: the program
+   * (found on {@code PATH} unless it names a path) is run once per block, with no argument to
+   * compress the block from its standard input to its standard output and with {@code -d} to
+   * restore it. Exiting with a status other than 0 fails the sort.
+   *
+   * @throws IllegalArgumentException for an empty name
+   */
+  public static Compression program(String program) {
+    if (program.isEmpty()) {
+      throw new IllegalArgumentException("the compress program's name is empty");
+    }
+    return new Compression(Mode.PROGRAM, 0, program);
   }
 
   /**
@@ -127,19 +152,38 @@ public final class Compression {
     return level;
   }
 
+  /** The program ({@link Mode#PROGRAM} only; null otherwise). */
+  public String program() {
+    return program;
+  }
+
   @Override
   public boolean equals(Object o) {
-    return o instanceof Compression c && c.mode == mode && c.level == level;
+    return o instanceof Compression c
+        && c.mode == mode
+        && c.level == level
+        && Objects.equals(c.program, program);
   }
 
   @Override
   public int hashCode() {
-    return mode.hashCode() * 31 + level;
+    return (mode.hashCode() * 31 + level) * 31 + Objects.hashCode(program);
   }
 
-  /** As {@link #parse} reads it: {@code auto}, {@code off}, {@code lz4} or {@code zstd:LEVEL}. */
+  /**
+   * As {@link #parse} reads it: {@code auto}, {@code off}, {@code lz4} or {@code zstd:LEVEL}; a
+   * program is {@code program:PROG}, which {@link #parse} does not read (a program is never named
+   * by the same option as a codec).
+   */
   @Override
   public String toString() {
-    return mode == Mode.ZSTD ? "zstd:" + level : mode.name().toLowerCase(Locale.ROOT);
+    switch (mode) {
+      case ZSTD:
+        return "zstd:" + level;
+      case PROGRAM:
+        return "program:" + program;
+      default:
+        return mode.name().toLowerCase(Locale.ROOT);
+    }
   }
 }

@@ -144,7 +144,7 @@ final class RunStore implements AutoCloseable {
     if (temp == null) {
       temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
       TempSpace t = temp;
-      compression = res.add(new RunCompression(config.compression(), () -> deviceRate(t)));
+      compression = res.add(new RunCompression(config.compression(), () -> deviceRate(t), threads));
       onOpen.accept(temp);
     }
     return temp;

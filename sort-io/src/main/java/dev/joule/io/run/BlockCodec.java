@@ -2,6 +2,7 @@ package dev.joule.io.run;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdException;
+import dev.joule.io.block.SortThreads;
 import java.nio.ByteBuffer;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Exception;
@@ -10,10 +11,12 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
  * One block compressor of run format v3: none, LZ4 (lz4-java's native build where it loads, its
- * pure Java port otherwise) or zstd (zstd-jni's native build: there is no Java fallback, and a
+ * pure Java port otherwise), zstd (zstd-jni's native build: there is no Java fallback, and a
  * platform without it fails the first zstd block with an {@link UnsatisfiedLinkError}, reported by
- * the sort as a failure naming the run, never a wrong result). The header of a run names its codec
- * by {@link #code()}.
+ * the sort as a failure naming the run, never a wrong result) or an external program ({@link
+ * ProgramCodec}, GNU's {@code --compress-program}). The header of a run names its codec by {@link
+ * #code()}; a program is not named there, and a reader runs only the program its own sort was
+ * given, never one a file names.
  *
  * <p>Only LZ4's safe decompressor is used: it never reads or writes outside the ranges it is given,
  * whatever the input, and it is only ever given bytes whose CRC32C matched. Stateless and
@@ -29,6 +32,9 @@ public final class BlockCodec {
   /** Header code: blocks may be zstd frames. */
   static final int ZSTD_CODE = 2;
 
+  /** Header code: blocks may be what the sort's compress program wrote. */
+  static final int PROGRAM_CODE = 3;
+
   /** No compression. */
   public static final BlockCodec NONE = new BlockCodec(NONE_CODE, 0);
 
@@ -43,10 +49,16 @@ public final class BlockCodec {
 
   private final int code;
   private final int level;
+  private final ProgramCodec program; // PROGRAM_CODE only
 
   private BlockCodec(int code, int level) {
+    this(code, level, null);
+  }
+
+  private BlockCodec(int code, int level, ProgramCodec program) {
     this.code = code;
     this.level = level;
+    this.program = program;
   }
 
   /** zstd at {@code level}. */
@@ -54,11 +66,17 @@ public final class BlockCodec {
     return new BlockCodec(ZSTD_CODE, level);
   }
 
+  /** The external {@code program}, its helper threads from {@code threads}. */
+  public static BlockCodec program(String program, SortThreads threads) {
+    return new BlockCodec(PROGRAM_CODE, 0, new ProgramCodec(program, threads));
+  }
+
   /**
    * The decoder for a header's codec code, or null for an unknown code (the reader reports the run
-   * corrupt).
+   * corrupt). A program's code gives {@code sorts} codec if that is a program, else null: a run is
+   * decoded only by the program of the sort that reads it.
    */
-  static BlockCodec ofCode(int code) {
+  static BlockCodec ofCode(int code, BlockCodec sorts) {
     switch (code) {
       case NONE_CODE:
         return NONE;
@@ -66,9 +84,21 @@ public final class BlockCodec {
         return LZ4;
       case ZSTD_CODE:
         return zstd(0); // the level matters only when compressing
+      case PROGRAM_CODE:
+        return sorts != null && sorts.code == PROGRAM_CODE ? sorts : null;
       default:
         return null;
     }
+  }
+
+  /** Whether blocks go through an external program (whose failures name it, not the run). */
+  boolean external() {
+    return code == PROGRAM_CODE;
+  }
+
+  /** The program's name quoted as messages name it ({@link #external()} only). */
+  String programName() {
+    return ProgramCodec.quote(program.program());
   }
 
   /** The header's code for this codec. */
@@ -112,8 +142,14 @@ public final class BlockCodec {
    * Compresses {@code [0, srcLength)} of {@code src} into {@code [0, dstCapacity)} of {@code dst}
    * (absolute indices; positions and limits unchanged). Returns the compressed length, or -1 if it
    * would not fit in {@code dstCapacity}.
+   *
+   * @throws ProgramCodec.Failure if the codec is a program and it fails
    */
-  int compress(ByteBuffer src, int srcLength, ByteBuffer dst, int dstCapacity) {
+  int compress(ByteBuffer src, int srcLength, ByteBuffer dst, int dstCapacity)
+      throws ProgramCodec.Failure {
+    if (code == PROGRAM_CODE) {
+      return program.compress(src, srcLength, dst, dstCapacity);
+    }
     if (code == LZ4_CODE) {
       try {
         return Lz4.COMPRESSOR.compress(src, 0, srcLength, dst, 0, dstCapacity);
@@ -149,8 +185,13 @@ public final class BlockCodec {
    * decompressed length.
    *
    * @throws IllegalArgumentException with the codec's reason if the bytes are not a valid block
+   * @throws ProgramCodec.Failure if the codec is a program and it fails
    */
-  int decompress(ByteBuffer src, int srcLength, ByteBuffer dst, int at, int capacity) {
+  int decompress(ByteBuffer src, int srcLength, ByteBuffer dst, int at, int capacity)
+      throws ProgramCodec.Failure {
+    if (code == PROGRAM_CODE) {
+      return program.decompress(src, srcLength, dst, at, capacity);
+    }
     if (code == LZ4_CODE) {
       try {
         return Lz4.DECOMPRESSOR.decompress(src, 0, srcLength, dst, at, capacity);
@@ -189,7 +230,12 @@ public final class BlockCodec {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BlockCodec c && c.code == code && c.level == level;
+    return o instanceof BlockCodec c
+        && c.code == code
+        && c.level == level
+        && (program == null
+            ? c.program == null
+            : c.program != null && program.program().equals(c.program.program()));
   }
 
   @Override
@@ -204,6 +250,8 @@ public final class BlockCodec {
         return "none";
       case LZ4_CODE:
         return "lz4";
+      case PROGRAM_CODE:
+        return "program:" + program.program();
       default:
         return level == 0 ? "zstd" : "zstd:" + level;
     }

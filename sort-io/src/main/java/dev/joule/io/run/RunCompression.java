@@ -2,6 +2,7 @@ package dev.joule.io.run;
 
 import dev.joule.core.memory.Alignment;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.Compression;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -65,9 +66,18 @@ public final class RunCompression implements AutoCloseable {
 
   /**
    * Compression by {@code policy}; {@code deviceRate} gives the temp devices' sustained write rate
-   * in bytes per second, or 0 while unknown (only {@code auto} asks).
+   * in bytes per second, or 0 while unknown (only {@code auto} asks). A compress program's helper
+   * threads are joule's own.
    */
   public RunCompression(Compression policy, DoubleSupplier deviceRate) {
+    this(policy, deviceRate, SortThreads.JOULE);
+  }
+
+  /**
+   * As {@link #RunCompression(Compression, DoubleSupplier)}, a compress program's helper threads
+   * (one per block in flight, feeding its standard input) from {@code threads}.
+   */
+  public RunCompression(Compression policy, DoubleSupplier deviceRate, SortThreads threads) {
     this.policy = policy;
     this.deviceRate = deviceRate;
     switch (policy.mode()) {
@@ -76,6 +86,9 @@ public final class RunCompression implements AutoCloseable {
         break;
       case ZSTD:
         codec = BlockCodec.zstd(policy.level());
+        break;
+      case PROGRAM:
+        codec = BlockCodec.program(policy.program(), threads);
         break;
       default:
         codec = BlockCodec.LZ4;
@@ -118,6 +131,7 @@ public final class RunCompression implements AutoCloseable {
           return false;
         case LZ4:
         case ZSTD:
+        case PROGRAM:
           return true;
         default:
           return k < PROBE_BLOCKS || k % PROBE_EVERY == 0 || worthwhile();

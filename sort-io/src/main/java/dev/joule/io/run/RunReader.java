@@ -4,7 +4,9 @@ import dev.joule.core.index.EntryLayout;
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
+import dev.joule.io.error.CompressProgramException;
 import dev.joule.io.error.CorruptRunException;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -88,7 +90,14 @@ public final class RunReader {
         || (layout.fixedSize() && RunLayout.payload(blockSize) < layout.fixedEntrySize())) {
       throw new CorruptRunException(path, RunLayout.H_BLOCK_SIZE, "bad block size " + blockSize);
     }
-    BlockCodec codec = BlockCodec.ofCode(h.getInt(RunLayout.H_CODEC));
+    int code = h.getInt(RunLayout.H_CODEC);
+    BlockCodec codec = BlockCodec.ofCode(code, compression == null ? null : compression.codec());
+    if (codec == null && code == BlockCodec.PROGRAM_CODE) {
+      throw new SortIOException(
+          "open run",
+          path,
+          "its blocks went through a compress program, and this reader was given none");
+    }
     if (codec == null) {
       throw new CorruptRunException(
           path, RunLayout.H_CODEC, "unknown block codec " + h.getInt(RunLayout.H_CODEC));
@@ -385,9 +394,20 @@ public final class RunReader {
       } catch (IllegalArgumentException e) {
         throw new CorruptRunException(
             file.path(), offset, "block " + k + " does not decompress: " + e.getMessage());
+      } catch (ProgramCodec.Failure f) {
+        throw new CompressProgramException(
+            f.getMessage(), "decompressing block " + k + " of", file.path(), f);
       }
       if (scratch != null) {
         scratch.decompressed(System.nanoTime() - t0);
+      }
+      if (n != used && d.codec().external()) {
+        // the stored bytes passed their CRC32C: the program, not the run, is wrong
+        throw new CompressProgramException(
+            d.codec().programName() + " -d gave " + n + " bytes where " + used + " went in",
+            "decompressing block " + k + " of",
+            file.path(),
+            null);
       }
       if (n != used) {
         throw new CorruptRunException(

@@ -10,6 +10,7 @@ import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
 import dev.joule.io.block.SortThreads;
+import dev.joule.io.error.CompressProgramException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -379,7 +380,7 @@ public final class RunWriter implements AutoCloseable {
    * Stores the block compressed if it was to be tried and shrinks by a page at least; otherwise
    * zeroes the padding and writes the raw block's trailer. Releases the block to the writer.
    */
-  private void seal(int length) {
+  private void seal(int length) throws IOException {
     block.order(ByteOrder.BIG_ENDIAN);
     int stored = tryBlock ? compress(length) : length;
     if (compression != null) {
@@ -409,7 +410,7 @@ public final class RunWriter implements AutoCloseable {
    * bytes, zeros, compressed length, used bytes, entry count, CRC32C of the stored bytes). Returns
    * the stored length: {@code length} when the block stays raw.
    */
-  private int compress(int length) {
+  private int compress(int length) throws CompressProgramException {
     int room = length - Alignment.BYTES - RunLayout.COMPRESSED_TRAILER; // a page saved, at least
     if (room <= 0 || used == 0) {
       return length;
@@ -417,7 +418,13 @@ public final class RunWriter implements AutoCloseable {
     RunCompression.ScratchBuffer scratch = compression.acquire(length);
     try {
       long t0 = RunCompression.threadCpuNanos();
-      int c = codec.compress(block, used, scratch.buffer, room);
+      int c;
+      try {
+        c = codec.compress(block, used, scratch.buffer, room);
+      } catch (ProgramCodec.Failure f) {
+        throw new CompressProgramException(
+            f.getMessage(), "compressing block " + blockCount + " of", file.path(), f);
+      }
       long cpu = RunCompression.threadCpuNanos() - t0;
       compression.tried(length, c < 0 ? length : storedLength(c), cpu);
       if (c < 0) {
