@@ -130,7 +130,7 @@ final class ProgramCodec {
       if (p.isAlive()) {
         p.destroyForcibly(); // a failure above: its feeder then ends on a broken pipe
       }
-      joinQuietly(t);
+      SortThreads.joinUninterruptibly(List.of(t));
     }
   }
 
@@ -149,21 +149,6 @@ final class ProgramCodec {
     String m = String.valueOf(e.getMessage());
     Matcher x = ERRNO.matcher(m);
     return x.find() ? x.group(1) : m;
-  }
-
-  private static void joinQuietly(Thread t) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        t.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** Writes the block to the program's standard input and closes it. */
