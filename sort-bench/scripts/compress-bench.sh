@@ -4,11 +4,12 @@
 # auto with the temp dir on the unthrottled disk (temp I/O nearly free).
 #
 #   sort-bench/scripts/compress-bench.sh [--records N] [--memory SIZE] [--bps B/s] [--repeat R]
-#       [--inputs "ascii binary"] [--modes "off auto lz4 zstd"] [--floor "off auto"] [--dir DIR]
+#       [--inputs "ascii csv binary"] [--modes "off auto lz4 zstd"] [--floor "off auto"] [--dir DIR]
 #
 # Needs root (loop mount, cgroup v1 blkio, drop_caches) and DISK_ARRAY=path of a disk-array tool
 # (`up`, `run CMD`, `down` with N, SIZE, BPS, DIR in the environment). Defaults: 10^7 records
-# (1 GB: ASCII gensort lines sorted as text, binary gensort records with --gensort), -S 256M, one
+# (1 GB: ASCII gensort lines sorted as text, binary gensort records with --gensort; csv is
+# gen-text.py's 6*10^6 lines `id,name,amount,date`, 246 MB, sorted -t, -k3,3n -k2,2r), -S 256M, one
 # temp disk of 125 MiB/s (131072000 B/s), 3 rounds, the modes alternating within each round.
 # Input and output live in --dir (default: a fresh directory beside the repository), on the
 # unthrottled disk; only the joule process is in the throttled group.
@@ -19,7 +20,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-records=10000000 memory=256M bps=131072000 repeat=3 inputs="ascii binary"
+records=10000000 memory=256M bps=131072000 repeat=3 inputs="ascii csv binary"
 modes="off auto lz4 zstd" floor="off auto" dir=""
 while [ $# -gt 0 ]; do
   case $1 in
@@ -51,6 +52,7 @@ written() { awk '{print $7 * 512}' "/sys/block/$dev/stat"; }
 for input in $inputs; do
   case $input in
     ascii) "$joule" gensort -a "$records" "$dir/in-$input"; flags=() ;;
+    csv) python3 "$here/gen-text.py" csv 6000000 "$dir/in-$input" ;;
     binary) "$joule" gensort "$records" "$dir/in-$input"; flags=(--gensort) ;;
     *) echo "compress-bench: unknown input $input" >&2; exit 2 ;;
   esac
@@ -59,7 +61,7 @@ results="$dir/results"
 : > "$results"
 for round in $(seq 1 "$repeat"); do
   for input in $inputs; do
-    case $input in ascii) flags=() ;; binary) flags=(--gensort) ;; esac
+    case $input in ascii) flags=() ;; csv) flags=(-t, -k3,3n -k2,2r) ;; binary) flags=(--gensort) ;; esac
     for place in throttled floor; do
       if [ $place = throttled ]; then list=$modes; tmp=$disk; run=("$tool" run); else list=$floor; tmp=$dir/floor-tmp; run=(); fi
       for mode in $list; do
@@ -83,13 +85,16 @@ for round in $(seq 1 "$repeat"); do
   done
 done
 echo "medians ($repeat rounds):"
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for input in $inputs; do
-  base=$(grep "^$input floor off " "$results" | awk '{print $6}' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  base=$(grep "^$input floor off " "$results" | awk '{print $6}' | median)
   for place in throttled floor; do
     if [ $place = throttled ]; then list=$modes; else list=$floor; fi
     for mode in $list; do
-      grep "^$input $place $mode " "$results" | awk -v b="$base" -v name="$input $place $mode" '
-        {t[NR]=$6; m[NR]=$10} END {n=asort(t); asort(m); printf "  %-22s %7.2f s  %5.2fx floor-off  temp %s MB\n", name, t[int((n+1)/2)], t[int((n+1)/2)]/b, m[int((n+1)/2)]}'
+      t=$(grep "^$input $place $mode " "$results" | awk '{print $6}' | median)
+      m=$(grep "^$input $place $mode " "$results" | awk '{print $10}' | median)
+      echo "$input $place $mode $t $base $m" |
+        awk '{printf "  %-26s %7.2f s  %5.2fx floor-off  temp %s MB\n", $1 " " $2 " " $3, $4, $4 / $5, $6}'
     done
   done
 done
