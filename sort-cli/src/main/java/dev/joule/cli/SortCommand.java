@@ -4,6 +4,7 @@ import dev.joule.core.key.GnuDebug;
 import dev.joule.core.key.SortKey;
 import dev.joule.core.key.TextLocale;
 import dev.joule.core.record.FixedLengthFormat;
+import dev.joule.io.config.Compression;
 import dev.joule.io.config.LastResort;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.ProgressListener;
@@ -65,8 +66,7 @@ import picocli.CommandLine.Spec;
       "The sort validates itself (record count, checksum and order of the output against the"
           + " input) and publishes -o FILE atomically: on any failure a previous FILE is left"
           + " byte-identical. FILE may be one of the inputs.",
-      "Not supported, and refused rather than sorting differently: --compress-program. Stack"
-          + " traces of errors: --stack-trace.",
+      "Stack traces of errors: --stack-trace.",
       "The locale (LC_ALL, else LC_COLLATE and the other LC_* variables, else LANG) orders text as"
           + " GNU sort's does: by the C library's collation (strxfrm), with its classes for -d -i"
           + " -f, its decimal point and thousands separator for -n -h -g, its month names for -M,"
@@ -175,8 +175,15 @@ public final class SortCommand implements Callable<Integer> {
               + " Standard output only: not with -o, -c or -C.")
   boolean gnuDebug;
 
-  @Option(names = "--compress-program", paramLabel = "PROG", hidden = true)
-  String compressProgram;
+  @Option(
+      names = "--compress-program",
+      paramLabel = "PROG",
+      description =
+          "Compress temp run blocks with PROG, as GNU sort does: PROG compresses standard input to"
+              + " standard output, PROG -d decompresses; run once per block (--transfer-temp), a"
+              + " block that does not shrink is stored raw. A PROG that cannot be run or exits"
+              + " with a status other than 0 fails the sort (exit 2). Instead of --compress.")
+  List<String> compressPrograms = new ArrayList<>();
 
   @Option(names = "--help", usageHelp = true, description = "Display this help and exit.")
   boolean help;
@@ -214,7 +221,7 @@ public final class SortCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
-    refuseUnsupported();
+    String program = compressProgram();
     locale = locale(err);
     Mode mode = mode();
     GnuDebug debug = gnuDebug ? parseDebug() : null;
@@ -237,7 +244,8 @@ public final class SortCommand implements Callable<Integer> {
         mode == Mode.SORT && options.showProgress(outputs.isEmpty())
             ? ProgressBar.onTerminal(err)
             : null;
-    SortConfig config = config(notices(err, bar), bar != null ? bar : ProgressListener.NONE);
+    SortConfig config =
+        config(notices(err, bar), bar != null ? bar : ProgressListener.NONE, program);
     inputs.checkReadable();
     try {
       switch (mode) {
@@ -271,12 +279,32 @@ public final class SortCommand implements Callable<Integer> {
     return l;
   }
 
-  private void refuseUnsupported() {
-    if (compressProgram != null) {
-      throw usage(
-          "--compress-program is not supported: joule's temp runs are not compressed (give more"
-              + " temp space with -T, one per disk)");
+  /**
+   * The {@code --compress-program} PROG, or null: GNU refuses two different ones, and joule one
+   * beside a codec of {@code --compress}, since both say how temp runs are compressed.
+   */
+  private String compressProgram() {
+    List<String> programs = new ArrayList<>(compressPrograms);
+    String abbreviated = options.compressProgram(); // GNU's --compress=PROG
+    if (abbreviated != null) {
+      programs.add(abbreviated);
     }
+    if (programs.stream().distinct().count() > 1) {
+      throw usage("multiple compress programs specified");
+    }
+    if (programs.isEmpty()) {
+      return null;
+    }
+    if (abbreviated == null && spec.commandLine().getParseResult().hasMatchedOption("--compress")) {
+      throw usage(
+          "--compress "
+              + options.compress
+              + " and --compress-program both say how temp runs are compressed: give one");
+    }
+    if (programs.get(0).isEmpty()) {
+      throw usage("invalid value for --compress-program: '': the program's name is empty");
+    }
+    return programs.get(0);
   }
 
   /**
@@ -389,8 +417,12 @@ public final class SortCommand implements Callable<Integer> {
   }
 
   /** The configuration of these options: format, key, last resort, unique, engine options. */
-  private SortConfig config(NoticeSink notices, ProgressListener progress) throws SortIOException {
+  private SortConfig config(NoticeSink notices, ProgressListener progress, String program)
+      throws SortIOException {
     SortConfig.Builder b = options.toBuilder(notices, progress);
+    if (program != null) {
+      b.compression(Compression.program(program));
+    }
     String stray = fixed.strayOption();
     if (stray != null) {
       throw usage(stray + " applies to fixed-size records: add --record-size N (or --gensort)");

@@ -16,6 +16,7 @@ import dev.joule.core.key.TextPosition;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
+import dev.joule.io.config.Compression;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
@@ -80,6 +81,17 @@ class SortCommandTest {
   }
 
   @Test
+  void compressProgramIsGnusOptionOrItsAbbreviationAndTheSameProgramMayBeRepeated() {
+    assertEquals(Compression.program("gzip"), configOf("--compress-program=gzip").compression());
+    assertEquals(Compression.program("xz"), configOf("--compress=xz").compression());
+    assertEquals(
+        Compression.program("gzip"),
+        configOf("--compress-program", "gzip", "--compress-program=gzip").compression());
+    assertEquals(Compression.lz4(), configOf("--compress=lz4").compression());
+    assertEquals(Compression.auto(), configOf().compression());
+  }
+
+  @Test
   void helpTeachesEveryOptionItsDefaultTheExitCodesAndExamples() {
     CliRun r = CliRun.run("sort", "--help");
     assertEquals(0, r.exitCode, r::toString);
@@ -102,6 +114,8 @@ class SortCommandTest {
             "--key-size",
             "--binary-key",
             "--direct",
+            "--compress=auto|off|lz4|zstd[:LEVEL]",
+            "--compress-program=PROG",
             "--transfer-in",
             "--transfer-out",
             "--transfer-temp",
@@ -330,7 +344,12 @@ class SortCommandTest {
         "--debug -k0 | field number is zero",
         "--gensort --debug | --debug annotates keys of text lines; it does not apply to"
             + " --record-size records",
-        "--compress-program=gzip | --compress-program is not supported",
+        "--compress-program=gzip --compress-program=xz | multiple compress programs specified",
+        "--compress=gzip --compress-program=xz | multiple compress programs specified",
+        "--compress-program=gzip --compress lz4 | --compress lz4 and --compress-program both say"
+            + " how temp runs are compressed: give one",
+        "--compress-program= | invalid value for --compress-program: '': the program's name is"
+            + " empty",
         "-o a -o b | multiple output files specified",
         "--transfer-in 1000 | invalid value for --transfer-in: '1000': transfer size for INPUT must"
             + " be a positive multiple of 4096: 1000",

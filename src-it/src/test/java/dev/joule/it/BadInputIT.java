@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (and the same bytes as text lines, which are no error), a missing, unreadable (as nobody, via
  * setpriv) or directory input, a FIFO (read as a stream, works), {@code -o} = the input (sorted in
  * place; SIGTERM mid-sort leaves the old content), a missing output directory (exit 2 before the
- * input is read: a FIFO nobody writes to), absurd options and the GNU options joule refuses. Binary
+ * input is read: a FIFO nobody writes to), absurd options and a compress program that fails. Binary
  * gensort data is sorted with {@code --gensort}; errors that do not depend on the format use the
  * default (text lines).
  */
@@ -406,18 +406,34 @@ class BadInputIT {
   }
 
   /**
-   * The GNU options joule does not implement are refused: exit 2 and a message naming the option
-   * (here: a word of it), nothing written. (-R and --random-source are GNU's: GnuSyntaxTest.)
+   * A {@code --compress-program} that fails on a sort that spills is a clean failure through the
+   * launcher: exit 2, GNU's words naming the program and the run, a previous output left as it was,
+   * no temp file left ({@code false} exits 1 on the first block; sort-cli's CompressProgramTest
+   * covers gzip, {@code -d} and missing programs).
    */
-  @ParameterizedTest(name = "{0}")
-  @CsvSource({"--compress-program=gzip, compress-program"})
-  void unsupportedGnuOptionsAreRefusedWithExit2(String option, String word) throws Exception {
-    Path in = Files.writeString(lab.resolve("in.txt"), "b\na\n");
-    Path out = lab.resolve("out.txt");
+  @Test
+  void aFailingCompressProgramIsACleanFailure() throws Exception {
+    Path out = Files.writeString(lab.resolve("out.dat"), "previous\n");
     Snapshot before = CliContract.before(out, tmp());
     Run r =
         CliContract.joule(
-            lab, "sort", "--temp", tmp().toString(), option, "-o", out.toString(), in.toString());
-    before.assertCleanFailure(r, 2, "(?i)joule: .*" + Pattern.quote(word) + ".*", 10_000, option);
+            lab,
+            "sort",
+            "--gensort",
+            "-S",
+            "8M",
+            "--temp",
+            tmp().toString(),
+            "--compress-program=false",
+            "-o",
+            out.toString(),
+            input.toString());
+    before.assertCleanFailure(
+        r,
+        2,
+        "joule: 'false' terminated abnormally: exit status 1 \\(compressing block 0 of"
+            + " .*/run-.*\\)",
+        10_000,
+        "--compress-program=false");
   }
 }

@@ -69,6 +69,7 @@ class ModulePathIT {
 
   private static Path coreJar;
   private static Path ioJar;
+  private static String codecJars; // sort-io's dependencies: lz4-java and zstd-jni
   private static Path jnaJar; // sort-core requires com.sun.jna (locales), a module path needs it
 
   @TempDir Path dir;
@@ -77,6 +78,7 @@ class ModulePathIT {
   static void jars() {
     coreJar = Path.of(System.getProperty("joule.core.jar"));
     ioJar = Path.of(System.getProperty("joule.io.jar"));
+    codecJars = System.getProperty("joule.codec.jars");
     jnaJar = Path.of(System.getProperty("joule.jna.jar"));
     assertTrue(Files.isRegularFile(coreJar), coreJar + " is built");
     assertTrue(Files.isRegularFile(ioJar), ioJar + " is built");
@@ -89,7 +91,7 @@ class ModulePathIT {
     write(src.resolve("module-info.java"), "module app { requires dev.joule.io; }");
     write(src.resolve("app/Main.java"), APP);
     Path classes = dir.resolve("classes");
-    String modulePath = coreJar + ":" + ioJar + ":" + jnaJar;
+    String modulePath = coreJar + ":" + ioJar + ":" + jnaJar + ":" + codecJars;
     Compiled c =
         compile(
             "--module-path",
@@ -115,7 +117,7 @@ class ModulePathIT {
     Path src = dir.resolve("src/app/Main.java");
     write(src, APP);
     Path classes = dir.resolve("classes");
-    String classPath = coreJar + ":" + ioJar;
+    String classPath = coreJar + ":" + ioJar + ":" + codecJars;
     Compiled c = compile("-cp", classPath, "-d", classes.toString(), src.toString());
     assertEquals(0, c.exit, c.output);
     String out =
@@ -141,7 +143,7 @@ class ModulePathIT {
     Compiled c =
         compile(
             "--module-path",
-            coreJar + ":" + ioJar + ":" + jnaJar,
+            coreJar + ":" + ioJar + ":" + jnaJar + ":" + codecJars,
             "-d",
             dir.resolve("classes").toString(),
             src.resolve("module-info.java").toString(),

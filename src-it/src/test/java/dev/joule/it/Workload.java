@@ -64,11 +64,17 @@ enum Workload {
    */
   private static String childClassPath() {
     List<String> keep = new ArrayList<>();
+    List<String> codecs = new ArrayList<>(); // sort-io's run compression: lz4 first, zstd last
     for (String e : System.getProperty("java.class.path").split(File.pathSeparator, -1)) {
       if (e.contains("sort-core") || e.contains("sort-io") || e.contains("src-it")) {
         keep.add(e);
+      } else if (e.contains("lz4-java")) {
+        codecs.add(0, e);
+      } else if (e.contains("zstd-jni")) {
+        codecs.add(e);
       }
     }
+    keep.addAll(codecs);
     return String.join(File.pathSeparator, keep);
   }
 

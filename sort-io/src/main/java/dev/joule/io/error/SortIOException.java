@@ -35,6 +35,17 @@ public class SortIOException extends IOException {
     this.reason = reason;
   }
 
+  /**
+   * A failure of {@code op} on {@code path} for {@code reason} whose message is {@code message}
+   * rather than the usual form (a subclass that reports as another tool does).
+   */
+  protected SortIOException(String message, String op, Path path, String reason, Throwable cause) {
+    super(message, cause);
+    this.op = op;
+    this.path = path;
+    this.reason = reason;
+  }
+
   /** A failure of {@code op} on {@code path} for {@code reason}, with no underlying exception. */
   public SortIOException(String op, Path path, String reason) {
     this(op, path, reason, null);

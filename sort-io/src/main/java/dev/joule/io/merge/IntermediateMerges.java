@@ -173,7 +173,8 @@ final class IntermediateMerges {
                     plan.tempTransfer(),
                     writePool,
                     c.directIo(),
-                    threads));
+                    threads,
+                    runs.get(0).compression()));
         long[] from = new long[in.size()];
         long[] to = new long[in.size()];
         for (int i = 0; i < to.length; i++) {

@@ -21,6 +21,7 @@ import dev.joule.io.plan.MergePlan;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.prefetch.MergeSource;
 import dev.joule.io.report.PhaseReport;
+import dev.joule.io.run.RunCompression;
 import dev.joule.io.run.RunDescriptor;
 import dev.joule.io.run.RunSpill;
 import dev.joule.io.stripe.RoundRobinStripes;
@@ -65,6 +66,7 @@ final class RunStore implements AutoCloseable {
   private RadixRunSorter sorter; // made on first use: a session that never sorts starts no pool
   private final List<RunDescriptor> runs = new ArrayList<>();
   private TempSpace temp;
+  private RunCompression compression; // made with the temp space, whose devices it measures
   private Consumer<TempSpace> onOpen = t -> {};
   private Merges merge;
   private final RecordChecksum inputSum; // valsort's kind, or a session's CRC-32C sum
@@ -141,9 +143,32 @@ final class RunStore implements AutoCloseable {
   synchronized TempSpace temp() throws IOException {
     if (temp == null) {
       temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
+      TempSpace t = temp;
+      compression = res.add(new RunCompression(config.compression(), () -> deviceRate(t), threads));
       onOpen.accept(temp);
     }
     return temp;
+  }
+
+  /**
+   * The temp devices' sustained write rate in bytes per second, summed over the stripes (they are
+   * written in parallel), or 0 while a stripe has not been measured over a few writes.
+   */
+  private static double deviceRate(TempSpace t) {
+    double sum = 0;
+    for (int i = 0; i < t.stripes().size(); i++) {
+      dev.joule.io.block.DeviceMeter m = t.meter(i);
+      if (m.writes() < RunCompression.DEVICE_MEASURED_AFTER) {
+        return 0;
+      }
+      sum += m.writeRate();
+    }
+    return sum;
+  }
+
+  /** The run compression of this sort (null until the temp space is opened). */
+  synchronized RunCompression compression() {
+    return compression;
   }
 
   /** Whether the temp space was opened (a run was spilled, or a caller asked for it). */
@@ -200,6 +225,7 @@ final class RunStore implements AutoCloseable {
               pool,
               config.directIo(),
               threads,
+              compression,
               index,
               to,
               repeats,
@@ -216,7 +242,8 @@ final class RunStore implements AutoCloseable {
               plan.tempTransfer(),
               pool,
               config.directIo(),
-              threads)) {
+              threads,
+              compression)) {
         spill.add(index, from, to, gatherer);
         d = spill.finish();
       }

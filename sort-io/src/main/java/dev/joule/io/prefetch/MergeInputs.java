@@ -35,7 +35,7 @@ public final class MergeInputs implements AutoCloseable {
     try {
       for (int i = 0; i < k; i++) {
         files[i] = BlockFile.openRead(runs.get(i).parts(), direct, notices);
-        readers[i] = RunReader.open(files[i], layout);
+        readers[i] = RunReader.open(files[i], layout, runs.get(i).compression());
         descriptors[i] = readers[i].descriptor();
       }
     } catch (IOException | RuntimeException e) {

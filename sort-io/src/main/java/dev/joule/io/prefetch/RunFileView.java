@@ -8,6 +8,7 @@ import dev.joule.core.merge.SortedRunView;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.error.CorruptRunException;
 import dev.joule.io.run.RunDescriptor;
+import dev.joule.io.run.RunReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -28,12 +29,16 @@ import java.util.Map;
  * exception: one that points outside the run's blocks is a {@link CorruptRunException} here, since
  * reading by it would fail with an index error or allocate up to 2 GiB for one entry.
  *
- * <p>Memory: at most {@link #MAX_PAGES} heap pages of 4096 bytes plus one borrowed aligned buffer,
- * the copy of the last entry of up to 64 KiB read, and a 64 KiB chunk while an entry larger than
- * that is compared in place. A larger entry that must be copied (a probe, or a compare with a tie
- * breaker) is held in the {@link LastEntry} that all views of one split share, under its lock: at
- * most one such copy exists per split, even while the views of a split are searched at once (a
- * probe's own key and record copies come beside it, for as long as the splitter holds the probe).
+ * <p>A run whose blocks may be compressed is read a whole block at a time instead, through {@link
+ * RunReader#readBlock} (verified), the last block kept decoded on the heap.
+ *
+ * <p>Memory: at most {@link #MAX_PAGES} heap pages of 4096 bytes (or, for a run whose blocks may be
+ * compressed, one heap block) plus one borrowed aligned buffer, the copy of the last entry of up to
+ * 64 KiB read, and a 64 KiB chunk while an entry larger than that is compared in place. A larger
+ * entry that must be copied (a probe, or a compare with a tie breaker) is held in the {@link
+ * LastEntry} that all views of one split share, under its lock: at most one such copy exists per
+ * split, even while the views of a split are searched at once (a probe's own key and record copies
+ * come beside it, for as long as the splitter holds the probe).
  *
  * <p>Threads: one thread at a time per view (the splitter hands views between threads with a
  * happens-before edge); the views of one split may be used at once. The file is borrowed; its
@@ -60,6 +65,9 @@ public final class RunFileView implements SortedRunView {
   private final ByteBuffer page; // aligned, PAGE bytes
   private final Map<Long, byte[]> cache = new HashMap<>();
   private final LastEntry last;
+  private RunReader reader; // compressed runs: opened on first need
+  private ByteBuffer decoded; // compressed runs: the last block read, uncompressed
+  private int decodedBlock = -1;
   private long smallIndex = -1; // this view's last copied entry of up to STREAM_ABOVE bytes
   private ByteBuffer smallEntry;
 
@@ -300,10 +308,37 @@ public final class RunFileView implements SortedRunView {
     }
     while (done < n) {
       int m = Math.min(n - done, payload - o);
-      copy(d.blockOffset(b) + o, dst, done, m);
+      if (d.codec().compresses()) {
+        copyDecoded(b, o, dst, done, m);
+      } else {
+        copy(d.blockOffset(b) + o, dst, done, m);
+      }
       done += m;
       b++;
       o = 0;
+    }
+  }
+
+  /**
+   * Copies from block {@code b} of a run whose blocks may be compressed: the block is read and
+   * verified whole ({@link RunReader#readBlock}, so here unlike the pages of a raw run it is
+   * checked) and kept decoded until another block is needed.
+   */
+  private void copyDecoded(int b, int o, byte[] dst, int at, int n) {
+    try {
+      if (decodedBlock != b) {
+        if (reader == null) {
+          reader = RunReader.open(file, layout, d.compression());
+          decoded = ByteBuffer.allocate(d.blockSize());
+        }
+        decodedBlock = -1;
+        reader.readBlock(b, decoded.clear());
+        decoded.clear(); // an entry header near the end may be read with the padding after it
+        decodedBlock = b;
+      }
+      decoded.get(o, dst, at, n);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

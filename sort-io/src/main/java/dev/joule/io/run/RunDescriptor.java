@@ -35,6 +35,10 @@ public final class RunDescriptor {
   private final int[] pageOffset;
   private final long[] pageRecordBytes;
   private final long recordBytes;
+  private final BlockCodec codec;
+  private final int[] storedLength; // per block: bytes on disk
+  private final long[] storedOffset; // per block, and the footer's offset at [blockCount]
+  private final RunCompression compression; // the sort's, for scratch buffers; null: none
 
   RunDescriptor(
       FileParts parts,
@@ -50,8 +54,14 @@ public final class RunDescriptor {
       long[] pageEntry,
       int[] pageOffset,
       long[] pageRecordBytes,
-      long recordBytes) {
+      long recordBytes,
+      BlockCodec codec,
+      int[] storedLength,
+      RunCompression compression) {
     this.parts = parts;
+    this.codec = codec;
+    this.compression = compression;
+    this.storedLength = storedLength.clone();
     this.layout = layout;
     this.blockSize = blockSize;
     this.entryCount = entryCount;
@@ -66,6 +76,11 @@ public final class RunDescriptor {
     this.pageRecordBytes = pageRecordBytes == null ? null : pageRecordBytes.clone();
     this.recordBytes = recordBytes;
     int n = entriesStarting.length;
+    this.storedOffset = new long[n + 1];
+    storedOffset[0] = RunLayout.HEADER_SIZE;
+    for (int k = 0; k < n; k++) {
+      storedOffset[k + 1] = storedOffset[k] + storedLength[k];
+    }
     this.firstEntry = new long[n + 1];
     this.firstKeyPrefix = new long[n];
     for (int k = 0; k < n; k++) {
@@ -115,14 +130,48 @@ public final class RunDescriptor {
     return RecordChecksum.of(checksumHi, checksumLo);
   }
 
-  /** File offset of block {@code k}. */
+  /** File offset of block {@code k}: blocks follow each other as stored (compressed or not). */
   public long blockOffset(int k) {
-    return RunLayout.HEADER_SIZE + (long) k * blockSize;
+    return storedOffset[k];
   }
 
-  /** Bytes of block {@code k} on disk (a multiple of 4096). */
+  /**
+   * Bytes of block {@code k} uncompressed (a multiple of 4096): what a buffer needs to read it. A
+   * block stored raw has this length on disk too.
+   */
   public int blockLength(int k) {
     return k == blockCount() - 1 ? lastBlockLength : blockSize;
+  }
+
+  /** Bytes of block {@code k} on disk (a multiple of 4096, at most {@link #blockLength}). */
+  public int storedLength(int k) {
+    return storedLength[k];
+  }
+
+  /** Whether block {@code k} is stored compressed. */
+  public boolean compressed(int k) {
+    return storedLength[k] < blockLength(k);
+  }
+
+  /** The codec the run's blocks may be compressed with ({@link BlockCodec#NONE} if none). */
+  public BlockCodec codec() {
+    return codec;
+  }
+
+  /** The sort's run compression (its scratch buffers and counters), or null. */
+  public RunCompression compression() {
+    return compression;
+  }
+
+  /** Bytes of all the data blocks on disk. */
+  public long storedBytes() {
+    return storedOffset[blockCount()] - RunLayout.HEADER_SIZE;
+  }
+
+  /** Bytes of all the data blocks uncompressed. */
+  public long rawBytes() {
+    int n = blockCount();
+    return n == 0 ? 0 : (long) (n - 1) * blockSize + lastBlockLength;
   }
 
   /** Entries whose first byte is in block {@code k} (0 for the continuation of a large entry). */
@@ -270,14 +319,12 @@ public final class RunDescriptor {
    */
   public long dataBytes() {
     int es = layout.fixedEntrySize();
-    return es > 0 ? entryCount * es : footerOffset() - RunLayout.HEADER_SIZE;
+    return es > 0 ? entryCount * es : rawBytes();
   }
 
   /** Offset of the footer region: the end of the data blocks. */
   public long footerOffset() {
-    return blockCount() == 0
-        ? RunLayout.HEADER_SIZE
-        : blockOffset(blockCount() - 1) + lastBlockLength;
+    return storedOffset[blockCount()];
   }
 
   /** Total file size. */

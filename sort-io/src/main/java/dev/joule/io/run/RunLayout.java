@@ -6,15 +6,21 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
-/** Constants and arithmetic of run format v2 (see the package documentation). Stateless. */
+/** Constants and arithmetic of run format v3 (see the package documentation). Stateless. */
 final class RunLayout {
   static final byte[] MAGIC = "JOULERUN".getBytes(StandardCharsets.US_ASCII);
   static final byte[] FOOTER_MAGIC = "JRUNFOOT".getBytes(StandardCharsets.US_ASCII);
-  static final int VERSION = 2;
+  static final int VERSION = 3;
   static final int HEADER_SIZE = 4096;
 
   /** Bytes at the end of every block: used bytes, entries starting in it, CRC32C. */
   static final int BLOCK_TRAILER = 12;
+
+  /**
+   * Bytes at the end of a compressed block: the compressed length, then the raw block's used bytes,
+   * entry count, and the CRC32C of the stored bytes.
+   */
+  static final int COMPRESSED_TRAILER = 16;
 
   /** Fixed fields at the start of the footer, before the per-block table. */
   static final int FOOTER_FIXED = 56;
@@ -22,8 +28,11 @@ final class RunLayout {
   /** Bytes of a block's first key kept in the footer (the prefetch schedule's trigger). */
   static final int FIRST_KEY_BYTES = 64;
 
-  /** Per-block footer entry: entries starting in the block, first key length, first key bytes. */
-  static final int FOOTER_PER_BLOCK = 8 + FIRST_KEY_BYTES;
+  /**
+   * Per-block footer entry: entries starting in the block, first key length, the block's stored
+   * length, first key bytes.
+   */
+  static final int FOOTER_PER_BLOCK = 12 + FIRST_KEY_BYTES;
 
   /**
    * Per-page footer entry (variable-size entries): first entry starting there, its offset, and the
@@ -45,6 +54,7 @@ final class RunLayout {
   static final int H_KEY_OFFSET = 24;
   static final int H_KEY_LENGTH = 28;
   static final int H_BLOCK_SIZE = 32;
+  static final int H_CODEC = 36;
   static final int H_CRC = HEADER_SIZE - 4;
 
   // footer field offsets

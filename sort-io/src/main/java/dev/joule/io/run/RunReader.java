@@ -4,7 +4,9 @@ import dev.joule.core.index.EntryLayout;
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockFile;
+import dev.joule.io.error.CompressProgramException;
 import dev.joule.io.error.CorruptRunException;
+import dev.joule.io.error.SortIOException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -12,7 +14,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Reads a run file in format v2 block by block, by position, verifying everything: {@link #open}
+ * Reads a run file in format v3 block by block, by position, verifying everything: {@link #open}
  * checks the size, the header CRC and fields and the footer CRC and its consistency with the file
  * size; {@link #readBlock} checks each block's CRC32C, used bytes, entry count and first key. Any
  * mismatch is a {@link CorruptRunException} naming the file, the offset and the expected and actual
@@ -27,17 +29,29 @@ import java.util.Arrays;
 public final class RunReader {
   private final BlockFile file;
   private final RunDescriptor descriptor;
+  private final RunCompression scratch; // where compressed blocks are read; null: heap copies
 
-  private RunReader(BlockFile file, RunDescriptor descriptor) {
+  private RunReader(BlockFile file, RunDescriptor descriptor, RunCompression scratch) {
     this.file = file;
     this.descriptor = descriptor;
+    this.scratch = scratch;
   }
 
   /**
    * Opens and verifies the run in {@code file}. If {@code expected} is not null, the run's entry
-   * layout must equal it.
+   * layout must equal it. Compressed blocks are read through heap copies (tests, tools).
    */
   public static RunReader open(BlockFile file, EntryLayout expected) throws IOException {
+    return open(file, expected, null);
+  }
+
+  /**
+   * As {@link #open(BlockFile, EntryLayout)}; compressed blocks are read into scratch buffers of
+   * {@code compression} (the sort's; null: heap copies), and their decompression time counted
+   * there.
+   */
+  public static RunReader open(BlockFile file, EntryLayout expected, RunCompression compression)
+      throws IOException {
     Path path = file.path();
     long size = file.size();
     if (size < RunLayout.HEADER_SIZE + Alignment.BYTES) {
@@ -76,7 +90,20 @@ public final class RunReader {
         || (layout.fixedSize() && RunLayout.payload(blockSize) < layout.fixedEntrySize())) {
       throw new CorruptRunException(path, RunLayout.H_BLOCK_SIZE, "bad block size " + blockSize);
     }
-    return new RunReader(file, readFooter(file, size, layout, blockSize));
+    int code = h.getInt(RunLayout.H_CODEC);
+    BlockCodec codec = BlockCodec.ofCode(code, compression == null ? null : compression.codec());
+    if (codec == null && code == BlockCodec.PROGRAM_CODE) {
+      throw new SortIOException(
+          "open run",
+          path,
+          "its blocks went through a compress program, and this reader was given none");
+    }
+    if (codec == null) {
+      throw new CorruptRunException(
+          path, RunLayout.H_CODEC, "unknown block codec " + h.getInt(RunLayout.H_CODEC));
+    }
+    return new RunReader(
+        file, readFooter(file, size, layout, blockSize, codec, compression), compression);
   }
 
   private static EntryLayout headerLayout(Path path, ByteBuffer h) throws CorruptRunException {
@@ -98,7 +125,13 @@ public final class RunReader {
   }
 
   private static RunDescriptor readFooter(
-      BlockFile file, long size, EntryLayout layout, int blockSize) throws IOException {
+      BlockFile file,
+      long size,
+      EntryLayout layout,
+      int blockSize,
+      BlockCodec codec,
+      RunCompression compression)
+      throws IOException {
     Path path = file.path();
     ByteBuffer t = readExactly(file, size - RunLayout.FOOTER_TRAILER, RunLayout.FOOTER_TRAILER);
     long footerOffset = t.getLong(0);
@@ -145,16 +178,24 @@ public final class RunReader {
     int[] starting = new int[blocks];
     int[] firstKeyLength = new int[blocks];
     byte[][] firstKey = new byte[blocks][];
+    int[] storedLength = new int[blocks];
     long sum = 0;
     int at = RunLayout.FOOTER_FIXED;
     for (int k = 0; k < blocks; k++, at += RunLayout.FOOTER_PER_BLOCK) {
       starting[k] = f.getInt(at);
       firstKeyLength[k] = f.getInt(at + 4);
-      if (starting[k] < 0 || firstKeyLength[k] < 0) {
+      storedLength[k] = f.getInt(at + 8);
+      int raw = k == blocks - 1 ? lastLength : blockSize;
+      if (starting[k] < 0
+          || firstKeyLength[k] < 0
+          || storedLength[k] <= 0
+          || storedLength[k] % Alignment.BYTES != 0
+          || storedLength[k] > raw
+          || (storedLength[k] < raw && !codec.compresses())) {
         throw new CorruptRunException(path, footerOffset + at, "bad block table entry " + k);
       }
       firstKey[k] = new byte[starting[k] == 0 ? 0 : Math.min(firstKeyLength[k], 64)];
-      f.get(at + 8, firstKey[k]);
+      f.get(at + 12, firstKey[k]);
       sum += starting[k];
     }
     long[] pageEntry = pages == 0 ? null : new long[pages];
@@ -181,14 +222,17 @@ public final class RunReader {
             pageEntry,
             pageOffset,
             pageRecordBytes,
-            f.getLong(RunLayout.F_RECORD_BYTES));
+            f.getLong(RunLayout.F_RECORD_BYTES),
+            codec,
+            storedLength,
+            compression);
     boolean lastOk =
         blocks == 0
             ? lastLength == 0
             : lastLength > RunLayout.BLOCK_TRAILER
                 && lastLength <= blockSize
                 && lastLength % Alignment.BYTES == 0;
-    long dataPages = blocks == 0 ? 0 : (d.footerOffset() - RunLayout.HEADER_SIZE) / Alignment.BYTES;
+    long dataPages = d.rawBytes() / Alignment.BYTES; // the page table counts uncompressed pages
     if (sum != entries
         || !lastOk
         || d.footerOffset() != footerOffset
@@ -244,38 +288,25 @@ public final class RunReader {
     long offset = d.blockOffset(k);
     int start = dst.position();
     dst.limit(start + len);
-    int got = file.read(offset, dst);
-    if (got != len) {
-      throw new CorruptRunException(
-          file.path(),
-          offset + got,
-          "block " + k + " ends early (read " + got + " of " + len + " bytes)");
+    int count;
+    int used;
+    if (d.compressed(k)) {
+      long cu = readCompressed(k, dst, start, offset);
+      count = (int) (cu >>> 32);
+      used = (int) cu;
+    } else {
+      int got = file.read(offset, dst);
+      if (got != len) {
+        throw new CorruptRunException(
+            file.path(),
+            offset + got,
+            "block " + k + " ends early (read " + got + " of " + len + " bytes)");
+      }
+      ByteBuffer raw = dst.duplicate().order(ByteOrder.BIG_ENDIAN);
+      count = trailer(k, raw, start + len, offset + len);
+      used = raw.getInt(start + len - 12);
     }
     ByteBuffer b = dst.duplicate().order(ByteOrder.BIG_ENDIAN);
-    int stored = b.getInt(start + len - 4);
-    int actual = RunLayout.crc(b, start, start + len - 4);
-    if (stored != actual) {
-      throw new CorruptRunException(
-          file.path(),
-          offset + len - 4,
-          "block " + k + " CRC32C",
-          stored & 0xFFFFFFFFL,
-          actual & 0xFFFFFFFFL);
-    }
-    int count = b.getInt(start + len - 8);
-    if (count != d.entriesStarting(k)) {
-      throw new CorruptRunException(
-          file.path(),
-          offset + len - 8,
-          "block " + k + " entry count",
-          d.entriesStarting(k),
-          count);
-    }
-    int used = b.getInt(start + len - 12);
-    if (used < 0 || used > len - RunLayout.BLOCK_TRAILER || (count > 0 && used == 0)) {
-      throw new CorruptRunException(
-          file.path(), offset + len - 12, "block " + k + " used bytes " + used + " of " + len);
-    }
     if (count > 0) {
       EntryLayout layout = d.layout();
       int kl = layout.keyLength(b, start);
@@ -293,6 +324,103 @@ public final class RunReader {
     checkEntries(k, b, start, offset, count, used);
     dst.position(start).limit(start + used);
     return dst;
+  }
+
+  /**
+   * Checks the trailer of block {@code k} that ends at index {@code end} of {@code b} (file offset
+   * {@code endOffset}): the CRC32C of everything before it, the entry count against the footer's,
+   * the used bytes against the block's uncompressed length. Returns the entry count.
+   */
+  private int trailer(int k, ByteBuffer b, int end, long endOffset) throws CorruptRunException {
+    RunDescriptor d = descriptor;
+    int stored = b.getInt(end - 4);
+    int actual = RunLayout.crc(b, end - d.storedLength(k), end - 4);
+    if (stored != actual) {
+      throw new CorruptRunException(
+          file.path(),
+          endOffset - 4,
+          "block " + k + " CRC32C",
+          stored & 0xFFFFFFFFL,
+          actual & 0xFFFFFFFFL);
+    }
+    int count = b.getInt(end - 8);
+    if (count != d.entriesStarting(k)) {
+      throw new CorruptRunException(
+          file.path(), endOffset - 8, "block " + k + " entry count", d.entriesStarting(k), count);
+    }
+    int len = d.blockLength(k);
+    int used = b.getInt(end - 12);
+    if (used < 0 || used > len - RunLayout.BLOCK_TRAILER || (count > 0 && used == 0)) {
+      throw new CorruptRunException(
+          file.path(), endOffset - 12, "block " + k + " used bytes " + used + " of " + len);
+    }
+    return count;
+  }
+
+  /**
+   * Reads compressed block {@code k} into a scratch buffer, checks its trailer (the CRC32C covers
+   * the stored bytes, so a damaged block never reaches the decompressor) and decompresses its entry
+   * data into {@code dst} from {@code start}. Returns the entry count (high 32 bits) and the used
+   * bytes (low 32 bits).
+   */
+  private long readCompressed(int k, ByteBuffer dst, int start, long offset) throws IOException {
+    RunDescriptor d = descriptor;
+    int len = d.blockLength(k);
+    int s = d.storedLength(k);
+    RunCompression.ScratchBuffer sb = scratch == null ? null : scratch.acquire(s);
+    try {
+      ByteBuffer in = (sb == null ? ByteBuffer.allocate(s) : sb.buffer.slice(0, s));
+      in.order(ByteOrder.BIG_ENDIAN);
+      int got = file.read(offset, in);
+      if (got != s) {
+        throw new CorruptRunException(
+            file.path(),
+            offset + got,
+            "block " + k + " ends early (read " + got + " of " + s + " bytes)");
+      }
+      int count = trailer(k, in, s, offset + s);
+      int used = in.getInt(s - 12);
+      int c = in.getInt(s - RunLayout.COMPRESSED_TRAILER);
+      if (c <= 0 || c > s - RunLayout.COMPRESSED_TRAILER) {
+        throw new CorruptRunException(
+            file.path(),
+            offset + s - RunLayout.COMPRESSED_TRAILER,
+            "block " + k + " compressed length " + c + " of " + s);
+      }
+      long t0 = System.nanoTime();
+      int n;
+      try {
+        n = d.codec().decompress(in, c, dst, start, len - RunLayout.BLOCK_TRAILER);
+      } catch (IllegalArgumentException e) {
+        throw new CorruptRunException(
+            file.path(), offset, "block " + k + " does not decompress: " + e.getMessage());
+      } catch (ProgramCodec.Failure f) {
+        throw new CompressProgramException(
+            f.getMessage(), "decompressing block " + k + " of", file.path(), f);
+      }
+      if (scratch != null) {
+        scratch.decompressed(System.nanoTime() - t0);
+      }
+      if (n != used && d.codec().external()) {
+        // the stored bytes passed their CRC32C: the program, not the run, is wrong
+        throw new CompressProgramException(
+            d.codec().programName() + " -d gave " + n + " bytes where " + used + " went in",
+            "decompressing block " + k + " of",
+            file.path(),
+            null);
+      }
+      if (n != used) {
+        throw new CorruptRunException(
+            file.path(),
+            offset + s - 12,
+            "block " + k + " used bytes " + used + " differ from its " + n + " decompressed bytes");
+      }
+      return ((long) count << 32) | used;
+    } finally {
+      if (sb != null) {
+        scratch.release(sb);
+      }
+    }
   }
 
   /**

@@ -38,7 +38,7 @@ public final class RunSpill implements AutoCloseable {
   /**
    * Starts a run of about {@code bytes} of {@code layout} entries in blocks of {@code blockSize}
    * bytes (buffers from {@code pool}, written behind on a thread of {@code threads}), in a new file
-   * named {@code kind-NNNNNN}.
+   * named {@code kind-NNNNNN}, its blocks compressed as {@code compression} decides.
    */
   public static RunSpill create(
       TempSpace temp,
@@ -48,13 +48,15 @@ public final class RunSpill implements AutoCloseable {
       int blockSize,
       BlockPool pool,
       DirectIoPolicy direct,
-      SortThreads threads)
+      SortThreads threads,
+      RunCompression compression)
       throws IOException {
     long expected = bytes + 2L * blockSize;
     BlockFile f = temp.createStriped(kind, expected, direct, RunLayout.HEADER_SIZE, blockSize);
     try {
       int stripes = f.parts().segments();
-      return new RunSpill(f, new RunWriter(f, layout, blockSize, pool, stripes, threads));
+      return new RunSpill(
+          f, new RunWriter(f, layout, blockSize, pool, stripes, threads, compression));
     } catch (IOException | RuntimeException e) {
       Failures.closeAllAfter(e, Arrays.asList(f));
       throw e;
@@ -75,6 +77,7 @@ public final class RunSpill implements AutoCloseable {
       BlockPool pool,
       DirectIoPolicy direct,
       SortThreads threads,
+      RunCompression compression,
       RecordIndex index,
       int n,
       RepeatCounts repeats,
@@ -82,7 +85,8 @@ public final class RunSpill implements AutoCloseable {
       RecordGatherer gatherer,
       RecordChecksum known)
       throws IOException {
-    RunSpill spill = create(temp, "run", index.layout(), bytes, blockSize, pool, direct, threads);
+    RunSpill spill =
+        create(temp, "run", index.layout(), bytes, blockSize, pool, direct, threads, compression);
     try {
       spill.writer.add(index, 0, n, repeats, gatherer, known);
       return spill.finish();

@@ -10,13 +10,14 @@ import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.BlockWriter;
 import dev.joule.io.block.SortThreads;
+import dev.joule.io.error.CompressProgramException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * Writes one sorted run in format v2 (see the package documentation): entries are laid out straight
+ * Writes one sorted run in format v3 (see the package documentation): entries are laid out straight
  * into the write-behind buffers (one copy: the gather from the arena, or the merge's copy of an
  * entry), a block is sealed (used bytes, entry count, CRC32C) when the next entry does not fit, and
  * {@link #finish()} writes the last block and the footer: entry count, the valsort checksum of the
@@ -42,7 +43,12 @@ public final class RunWriter implements AutoCloseable {
   private final BlockWriter out;
   private RecordChecksum checksum = new RecordChecksum(); // of the kind `known` has, if given
   private final boolean pages;
+  private final RunCompression compression;
+  private final BlockCodec codec;
+  private final RunCompression.Choice choice;
+  private boolean tryBlock; // whether the open block is to be compressed
   private int[] entriesStarting = new int[16];
+  private int[] storedLength = new int[16];
   private int[] firstKeyLength = new int[16];
   private byte[][] firstKey = new byte[16][];
   private long[] pageEntry = new long[64];
@@ -59,9 +65,10 @@ public final class RunWriter implements AutoCloseable {
   private final int[] batchLengths = new int[GATHER_BATCH];
 
   /**
-   * Starts a run of {@code layout} entries in the new, empty {@code file}; {@code blockSize} must
-   * be a multiple of 4096 above the block trailer and fit in one buffer of {@code pool}. The blocks
-   * are written behind on threads of {@code threads}, one per segment of a striped file.
+   * Starts a run of {@code layout} entries in the new, empty {@code file}, uncompressed; {@code
+   * blockSize} must be a multiple of 4096 above the block trailer and fit in one buffer of {@code
+   * pool}. The blocks are written behind on threads of {@code threads}, one per segment of a
+   * striped file.
    */
   public RunWriter(
       BlockFile file,
@@ -70,6 +77,22 @@ public final class RunWriter implements AutoCloseable {
       BlockPool pool,
       int maxInFlight,
       SortThreads threads)
+      throws IOException {
+    this(file, layout, blockSize, pool, maxInFlight, threads, null);
+  }
+
+  /**
+   * As {@link #RunWriter(BlockFile, EntryLayout, int, BlockPool, int, SortThreads)}, each block
+   * compressed as {@code compression} decides (null: none).
+   */
+  public RunWriter(
+      BlockFile file,
+      EntryLayout layout,
+      int blockSize,
+      BlockPool pool,
+      int maxInFlight,
+      SortThreads threads,
+      RunCompression compression)
       throws IOException {
     if (blockSize % Alignment.BYTES != 0 || blockSize <= RunLayout.BLOCK_TRAILER) {
       throw new IllegalArgumentException(
@@ -88,18 +111,21 @@ public final class RunWriter implements AutoCloseable {
     this.blockSize = blockSize;
     this.payload = RunLayout.payload(blockSize);
     this.pages = RunLayout.pageTable(layout);
+    this.compression = compression;
+    this.codec = compression == null ? BlockCodec.NONE : compression.codec();
+    this.choice = codec.compresses() ? compression.forRun() : null;
     // A write queue and thread per segment: a striped run's consecutive blocks go to different
     // devices.
     this.out = new BlockWriter(file, pool, maxInFlight, true, threads);
     try {
-      out.write(header(layout, blockSize));
+      out.write(header(layout, blockSize, codec));
     } catch (IOException | RuntimeException e) {
       out.close();
       throw e;
     }
   }
 
-  static ByteBuffer header(EntryLayout layout, int blockSize) {
+  static ByteBuffer header(EntryLayout layout, int blockSize, BlockCodec codec) {
     ByteBuffer h = ByteBuffer.allocate(RunLayout.HEADER_SIZE).order(ByteOrder.BIG_ENDIAN);
     h.put(RunLayout.MAGIC)
         .putInt(RunLayout.H_VERSION, RunLayout.VERSION)
@@ -108,7 +134,8 @@ public final class RunWriter implements AutoCloseable {
         .putInt(RunLayout.H_RECORD_SIZE, layout.recordSize())
         .putInt(RunLayout.H_KEY_OFFSET, layout.keyOffset())
         .putInt(RunLayout.H_KEY_LENGTH, layout.fixedKeyLength())
-        .putInt(RunLayout.H_BLOCK_SIZE, blockSize);
+        .putInt(RunLayout.H_BLOCK_SIZE, blockSize)
+        .putInt(RunLayout.H_CODEC, codec.code());
     h.putInt(RunLayout.H_CRC, RunLayout.crc(h, 0, RunLayout.H_CRC));
     return h.clear();
   }
@@ -297,6 +324,7 @@ public final class RunWriter implements AutoCloseable {
   /** Opens a block whose first entry starts at {@code at} of {@code src}: keeps its first key. */
   private void open(ByteBuffer src, int at) throws IOException {
     block = out.reserve(blockSize);
+    tryBlock = choice != null && choice.tryNext();
     used = 0;
     inBlock = 0;
     grow();
@@ -310,6 +338,7 @@ public final class RunWriter implements AutoCloseable {
   /** Opens a block that continues a large entry: no entry starts in it. */
   private void openContinuation() throws IOException {
     block = out.reserve(blockSize);
+    tryBlock = choice != null && choice.tryNext();
     used = 0;
     inBlock = 0;
     grow();
@@ -321,6 +350,7 @@ public final class RunWriter implements AutoCloseable {
     if (blockCount == entriesStarting.length) {
       int n = blockCount * 2;
       entriesStarting = Arrays.copyOf(entriesStarting, n);
+      storedLength = Arrays.copyOf(storedLength, n);
       firstKeyLength = Arrays.copyOf(firstKeyLength, n);
       firstKey = Arrays.copyOf(firstKey, n);
     }
@@ -346,17 +376,77 @@ public final class RunWriter implements AutoCloseable {
     }
   }
 
-  /** Zeroes the padding, writes the block trailer and releases the block to the writer. */
-  private void seal(int length) {
+  /**
+   * Stores the block compressed if it was to be tried and shrinks by a page at least; otherwise
+   * zeroes the padding and writes the raw block's trailer. Releases the block to the writer.
+   */
+  private void seal(int length) throws IOException {
+    block.order(ByteOrder.BIG_ENDIAN);
+    int stored = tryBlock ? compress(length) : length;
+    if (compression != null) {
+      compression.wrote(length, stored);
+    }
+    if (stored < length) {
+      out.retract(length - stored);
+      storedLength[blockCount] = stored;
+      entriesStarting[blockCount++] = inBlock;
+      block = null;
+      return;
+    }
+    storedLength[blockCount] = length;
     for (int i = used; i < length - RunLayout.BLOCK_TRAILER; i++) {
       block.put(i, (byte) 0); // pool buffers are reused: padding must not leak old bytes
     }
-    block.order(ByteOrder.BIG_ENDIAN);
     block.putInt(length - 12, used);
     block.putInt(length - 8, inBlock);
     block.putInt(length - 4, RunLayout.crc(block, 0, length - 4));
     entriesStarting[blockCount++] = inBlock;
     block = null;
+  }
+
+  /**
+   * Compresses the open block's used bytes through a scratch buffer and, if the result with its
+   * trailer takes at least one page less than {@code length}, lays it out in the block (compressed
+   * bytes, zeros, compressed length, used bytes, entry count, CRC32C of the stored bytes). Returns
+   * the stored length: {@code length} when the block stays raw.
+   */
+  private int compress(int length) throws CompressProgramException {
+    int room = length - Alignment.BYTES - RunLayout.COMPRESSED_TRAILER; // a page saved, at least
+    if (room <= 0 || used == 0) {
+      return length;
+    }
+    RunCompression.ScratchBuffer scratch = compression.acquire(length);
+    try {
+      long t0 = RunCompression.threadCpuNanos();
+      int c;
+      try {
+        c = codec.compress(block, used, scratch.buffer, room);
+      } catch (ProgramCodec.Failure f) {
+        throw new CompressProgramException(
+            f.getMessage(), "compressing block " + blockCount + " of", file.path(), f);
+      }
+      long cpu = RunCompression.threadCpuNanos() - t0;
+      compression.tried(length, c < 0 ? length : storedLength(c), cpu);
+      if (c < 0) {
+        return length;
+      }
+      int stored = storedLength(c);
+      block.put(0, scratch.buffer, 0, c);
+      for (int i = c; i < stored - RunLayout.COMPRESSED_TRAILER; i++) {
+        block.put(i, (byte) 0); // pool buffers are reused: padding must not leak old bytes
+      }
+      block.putInt(stored - 16, c);
+      block.putInt(stored - 12, used);
+      block.putInt(stored - 8, inBlock);
+      block.putInt(stored - 4, RunLayout.crc(block, 0, stored - 4));
+      return stored;
+    } finally {
+      compression.release(scratch);
+    }
+  }
+
+  private static int storedLength(int compressed) {
+    return (int) Alignment.roundUp((long) compressed + RunLayout.COMPRESSED_TRAILER);
   }
 
   /**
@@ -397,7 +487,10 @@ public final class RunWriter implements AutoCloseable {
             pages ? Arrays.copyOf(pageEntry, pageCount) : null,
             pages ? Arrays.copyOf(pageOffset, pageCount) : null,
             pages ? Arrays.copyOf(pageRecordBytes, pageCount) : null,
-            recordBytes);
+            recordBytes,
+            codec,
+            Arrays.copyOf(storedLength, blockCount),
+            compression);
     out.write(footer(d));
     out.finish(false);
     out.close();
@@ -439,7 +532,8 @@ public final class RunWriter implements AutoCloseable {
     for (int k = 0; k < blocks; k++, at += RunLayout.FOOTER_PER_BLOCK) {
       f.putInt(at, d.entriesStarting(k));
       f.putInt(at + 4, d.firstKeyLength(k));
-      f.put(at + 8, d.firstKeyShared(k));
+      f.putInt(at + 8, d.storedLength(k));
+      f.put(at + 12, d.firstKeyShared(k));
     }
     for (int p = 0; p < pages; p++, at += RunLayout.FOOTER_PER_PAGE) {
       f.putInt(at, (int) d.pageEntries()[p]); // the low 32 bits: the reader unwraps them

@@ -9,7 +9,7 @@
  *
  * <p>Layer 3 of 4 (stages).
  *
- * <h2>Format v2</h2>
+ * <h2>Format v3</h2>
  *
  * All multi-byte fields are big-endian; every region is a multiple of 4096 bytes, so a run file can
  * be written and read with O_DIRECT throughout. The run holds <em>entries</em> (records with their
@@ -17,25 +17,32 @@
  *
  * <pre>
  * offset 0        header, 4096 bytes
- *                   0  magic "JOULERUN" (8)   8  version = 2 (int)   12  header size = 4096 (int)
+ *                   0  magic "JOULERUN" (8)   8  version = 3 (int)   12  header size = 4096 (int)
  *                  16  key place (int: 0 range, 1 whole record, 2 derived)
  *                  20  record size (int, 0 = variable)   24  key offset (int)
  *                  28  key length (int, 0 = variable)    32  block size B (int)
+ *                  36  block codec (int: 0 none, 1 LZ4, 2 zstd)
  *                  ... zero padding ... 4092  CRC32C of bytes [0, 4092) (int)
- * 4096 + k*B      data block k (k = 0 .. n-1): B bytes, the last one L bytes
+ * 4096            data blocks back to back, block k stored in S(k) bytes (the footer's row)
+ *                 raw (S = B, the last one L):
  *                   0  whole entries, contiguous (or one piece of an entry larger than B - 12)
  *                   ... zero padding
- *                 len-12  used bytes (int)   len-8  entries starting here (int)
- *                 len-4   CRC32C of bytes [0, len-4) (int)
+ *                 S-12  used bytes (int)   S-8  entries starting here (int)
+ *                 S-4   CRC32C of bytes [0, S-4) (int)
+ *                 compressed (S &lt; its raw length, a multiple of 4096):
+ *                   0  c bytes: the raw block's used bytes, compressed by the header's codec
+ *                   ... zero padding
+ *                 S-16  c (int)   S-12  used bytes (int)   S-8  entries starting here (int)
+ *                 S-4   CRC32C of the stored bytes [0, S-4) (int)
  * footer          F bytes (a multiple of 4096)
  *                   0  magic "JRUNFOOT" (8)    8  entry count (long)
  *                  16  valsort checksum of the records, hi (long)   24  lo (long)
  *                  32  block count n (int)     36  last block length L (int)
  *                  40  page count P (int, 0 for fixed-size entries)   44  zero (int)
  *                  48  bytes of all records (long)
- *                  56  per block (72 bytes): entries starting (int), first key length (int),
- *                      first 64 bytes of the first key (zero-padded)
- *                      per 4096-byte data page (16 bytes): index of the first entry starting in
+ *                  56  per block (76 bytes): entries starting (int), first key length (int),
+ *                      stored length S (int), first 64 bytes of the first key (zero-padded)
+ *                      per 4096-byte page of the uncompressed data (16 bytes): index of the first entry starting in
  *                      it, or of the next one (int); its offset in the page, or -1 (int); the
  *                      record bytes of the entries before that one (long)
  *                   ... zero padding

@@ -47,7 +47,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>The formats ({@link SortInputs}): half of the configurations sort fixed records (three
  * layouts), a quarter lines ({@code \n} or {@code \0}, with or without a last delimiter, whole-line
  * keys or GNU's {@code -k2,2n} with its last resort), a quarter length-prefixed rows (whole-row
- * keys, or a typed int32 descending). Their long records span temp blocks (run format v2), and one
+ * keys, or a typed int32 descending). Their long records span temp blocks (run format v3), and one
  * in six of their configurations plans one pass from a sample that misleads it, so the arena
  * overflows into a first run and the rest forms runs under a second plan.
  *

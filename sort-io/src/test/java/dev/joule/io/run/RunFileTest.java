@@ -44,10 +44,10 @@ class RunFileTest {
   static final int GOLDEN_BLOCK = 4096;
 
   static final int GOLDEN_RECORDS = 100;
-  static final String GOLDEN = "/runs/v2/gensort-100x100-b4096.run";
+  static final String GOLDEN = "/runs/v3/gensort-100x100-b4096.run";
 
   @TempDir Path tmp;
-  private BlockPool pool;
+  BlockPool pool;
 
   @BeforeEach
   void setUp() {
@@ -88,8 +88,21 @@ class RunFileTest {
   RunDescriptor write(
       Path file, EntryLayout layout, int blockSize, byte[] entries, DirectIoPolicy policy)
       throws IOException {
+    return write(file, layout, blockSize, entries, policy, null);
+  }
+
+  /** As the other, the blocks compressed as {@code compression} decides (null: none). */
+  RunDescriptor write(
+      Path file,
+      EntryLayout layout,
+      int blockSize,
+      byte[] entries,
+      DirectIoPolicy policy,
+      RunCompression compression)
+      throws IOException {
     try (BlockFile bf = BlockFile.createNew(file, policy, NoticeSink.IGNORE);
-        RunWriter w = new RunWriter(bf, layout, blockSize, pool, 2, SortThreads.JOULE)) {
+        RunWriter w =
+            new RunWriter(bf, layout, blockSize, pool, 2, SortThreads.JOULE, compression)) {
       ByteBuffer src = ByteBuffer.wrap(entries);
       int batch = 0;
       while (src.hasRemaining()) { // feed in uneven batches of whole entries
@@ -288,7 +301,7 @@ class RunFileTest {
   }
 
   /**
-   * Pins format v2: the writer must reproduce the committed fixture byte for byte, and the reader
+   * Pins format v3: the writer must reproduce the committed fixture byte for byte, and the reader
    * must read it.
    */
   @Test
@@ -310,7 +323,7 @@ class RunFileTest {
       golden = in.readAllBytes();
     }
     assertArrayEquals(
-        golden, Files.readAllBytes(file), "run format v2 changed: bump the version instead");
+        golden, Files.readAllBytes(file), "run format v3 changed: bump the version instead");
     Path copy = tmp.resolve("golden-copy");
     Files.write(copy, golden);
     assertArrayEquals(goldenRecords(), readAll(copy, GENSORT, DirectIoPolicy.OFF));

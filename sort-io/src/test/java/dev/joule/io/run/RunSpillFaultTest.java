@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Spilling runs to striped temp space under injected faults: every failure names the op and the
  * path, and after the space is closed no temp file or directory is left on any stripe. Over fixed
  * gensort entries and over variable entries (length-prefixed records, some larger than the 8 KiB
- * blocks, so that run format v2 writes and reads entries that span blocks).
+ * blocks, so that run format v3 writes and reads entries that span blocks).
  */
 class RunSpillFaultTest {
   private static final int RUNS = 3;

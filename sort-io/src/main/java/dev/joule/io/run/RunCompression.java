@@ -1,0 +1,276 @@
+package dev.joule.io.run;
+
+import dev.joule.core.memory.Alignment;
+import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
+import dev.joule.io.config.Compression;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The run compression of one sort: which codec its run writers try ({@link Compression}), whether a
+ * block is worth trying ({@link Choice}, one per run written), the scratch buffers the codecs work
+ * in, and what compression did (raw and stored bytes, CPU time).
+ *
+ * <p><b>The {@code auto} rule.</b> A run writer compresses one block while the device writes the
+ * one before, so compression costs wall time only when the codec is slower than the device, and
+ * pays when the device then has fewer bytes to write. At C raw bytes per second per core (the
+ * codec, measured on this sort's blocks in the writing thread's CPU time), a stored/raw ratio r
+ * (measured on the same blocks) and D the temp devices' sustained write rate (their {@code
+ * DeviceMeter}s: bytes per busy second, summed over the stripes, as measured during this sort), a
+ * writer moves min(C, D/r) raw bytes a second instead of D; it compresses when both C and 1/r
+ * exceed D's rate by the margin {@value #MARGIN} (which also covers decompressing the run when it
+ * is read back: LZ4 decompresses 4–6× faster than it compresses, sort-bench/README.md "Run
+ * compression"). So a disk faster than the codec (this machine's own, about 1.3 GB/s) keeps its
+ * runs raw, and one slower (a 125 MB/s cloud volume) gets every block of text compressed. An
+ * earlier rule charged the codec's CPU time as if it replaced device time, C·(1 − r) &gt; 1.25·D:
+ * it compressed a third of the blocks of gensort text on a 125 MiB/s disk (83 % of the temp bytes,
+ * 1.79× the floor). Every run tries its first {@value #PROBE_BLOCKS} blocks and then one in {@value
+ * #PROBE_EVERY}, so the measurement follows the data; before the devices have been measured (the
+ * first blocks of the sort) a block is tried, and kept only if it shrinks.
+ *
+ * <p><b>Memory.</b> One scratch buffer of a block per thread compressing or decompressing at that
+ * moment (the run writer's thread, the merge's prefetch threads and its own), made on first need
+ * and kept until {@link #close()}: at most {@code threads + prefetchers} blocks, counted in no
+ * budget (an open point, docs/run-format.md).
+ *
+ * <p>Thread-safe.
+ */
+public final class RunCompression implements AutoCloseable {
+  /** Blocks of every run that are tried whatever the measurement says (the run's own sample). */
+  static final int PROBE_BLOCKS = 2;
+
+  /** After the probe, one block in this many is tried to keep measuring a run the rule skips. */
+  static final int PROBE_EVERY = 16;
+
+  /**
+   * How much faster than the devices the codec must run, and how much it must shrink the blocks,
+   * for {@code auto} to compress: the read back's decompression, and the CPU the codec takes from
+   * the rest of the sort (see the class documentation).
+   */
+  static final double MARGIN = 1.25;
+
+  /** Writes the devices must have done before their rate counts: one slow first write is noise. */
+  public static final long DEVICE_MEASURED_AFTER = 4;
+
+  private final Compression policy;
+  private final BlockCodec codec;
+  private final DoubleSupplier deviceRate; // bytes per second, 0 when not yet known
+  private final ArrayDeque<BlockPool> idle = new ArrayDeque<>(); // guarded by this
+  private final List<BlockPool> made = new ArrayList<>(); // guarded by this
+  private final AtomicLong rawBytes = new AtomicLong();
+  private final AtomicLong storedBytes = new AtomicLong();
+  private final AtomicLong triedRaw = new AtomicLong();
+  private final AtomicLong triedStored = new AtomicLong();
+  private final AtomicLong compressNanos = new AtomicLong();
+  private final AtomicLong decompressNanos = new AtomicLong();
+  private final AtomicLong blocksCompressed = new AtomicLong();
+  private final AtomicLong blocks = new AtomicLong();
+  private boolean closed; // guarded by this
+
+  /**
+   * Compression by {@code policy}; {@code deviceRate} gives the temp devices' sustained write rate
+   * in bytes per second, or 0 while unknown (only {@code auto} asks). A compress program's helper
+   * threads are joule's own.
+   */
+  public RunCompression(Compression policy, DoubleSupplier deviceRate) {
+    this(policy, deviceRate, SortThreads.JOULE);
+  }
+
+  /**
+   * As {@link #RunCompression(Compression, DoubleSupplier)}, a compress program's helper threads
+   * (one per block in flight, feeding its standard input) from {@code threads}.
+   */
+  public RunCompression(Compression policy, DoubleSupplier deviceRate, SortThreads threads) {
+    this.policy = policy;
+    this.deviceRate = deviceRate;
+    switch (policy.mode()) {
+      case OFF:
+        codec = BlockCodec.NONE;
+        break;
+      case ZSTD:
+        codec = BlockCodec.zstd(policy.level());
+        break;
+      case PROGRAM:
+        codec = BlockCodec.program(policy.program(), threads);
+        break;
+      default:
+        codec = BlockCodec.LZ4;
+    }
+    codec.load();
+  }
+
+  /** No compression (tests, and callers that write runs outside a sort). */
+  public static RunCompression off() {
+    return new RunCompression(Compression.off(), () -> 0);
+  }
+
+  /** The policy this sort was given. */
+  public Compression policy() {
+    return policy;
+  }
+
+  /** The codec run writers try (none for {@code off}). */
+  public BlockCodec codec() {
+    return codec;
+  }
+
+  /** A new per-run decision, for one run writer's thread. */
+  Choice forRun() {
+    return new Choice();
+  }
+
+  /**
+   * Whether blocks of one run are tried: always for a named codec, never for {@code off}, and under
+   * {@code auto} by the rule in the class documentation. Not thread-safe: one writer.
+   */
+  final class Choice {
+    private long index; // blocks of this run so far
+
+    /** Whether the next block is compressed (or at least tried). */
+    boolean tryNext() {
+      long k = index++;
+      switch (policy.mode()) {
+        case OFF:
+          return false;
+        case LZ4:
+        case ZSTD:
+        case PROGRAM:
+          return true;
+        default:
+          return k < PROBE_BLOCKS || k % PROBE_EVERY == 0 || worthwhile();
+      }
+    }
+  }
+
+  /** The {@code auto} rule over what this sort measured so far. */
+  boolean worthwhile() {
+    long raw = triedRaw.get();
+    long nanos = compressNanos.get();
+    if (raw == 0 || nanos == 0) {
+      return true;
+    }
+    double r = (double) triedStored.get() / raw;
+    double perCore = raw * 1e9 / nanos; // raw bytes per CPU-second
+    double device = deviceRate.getAsDouble();
+    if (device <= 0) {
+      return r < 1; // devices not yet measured: keep what shrinks
+    }
+    return perCore > device * MARGIN && r * MARGIN < 1;
+  }
+
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /**
+   * The calling thread's CPU time in nanoseconds (the codec's cost, not the time others took the
+   * core: the machine may be busy), or the wall clock where the JVM cannot tell.
+   */
+  static long threadCpuNanos() {
+    return THREADS.isCurrentThreadCpuTimeSupported()
+        ? THREADS.getCurrentThreadCpuTime()
+        : System.nanoTime();
+  }
+
+  /** Counts a block tried: {@code raw} bytes became {@code stored} in {@code nanos} of CPU. */
+  void tried(int raw, int stored, long nanos) {
+    triedRaw.addAndGet(raw);
+    triedStored.addAndGet(Math.min(raw, stored));
+    compressNanos.addAndGet(nanos);
+  }
+
+  /**
+   * Counts a block written: {@code raw} bytes (its length uncompressed) stored in {@code stored}.
+   */
+  void wrote(int raw, int stored) {
+    rawBytes.addAndGet(raw);
+    storedBytes.addAndGet(stored);
+    blocks.incrementAndGet();
+    if (stored < raw) {
+      blocksCompressed.incrementAndGet();
+    }
+  }
+
+  /** Counts {@code nanos} spent decompressing a block. */
+  void decompressed(long nanos) {
+    decompressNanos.addAndGet(nanos);
+  }
+
+  /**
+   * A scratch buffer of at least {@code bytes} (4096-aligned direct); the caller owns it until
+   * {@link #release}.
+   */
+  synchronized ScratchBuffer acquire(int bytes) {
+    if (closed) {
+      throw new IllegalStateException("run compression is closed");
+    }
+    for (BlockPool p : idle) {
+      if (p.bufferSize() >= bytes) {
+        idle.remove(p);
+        return new ScratchBuffer(p, p.tryAcquire());
+      }
+    }
+    BlockPool p = new BlockPool(1, (int) Alignment.roundUp(bytes));
+    made.add(p);
+    return new ScratchBuffer(p, p.tryAcquire());
+  }
+
+  /** Gives back a scratch buffer. */
+  synchronized void release(ScratchBuffer s) {
+    s.pool.release(s.buffer);
+    idle.push(s.pool);
+  }
+
+  /** A scratch buffer and the one-buffer pool it came from. */
+  static final class ScratchBuffer {
+    final BlockPool pool;
+    final java.nio.ByteBuffer buffer;
+
+    ScratchBuffer(BlockPool pool, java.nio.ByteBuffer buffer) {
+      this.pool = pool;
+      this.buffer = buffer;
+    }
+  }
+
+  /** Block bytes written, uncompressed. */
+  public long rawBytes() {
+    return rawBytes.get();
+  }
+
+  /** Block bytes written as stored (compressed where it paid), in whole pages. */
+  public long storedBytes() {
+    return storedBytes.get();
+  }
+
+  /** Blocks written, and of them how many compressed: {@code {blocks, compressed}}. */
+  public long[] blocks() {
+    return new long[] {blocks.get(), blocksCompressed.get()};
+  }
+
+  /** Nanoseconds of CPU (of the writing threads) spent compressing, kept or not. */
+  public long compressNanos() {
+    return compressNanos.get();
+  }
+
+  /** Nanoseconds spent decompressing blocks for merges. */
+  public long decompressNanos() {
+    return decompressNanos.get();
+  }
+
+  /** Frees the scratch buffers; every one must be back. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (BlockPool p : made) {
+      p.close();
+    }
+    made.clear();
+    idle.clear();
+  }
+}
