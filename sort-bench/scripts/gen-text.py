@@ -6,6 +6,9 @@
                                              LINES lines drawn from about V distinct numbers
     gen-text.py intl LINES OUT [--seed S]    UTF-8 lines of names and words with accents (about
                                              45 bytes each), for sorts in a locale (issue 31)
+    gen-text.py words BYTES OUT [--seed S]   lines of 1 to 8 random words of 2 to 12 letters and
+                                             digits, up to BYTES bytes (the start-up and streams
+                                             races against GNU sort, issue 30, with --seed 30)
 
 csv: `id` is a permutation of 10000001 .. 10000000 + LINES, so that GNU's last-resort comparison
 of the whole line does not happen to keep the input order; `name` comes from a pool of 1000 "First Last" names made of
@@ -171,10 +174,20 @@ def gen_intl(lines, out, rng):
         written += n
 
 
+def gen_words(size, out, rng):
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    n = 0
+    while n < size:
+        line = " ".join("".join(rng.choice(letters) for _ in range(rng.randint(2, 12)))
+                        for _ in range(rng.randint(1, 8))) + "\n"
+        out.write(line)
+        n += len(line)
+
+
 def main():
     p = argparse.ArgumentParser(description="Deterministic text inputs for the GNU sort races.")
-    p.add_argument("kind", choices=["csv", "dups", "intl"])
-    p.add_argument("lines", type=lambda s: int(float(s)), help="number of lines, e.g. 6e6")
+    p.add_argument("kind", choices=["csv", "dups", "intl", "words"])
+    p.add_argument("lines", type=lambda s: int(float(s)), help="number of lines (words: bytes)")
     p.add_argument("output")
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--values", type=int, default=1000, help="dups: distinct values (about)")
@@ -186,6 +199,8 @@ def main():
             gen_csv(a.lines, out, rng)
         elif a.kind == "intl":
             gen_intl(a.lines, out, rng)
+        elif a.kind == "words":
+            gen_words(a.lines, out, rng)
         else:
             gen_dups(a.lines, out, rng, a.values)
     return 0

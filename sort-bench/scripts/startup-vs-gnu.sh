@@ -30,19 +30,7 @@ export LC_ALL=C
 # inputs: random words, 1 KB, 10 MB, 150 MB (made once)
 for size in 1000 10000000 150000000; do
   f=$dir/in-$size.txt
-  [ -f "$f" ] || python3 - "$f" "$size" <<'PY'
-import random, sys
-path, size = sys.argv[1], int(sys.argv[2])
-r = random.Random(30)
-letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-with open(path, "w") as f:
-    n = 0
-    while n < size:
-        line = " ".join("".join(r.choice(letters) for _ in range(r.randint(2, 12)))
-                        for _ in range(r.randint(1, 8))) + "\n"
-        f.write(line)
-        n += len(line)
-PY
+  [ -f "$f" ] || python3 sort-bench/scripts/gen-text.py words "$size" "$f" --seed 30
 done
 for jdk in "$jdk17" "$jdk25"; do
   JAVA_HOME=$jdk JOULE_AOT=train ./joule --version >/dev/null

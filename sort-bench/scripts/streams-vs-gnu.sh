@@ -32,19 +32,7 @@ export LC_ALL=C
 mkdir -p "$dir/tmp"
 if [ -z "$input" ]; then
   input=$dir/in-150m.txt
-  [ -f "$input" ] || python3 - "$input" 150000000 <<'PY'
-import random, sys
-path, size = sys.argv[1], int(sys.argv[2])
-r = random.Random(30)
-letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-with open(path, "w") as f:
-    n = 0
-    while n < size:
-        line = " ".join("".join(r.choice(letters) for _ in range(r.randint(2, 12)))
-                        for _ in range(r.randint(1, 8))) + "\n"
-        f.write(line)
-        n += len(line)
-PY
+  [ -f "$input" ] || python3 "$repo/sort-bench/scripts/gen-text.py" words 150000000 "$input" --seed 30
 fi
 log=$dir/times.log
 : >"$log"
