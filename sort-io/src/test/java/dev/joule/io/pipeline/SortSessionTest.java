@@ -150,7 +150,10 @@ class SortSessionTest extends OneStripeTest {
       expected.sort(Arrays::compareUnsigned);
       assertSameRecords(expected, drain(s.finish()), "spilled");
       assertWithinBudget(s, c, "spilled");
+    }
+  }
 
+  /**
    * The session's spills are compressed as the file sort's runs are: lines of three letters spilled
    * with LZ4 and with zstd take at most 80 % of the temp bytes the same spills take uncompressed,
    * and come back in order through the merge of compressed runs.
