@@ -93,11 +93,11 @@ public final class SortOptions {
       names = "--compress",
       paramLabel = "auto|off|lz4|zstd[:LEVEL]",
       description = {
-        "Compress the blocks of temp runs: auto compresses with LZ4 while the temp disks save"
-            + " more time than the codec costs (measured during the sort: a slow disk and text"
-            + " gain, a fast disk or random bytes stay raw); lz4 and zstd always try (zstd:LEVEL,"
-            + " -7 to 22, default 1); off never. A block that does not shrink is stored raw."
-            + " Default: auto."
+        "Compress the blocks of temp runs: auto compresses with LZ4 while the codec is faster than"
+            + " the temp disks and shrinks the blocks (measured during the sort: a slow disk and"
+            + " text gain, a fast disk or random bytes stay raw); lz4 and zstd always try"
+            + " (zstd:LEVEL, -7 to 22, default 1); off never. A block that does not shrink is"
+            + " stored raw. Default: auto."
       })
   String compress = "auto";
 

@@ -10,8 +10,9 @@ import java.util.Objects;
  * --compress-program}). In every mode a block that does not shrink by at least one 4096-byte page
  * is stored as it is, so incompressible data costs the codec's attempt, never space.
  *
- * <p>{@code auto} compresses with LZ4 while the time the temp devices save exceeds the CPU time the
- * codec costs, both measured during the sort on its own data (docs/run-format.md, "Compression").
+ * <p>{@code auto} compresses with LZ4 while the codec runs faster than the temp devices write and
+ * shrinks the blocks, both by a margin and both measured during the sort on its own data
+ * (docs/run-format.md, "Compression").
  *
  * <p>Immutable; the CLI's {@code --compress} spells it {@code auto|off|lz4|zstd[:LEVEL]} ({@link
  * #parse}), its {@code --compress-program=PROG} is {@link #program(String)}.
