@@ -57,15 +57,14 @@ public final class ExecutorBudget {
 
   /**
    * Memory per pair in a key/value session whose pairs take {@code meanEntry} bytes of key and
-   * value on average, so that a partition of the expected size sorts in memory. A session fills one
-   * of two chunks of about half its budget each while the other is written (issue 27's engine), so
-   * a partition must fit one chunk: twice the pair's memory there, which is its entry and up to two
-   * index entries (the index doubles; both arrays are counted while it is copied), with an eighth
-   * more for the chunk's last slab, which may be partly empty.
+   * value on average, so that a partition of the expected size sorts in memory. Until its first
+   * spill a session's one chunk may take its whole budget but the run writer's buffers (issue 27's
+   * engine), so a partition must fit there: the pair's entry and up to two index entries (the index
+   * doubles; both arrays are counted while it is copied).
    */
   public static long pairBytes(double meanEntry) {
     double entry = PAIR_ENTRY_HEADER + Math.max(0, meanEntry);
-    return (long) Math.ceil(2 * (entry + 2.0 * RecordIndex.BYTES_PER_ENTRY));
+    return (long) Math.ceil(entry + 2.0 * RecordIndex.BYTES_PER_ENTRY);
   }
 
   /**
