@@ -16,7 +16,6 @@ import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.report.PrefetchReport;
 import dev.joule.io.report.SortReport;
-import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
 import dev.joule.testing.GnuSort;
 import dev.joule.testing.TestSeed;
@@ -30,13 +29,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -45,30 +40,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * of {@code -V} and the last resort, unique output) in one pass and in several merge passes,
  * against this machine's GNU sort on the same file in the C locale: byte-identical output.
  */
-class GnuKeysSortTest {
+class GnuKeysSortTest extends OneStripeTest {
   static final long SEED = TestSeed.of(GnuKeysSortTest.class, 0x6E05_0127L);
   static KeyType.GnuRelease release;
-
-  @TempDir Path dir;
-  List<Path> stripes;
-  String name;
 
   @BeforeAll
   static void gnuSort() throws IOException {
     String why = GnuSort.unavailable();
     Assumptions.assumeTrue(why == null, why);
     release = GnuSort.release();
-  }
-
-  @BeforeEach
-  void setUp(TestInfo info) throws IOException {
-    name = info.getDisplayName();
-    stripes = List.of(Files.createDirectories(dir.resolve("stripe")));
-  }
-
-  @AfterEach
-  void leaks() throws Exception {
-    PipelineTestSupport.assertNoLeaks(name, stripes);
   }
 
   private static final String[] WORDS = {

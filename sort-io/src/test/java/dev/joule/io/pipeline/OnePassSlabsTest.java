@@ -24,13 +24,8 @@ import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The one-pass sort of fixed records fills its arena slab by slab (docs/decisions/D21): with the
@@ -38,24 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * be the reference's byte for byte, within the budget, and a failure between two slabs must clean
  * up like any other.
  */
-class OnePassSlabsTest {
+class OnePassSlabsTest extends OneStripeTest {
   static final long SEED = TestSeed.of(OnePassSlabsTest.class, 0x51AB_5EEDL);
   static final FixedLengthFormat GENSORT = RecordFormat.gensort();
-
-  @TempDir Path dir;
-  List<Path> stripes;
-  String name;
-
-  @BeforeEach
-  void setUp(TestInfo info) throws IOException {
-    name = info.getDisplayName();
-    stripes = List.of(Files.createDirectories(dir.resolve("stripe")));
-  }
-
-  @AfterEach
-  void leaks() throws Exception {
-    PipelineTestSupport.assertNoLeaks(name, stripes);
-  }
 
   /** 8 MiB, 64 KiB input transfers (several windows per slab), slabs of about {@code slab}. */
   SortConfig.Builder config(FixedLengthFormat f, int slab, AtomicInteger slabs) {
