@@ -318,4 +318,104 @@ class LauncherIT {
       assertFalse(tried.contains("Mapped dynamic region"), tried);
     }
   }
+
+  /**
+   * JDK 13-24: the archive is dumped by a JVM that compiled nothing, and a JVM that maps it still
+   * compiles the final merge's methods. JDK 17's dynamic dump keeps the flag "queued for
+   * compilation" of every method the JIT had queued when the training sort exited (JDK-8306460),
+   * and a JVM that maps such an archive never compiles those methods: with an archive trained with
+   * the JIT, whichever methods were in the queue at that moment ran interpreted ever after (once
+   * the merge's per-entry validation, and a text sort's merge took 3-4 times as long). Which
+   * methods is a matter of timing, so the test checks the cause: the dumping JVM (its log says it
+   * dumps) logged no compilation (the launcher trains with -Xint). Then the effect on a sort of
+   * 100,000 text lines through two passes with the archive: it maps the archive, and {@code
+   * OutputValidator}'s per-entry check (the large overload; the small one only delegates) is
+   * compiled, which also shows that the compilation log works.
+   */
+  @Test
+  void beforeJdk25TheArchiveIsDumpedWithoutJitAndTheMergeStillCompiles() throws Exception {
+    assumeTrue(Runtime.version().feature() < 25, "this JVM is 25 or later");
+    Path jdk = Path.of(System.getProperty("java.home"));
+    Path root = privateRoot();
+    Result gen = joule(root, aotEnv(jdk, "off", ""), dir, "gensort", "-a", "100000", "in.txt");
+    assertEquals(0, gen.exitCode(), gen::toString);
+    // the same options (the archive's key) for the training's JVMs and the sort; one log per JVM
+    String opts = "-Xlog:cds=info,jit+compilation=debug:file=jvm-%p.log";
+    Result trained = joule(root, aotEnv(jdk, "train", opts), dir, "--version");
+    assertEquals(0, trained.exitCode(), trained::toString);
+    assertEquals(1, caches(root.resolve("sort-cli/target/aot")).size());
+    List<String> dumps = new ArrayList<>();
+    for (Path log : jvmLogs()) {
+      String text = Files.readString(log);
+      if (text.contains("Dumping shared data to file")) {
+        dumps.add(text);
+      }
+      Files.delete(log);
+    }
+    assertEquals(1, dumps.size(), "JVMs that dumped an archive");
+    assertFalse(
+        dumps.get(0).contains("[jit,compilation]"),
+        "the JVM that dumped the archive compiled methods: some may be archived as queued");
+
+    Result r =
+        joule(
+            root,
+            aotEnv(jdk, "use", opts),
+            dir,
+            "sort",
+            "-S",
+            "8M",
+            "-k2",
+            "-o",
+            "out.txt",
+            "in.txt");
+    assertEquals(0, r.exitCode(), r::toString);
+    assertEquals("", r.err());
+    List<String> lines = new ArrayList<>(Files.readAllLines(dir.resolve("in.txt")));
+    lines.sort(LauncherIT::byGnuKeyTwo);
+    assertEquals(lines, Files.readAllLines(dir.resolve("out.txt")));
+    List<Path> logs = jvmLogs();
+    assertEquals(1, logs.size(), logs::toString);
+    String log = Files.readString(logs.get(0));
+    assertTrue(log.contains("Mapped dynamic region"), "the sort did not map the archive");
+    Matcher m = Pattern.compile("OutputValidator::acceptEntry \\((\\d+) bytes\\)").matcher(log);
+    int largest = 0;
+    while (m.find()) {
+      largest = Math.max(largest, Integer.parseInt(m.group(1)));
+    }
+    assertTrue(
+        largest > 100,
+        "the merge's per-entry check was never compiled (largest compiled overload: "
+            + largest
+            + " bytes)");
+  }
+
+  List<Path> jvmLogs() throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(f -> f.getFileName().toString().matches("jvm-[0-9]+\\.log"))
+          .sorted()
+          .toList();
+    }
+  }
+
+  /**
+   * GNU sort's {@code -k2} in the C locale, written from its definition for ASCII gensort lines:
+   * the key runs from the first blank before the second field (leading blanks included) to the
+   * line's end, and equal keys fall back to the whole line.
+   */
+  static int byGnuKeyTwo(String a, String b) {
+    int c = keyTwo(a).compareTo(keyTwo(b));
+    return c != 0 ? c : a.compareTo(b);
+  }
+
+  private static String keyTwo(String line) {
+    int i = 0;
+    while (i < line.length() && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
+      i++;
+    }
+    while (i < line.length() && line.charAt(i) != ' ' && line.charAt(i) != '\t') {
+      i++;
+    }
+    return line.substring(i);
+  }
 }
