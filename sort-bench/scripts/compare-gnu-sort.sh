@@ -3,7 +3,7 @@
 # the same options and memory, in the same rounds, outputs checked byte for byte.
 #
 #   sort-bench/scripts/compare-gnu-sort.sh [--workload LIST] [--records N] [--csv-lines N]
-#       [--dups-lines N] [--dups-values V] [--memory SIZE] [--threads T] [--skew] [--repeat R]
+#       [--dups-lines N] [--dups-values V] [--tpch-sf SF] [--memory SIZE] [--threads T] [--skew] [--repeat R]
 #       [--dir DIR] [--no-drop-caches] [--duckdb] [--duckdb-memory SIZE] [--keep]
 #
 # Workloads (--workload, comma-separated; default gensort; `text` = lines,csv,dups; `all`):
@@ -17,6 +17,12 @@
 #   dups     --dups-lines lines (default 10^7, ~60 MB) drawn from ~--dups-values (1000) numbers
 #            spelled with leading zeros, signs and decimals (gen-text.py), sorted twice: `-u` and
 #            `-n` (cases dups-u and dups-n). -S 64M.
+#   lineitem TPC-H's lineitem.tbl at scale factor --tpch-sf (default 1: 6·10^6 lines, ~760 MB,
+#            `|`-separated) made by tpchgen-cli (pip install tpchgen-cli), sorted by three key sets
+#            mixing text, numbers and ISO dates, -S 256M: li-date `-k11,11 -k1,1n` (ship date,
+#            then order key), li-price `-k6,6nr -k16,16` (extended price descending, then the
+#            comment), li-mode `-k15,15 -k5,5n -k12,12r` (ship mode, quantity, commit date
+#            descending). Not `text` or `all`; DuckDB sits these cases out.
 # --memory SIZE overrides every workload's -S (GNU's units: a bare number is KiB; K, M, G suffixes).
 #
 # One script for all of them, not a sibling for the text workloads: they share everything but the
@@ -51,7 +57,7 @@
 set -euo pipefail
 DUCKDB_VERSION=2.0.0
 
-workloads=gensort records=10000000 csv_lines=6000000 dups_lines=10000000 dups_values=1000
+workloads=gensort records=10000000 csv_lines=6000000 dups_lines=10000000 dups_values=1000 tpch_sf=1
 memory="" duck_memory="" threads=2 repeat=3 skew="" dir="" drop=1 duck=0 keep=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -60,6 +66,7 @@ while [ $# -gt 0 ]; do
     --csv-lines) csv_lines=$2; shift 2 ;;
     --dups-lines) dups_lines=$2; shift 2 ;;
     --dups-values) dups_values=$2; shift 2 ;;
+    --tpch-sf) tpch_sf=$2; shift 2 ;;
     --memory) memory=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
@@ -69,7 +76,7 @@ while [ $# -gt 0 ]; do
     --duckdb) duck=1; shift ;;
     --duckdb-memory) duck_memory=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,50p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,56p' "$0"; exit 0 ;;
     *) echo "compare-gnu-sort: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -77,8 +84,8 @@ workloads=${workloads//text/lines,csv,dups}
 workloads=${workloads//all/gensort,lines,csv,dups}
 for w in ${workloads//,/ }; do
   case "$w" in
-    gensort|lines|csv|dups) ;;
-    *) echo "compare-gnu-sort: unknown workload $w (gensort, lines, csv, dups, text, all)" >&2; exit 2 ;;
+    gensort|lines|csv|dups|lineitem) ;;
+    *) echo "compare-gnu-sort: unknown workload $w (gensort, lines, csv, dups, lineitem, text, all)" >&2; exit 2 ;;
   esac
 done
 want() { [[ ",$workloads," == *",$1,"* ]]; }
@@ -153,6 +160,16 @@ if want dups; then
   python3 "$scripts/gen-text.py" dups "$dups_lines" "$dir/dups.in" --values "$dups_values"
   add_case dups-u "$dir/dups.in" 64M 0 "--newline lf --distinct" -- -u
   add_case dups-n "$dir/dups.in" 64M 0 "--newline lf --order n" -- -n
+fi
+if want lineitem; then
+  command -v tpchgen-cli >/dev/null ||
+    { echo "compare-gnu-sort: the lineitem workload needs tpchgen-cli (pip install tpchgen-cli)" >&2; exit 2; }
+  echo "-- TPC-H lineitem at scale factor $tpch_sf -> lineitem.tbl"
+  tpchgen-cli -s "$tpch_sf" --tables lineitem --output-dir "$dir" > /dev/null
+  # no DuckDB ORDER BY for these (empty DuckDB arguments): DuckDB sits them out
+  add_case li-date "$dir/lineitem.tbl" 256M 0 "" -- "-t|" -k11,11 -k1,1n
+  add_case li-price "$dir/lineitem.tbl" 256M 0 "" -- "-t|" -k6,6nr -k16,16
+  add_case li-mode "$dir/lineitem.tbl" 256M 0 "" -- "-t|" -k15,15 -k5,5n -k12,12r
 fi
 declare -A c_bytes
 largest=0
@@ -248,6 +265,8 @@ run() {
   printf '   round %d %-8s %-6s wall %7.2f s  CPU %7.2f s  max RSS %5d MB  load %s\n' "$i" "$c" "$t" "$wall" \
     "$(awk -v u="$user" -v s="$sys" 'BEGIN{print u + s}')" $((rss / 1024)) "$(cut -d' ' -f1 /proc/loadavg)"
 }
+# DuckDB sits out the cases that give it no arguments (no ORDER BY written for them)
+sits_out() { [ "$2" = duckdb ] && [ -z "${c_duck[$1]}" ]; }
 echo "== uptime before:$(uptime)"
 for i in $(seq 1 "$repeat"); do
   for c in "${cases[@]}"; do
@@ -258,12 +277,13 @@ for i in $(seq 1 "$repeat"); do
     for t in "${order[@]}"; do
       [ -n "${dead[$c]:-}" ] && break
       [ -n "${dead[$c.$t]:-}" ] && continue
+      sits_out "$c" "$t" && continue
       run "$c" "$t" "$i" || true
       rm -rf "$dir/tmp/duckdb"
     done
     [ -n "${dead[$c]:-}" ] && continue
     for t in "${tools[@]}"; do
-      [ "$t" = gnu ] || [ -n "${dead[$c.$t]:-}" ] || compare "$c" "$t" || true
+      [ "$t" = gnu ] || [ -n "${dead[$c.$t]:-}" ] || sits_out "$c" "$t" || compare "$c" "$t" || true
     done
     rm -f "$dir/$c".*.out
   done
@@ -285,6 +305,7 @@ for c in "${cases[@]}"; do
   fi
   gw=$(cut -d' ' -f1 "$dir/$c.gnu.times" | median); gc=$(cut -d' ' -f2 "$dir/$c.gnu.times" | median)
   for t in "${tools[@]}"; do
+    sits_out "$c" "$t" && continue
     if [ -n "${dead[$c.$t]:-}" ]; then printf '| %-8s | %8d | %-6s | failed: see above |\n' "$c" $((c_bytes[$c] / 1000000)) "$t"; continue; fi
     tw=$(cut -d' ' -f1 "$dir/$c.$t.times" | median); tc=$(cut -d' ' -f2 "$dir/$c.$t.times" | median)
     awk -v c="$c" -v t="$t" -v n="${c_bytes[$c]}" -v w="$tw" -v cpu="$tc" -v g="$gw" -v gc="$gc" \
