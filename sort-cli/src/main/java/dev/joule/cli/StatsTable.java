@@ -1,6 +1,7 @@
 package dev.joule.cli;
 
 import dev.joule.io.config.DataSize;
+import dev.joule.io.report.CompressionReport;
 import dev.joule.io.report.DeviceReport;
 import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.PrefetchReport;
@@ -99,6 +100,26 @@ final class StatsTable {
               p.waitNanos() / 1e9,
               p.selfRead(),
               100.0 * p.selfRead() / p.blocks()));
+    }
+    CompressionReport z = r.compression();
+    if (z.tried()) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "compression %s (policy %s): run blocks of %.1f MB stored in %.1f MB (%.0f %%), %.1f"
+                  + " MB of temp I/O saved; %d of %d blocks compressed; %.2f CPU-s compressing"
+                  + " (%.0f MB/s per core), %.2f s decompressing",
+              z.codec(),
+              z.policy(),
+              z.rawBytes() / 1e6,
+              z.storedBytes() / 1e6,
+              100 * z.ratio(),
+              z.savedBytes() / 1e6,
+              z.compressedBlocks(),
+              z.blocks(),
+              z.compressNanos() / 1e9,
+              z.compressMegabytesPerCpuSecond(),
+              z.decompressNanos() / 1e9));
     }
     for (DeviceReport d : r.devices()) {
       out.add(

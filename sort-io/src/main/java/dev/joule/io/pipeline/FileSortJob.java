@@ -30,6 +30,7 @@ import dev.joule.io.output.OutputValidator;
 import dev.joule.io.plan.MergePlan;
 import dev.joule.io.plan.RecordEstimate;
 import dev.joule.io.plan.SortPlan;
+import dev.joule.io.report.CompressionReport;
 import dev.joule.io.report.DataSummary;
 import dev.joule.io.report.DeviceReport;
 import dev.joule.io.report.PhaseClock;
@@ -406,7 +407,8 @@ final class FileSortJob {
         outSum,
         devices,
         timeline.finish(),
-        prefetch);
+        prefetch,
+        store == null ? CompressionReport.NONE : store.compressionReport());
   }
 
   /** Records a finished phase, in the report and on the timeline; {@code next} is the next one. */

@@ -20,6 +20,7 @@ import dev.joule.io.output.AtomicOutput;
 import dev.joule.io.plan.MergePlan;
 import dev.joule.io.plan.SortPlan;
 import dev.joule.io.prefetch.MergeSource;
+import dev.joule.io.report.CompressionReport;
 import dev.joule.io.report.PhaseReport;
 import dev.joule.io.run.RunCompression;
 import dev.joule.io.run.RunDescriptor;
@@ -166,6 +167,11 @@ final class RunStore implements AutoCloseable {
     return sum;
   }
 
+  /** What compressing this sort's runs did ({@link CompressionReport#NONE} without temp space). */
+  synchronized CompressionReport compressionReport() {
+    return compression == null ? CompressionReport.NONE : compression.report();
+  }
+
   /** The run compression of this sort (null until the temp space is opened). */
   synchronized RunCompression compression() {
     return compression;
@@ -238,7 +244,7 @@ final class RunStore implements AutoCloseable {
               temp(),
               "run",
               index.layout(),
-              bytes,
+              compression.expectedStored(bytes),
               plan.tempTransfer(),
               pool,
               config.directIo(),

@@ -172,7 +172,8 @@ final class StreamSortJob {
         out != null ? out : in,
         temp == null ? List.of() : FileSortJob.devices(config, temp),
         timeline.finish(),
-        PrefetchReport.NONE);
+        PrefetchReport.NONE,
+        store.compressionReport());
   }
 
   /** Records a finished phase, in the report and on the timeline; {@code next} is the next one. */

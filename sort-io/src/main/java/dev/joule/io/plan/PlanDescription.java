@@ -1,5 +1,6 @@
 package dev.joule.io.plan;
 
+import dev.joule.io.config.Compression;
 import java.util.List;
 import java.util.Locale;
 
@@ -47,6 +48,7 @@ final class PlanDescription {
                   + " bytes%n",
               p.sortMemory(),
               p.mergeMemory()));
+      sb.append(compressionLine(p.compression()));
       long[] usable = p.usableBytesPerStripe();
       for (int i = 0; i < stripes.size(); i++) {
         sb.append(
@@ -71,5 +73,33 @@ final class PlanDescription {
       sb.append("note: ").append(n).append(System.lineSeparator());
     }
     return sb.toString();
+  }
+
+  /**
+   * How the temp runs will be stored. The stripes' space needs that follow count them raw: how the
+   * data compresses is known only once runs are written (then each new run's free-space check
+   * counts on the ratio so far, RunCompression.expectedStored).
+   */
+  private static String compressionLine(Compression c) {
+    String how;
+    switch (c.mode()) {
+      case OFF:
+        return String.format(Locale.ROOT, "temp runs: uncompressed (--compress off)%n");
+      case AUTO:
+        how =
+            "lz4 where it pays (--compress auto: the codec's rate and ratio on these blocks against"
+                + " the temp devices' measured rate)";
+        break;
+      case PROGRAM:
+        how =
+            "every block through "
+                + c.program()
+                + " (--compress-program; raw where it does not shrink)";
+        break;
+      default:
+        how = "every block " + c + " (raw where it does not shrink)";
+    }
+    return String.format(
+        Locale.ROOT, "temp runs: %s; the space needs below count them uncompressed%n", how);
   }
 }

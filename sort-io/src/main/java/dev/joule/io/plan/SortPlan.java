@@ -4,6 +4,7 @@ import dev.joule.core.index.RecordIndex;
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.DirectRegion;
 import dev.joule.core.memory.RecordArena;
+import dev.joule.io.config.Compression;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.config.TransferSizes;
@@ -128,6 +129,7 @@ public final class SortPlan {
   private final MergePlan mergePlan;
   private final int threads;
   private final List<Path> stripes;
+  private final Compression compression;
   private final List<String> notes;
   private final MemoryModel model;
 
@@ -153,6 +155,7 @@ public final class SortPlan {
     this.budget = c.memoryBudget().bytes();
     this.threads = c.threads();
     this.stripes = c.tempDirs();
+    this.compression = c.compression();
     this.notes = new ArrayList<>();
     this.inTransfer =
         TransferPlan.fitToInput(
@@ -548,6 +551,11 @@ public final class SortPlan {
   /** The worker threads the plan counts on. */
   public int threads() {
     return threads;
+  }
+
+  /** How the plan's temp runs are compressed (the config's policy). */
+  public Compression compression() {
+    return compression;
   }
 
   /** A multi-line account of the plan, as {@code joule sort --explain} prints it. */

@@ -26,6 +26,8 @@ import java.util.List;
  *     no temp file)
  * @param timeline the sort over time ({@link Timeline#NONE} when it was not sampled)
  * @param prefetch how the merges' prefetch kept ahead ({@link PrefetchReport#NONE} without a merge)
+ * @param compression what compressing the temp runs did ({@link CompressionReport#NONE} without
+ *     temp runs)
  */
 public record SortReport(
     long records,
@@ -42,7 +44,8 @@ public record SortReport(
     DataSummary output,
     List<DeviceReport> devices,
     Timeline timeline,
-    PrefetchReport prefetch) {
+    PrefetchReport prefetch,
+    CompressionReport compression) {
 
   /** Copies the lists. */
   public SortReport {
@@ -50,6 +53,7 @@ public record SortReport(
     devices = List.copyOf(devices);
     java.util.Objects.requireNonNull(timeline, "timeline");
     java.util.Objects.requireNonNull(prefetch, "prefetch");
+    java.util.Objects.requireNonNull(compression, "compression");
   }
 
   /** A report without a timeline. */
@@ -82,7 +86,8 @@ public record SortReport(
         output,
         devices,
         Timeline.NONE,
-        PrefetchReport.NONE);
+        PrefetchReport.NONE,
+        CompressionReport.NONE);
   }
 
   /** A report without per-device figures. */
@@ -114,7 +119,8 @@ public record SortReport(
         output,
         List.of(),
         Timeline.NONE,
-        PrefetchReport.NONE);
+        PrefetchReport.NONE,
+        CompressionReport.NONE);
   }
 
   /** Wall time of all phases. */
@@ -155,6 +161,7 @@ public record SortReport(
     w.endArray();
     timeline.appendJson(w);
     prefetch.appendJson(w);
+    compression.appendJson(w);
     return w.endObject().toString();
   }
 }

@@ -4,6 +4,7 @@ import dev.joule.core.memory.Alignment;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.Compression;
+import dev.joule.io.report.CompressionReport;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +56,19 @@ public final class RunCompression implements AutoCloseable {
 
   /** Writes the devices must have done before their rate counts: one slow first write is noise. */
   public static final long DEVICE_MEASURED_AFTER = 4;
+
+  /**
+   * Blocks this sort must have stored before the free-space check of a new run counts on their
+   * ratio ({@link #expectedStored}): two runs' probes at least, so that one run's odd first blocks
+   * do not set it.
+   */
+  static final long RATIO_KNOWN_AFTER = 2 * PROBE_BLOCKS + 4;
+
+  /**
+   * How much worse than the ratio so far a new run may compress before the free-space check would
+   * have let it start where it does not fit (it then fails with ENOSPC while writing, cleanly).
+   */
+  static final double SPACE_MARGIN = 1.5;
 
   private final Compression policy;
   private final BlockCodec codec;
@@ -258,6 +272,38 @@ public final class RunCompression implements AutoCloseable {
   /** Nanoseconds spent decompressing blocks for merges. */
   public long decompressNanos() {
     return decompressNanos.get();
+  }
+
+  /**
+   * The temp bytes a new run of {@code raw} bytes (uncompressed) is expected to take, for the
+   * free-space check before its file is created: {@code raw} until this sort has stored {@value
+   * #RATIO_KNOWN_AFTER} blocks, as nothing says before how this data compresses; then {@code raw}
+   * times the ratio of the blocks stored so far times {@value #SPACE_MARGIN}, never more than
+   * {@code raw}. The check only refuses early what would not fit: a run that compresses worse than
+   * expected and meets a full disk fails with ENOSPC as it writes, a failure like any other (the
+   * sort's files are removed, the output is not touched).
+   */
+  public long expectedStored(long raw) {
+    long raws = rawBytes.get();
+    if (blocks.get() < RATIO_KNOWN_AFTER || raws == 0) {
+      return raw;
+    }
+    double ratio = (double) storedBytes.get() / raws;
+    return Math.min(raw, (long) Math.ceil(raw * ratio * SPACE_MARGIN));
+  }
+
+  /** What this sort's compression did so far, for its report. */
+  public CompressionReport report() {
+    return new CompressionReport(
+        policy.toString(),
+        codec.toString(),
+        rawBytes(),
+        storedBytes(),
+        blocks.get(),
+        blocksCompressed.get(),
+        triedRaw.get(),
+        compressNanos(),
+        decompressNanos());
   }
 
   /** Frees the scratch buffers; every one must be back. Idempotent. */

@@ -36,9 +36,10 @@ public final class RunSpill implements AutoCloseable {
   }
 
   /**
-   * Starts a run of about {@code bytes} of {@code layout} entries in blocks of {@code blockSize}
-   * bytes (buffers from {@code pool}, written behind on a thread of {@code threads}), in a new file
-   * named {@code kind-NNNNNN}, its blocks compressed as {@code compression} decides.
+   * Starts a run expected to take about {@code bytes} of temp space (entries of {@code layout}, as
+   * stored: see {@link RunCompression#expectedStored} for uncompressed ones) in blocks of {@code
+   * blockSize} bytes (buffers from {@code pool}, written behind on a thread of {@code threads}), in
+   * a new file named {@code kind-NNNNNN}, its blocks compressed as {@code compression} decides.
    */
   public static RunSpill create(
       TempSpace temp,
@@ -86,7 +87,16 @@ public final class RunSpill implements AutoCloseable {
       RecordChecksum known)
       throws IOException {
     RunSpill spill =
-        create(temp, "run", index.layout(), bytes, blockSize, pool, direct, threads, compression);
+        create(
+            temp,
+            "run",
+            index.layout(),
+            compression.expectedStored(bytes),
+            blockSize,
+            pool,
+            direct,
+            threads,
+            compression);
     try {
       spill.writer.add(index, 0, n, repeats, gatherer, known);
       return spill.finish();

@@ -97,6 +97,7 @@ class SortReportTest {
         s.output(),
         s.devices(),
         s.timeline(),
-        prefetch);
+        prefetch,
+        s.compression());
   }
 }

@@ -252,4 +252,41 @@ class CompressedRunTest {
     assertTrue(fast.storedBytes() > slow.storedBytes() * 3 / 2);
     assertArrayEquals(text, runs.readAll(tmp.resolve("f"), whole, DirectIoPolicy.OFF));
   }
+
+  /**
+   * The free-space check of a new run asks for its raw size until this sort has stored enough
+   * blocks to know its ratio, then for the raw size times that ratio and the margin; and the report
+   * carries what the run's blocks did (raw, stored, blocks compressed, the codec's CPU).
+   */
+  @Test
+  void aNewRunCountsOnTheRatioOnlyOnceItIsKnownAndTheReportSaysWhatCompressionDid()
+      throws IOException {
+    byte[] text = textEntries(IoTestSupport.seed());
+    EntryLayout whole = EntryLayout.of(EntryLayout.KeyPlace.WHOLE, 0, 0, 0);
+    compression = new RunCompression(Compression.lz4(), () -> 0);
+    long raw = 64L << 20;
+    assertEquals(raw, compression.expectedStored(raw), "nothing stored yet: the raw size");
+    RunDescriptor d =
+        runs.write(tmp.resolve("t"), whole, BLOCK, text, DirectIoPolicy.OFF, compression);
+    long[] blocks = compression.blocks();
+    assertTrue(blocks[0] >= RunCompression.RATIO_KNOWN_AFTER, Arrays.toString(blocks));
+    double ratio = (double) compression.storedBytes() / compression.rawBytes();
+    assertTrue(ratio < 0.6, "text: ratio " + ratio);
+    long expected = (long) Math.ceil(raw * ratio * RunCompression.SPACE_MARGIN);
+    assertEquals(expected, compression.expectedStored(raw));
+    assertEquals(1, compression.expectedStored(1), "never more than the raw size");
+
+    dev.joule.io.report.CompressionReport r = compression.report();
+    assertEquals("lz4", r.policy());
+    assertEquals("lz4", r.codec());
+    assertEquals(d.rawBytes(), r.rawBytes());
+    assertEquals(d.storedBytes(), r.storedBytes());
+    assertEquals(blocks[0], r.blocks());
+    assertEquals(blocks[1], r.compressedBlocks());
+    assertEquals(r.rawBytes() - r.storedBytes(), r.savedBytes());
+    // a named codec tries every block but one of a single page, which cannot save a page
+    assertTrue(r.tried() && r.compressNanos() > 0, r.toString());
+    assertTrue(r.triedBytes() <= r.rawBytes() && r.triedBytes() > r.rawBytes() * 0.9, r.toString());
+    assertTrue(!RunCompression.off().report().tried());
+  }
 }
