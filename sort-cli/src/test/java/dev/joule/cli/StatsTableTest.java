@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.io.report.CompressionReport;
+import dev.joule.io.report.DataSummary;
+import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.PrefetchReport;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.report.Timeline;
@@ -12,22 +14,24 @@ import org.junit.jupiter.api.Test;
 
 /** The --stats lines about compressed temp runs: there with a codec, absent without. */
 class StatsTableTest {
+  /** A two-pass sort's report (StubEngine's phases) with {@code z} as its compression. */
   static SortReport with(CompressionReport z) {
-    SortReport s = StubEngine.REPORT;
+    List<PhaseReport> phases = StubEngine.REPORT.phases();
+    DataSummary sum = StubEngine.REPORT.input();
     return new SortReport(
-        s.records(),
-        s.bytes(),
-        s.threads(),
-        s.stripes(),
-        s.directIo(),
-        s.runs(),
-        s.mergePasses(),
-        s.fanIn(),
-        s.peakMemoryBytes(),
-        s.phases(),
-        s.input(),
-        s.output(),
-        s.devices(),
+        1000,
+        100_000,
+        2,
+        1,
+        true,
+        3,
+        1,
+        3,
+        8L << 20,
+        phases,
+        sum,
+        sum,
+        List.of(),
         Timeline.NONE,
         PrefetchReport.NONE,
         z);
