@@ -46,6 +46,15 @@ lucene=$m2/org/apache/lucene/lucene-core/$lucene_version/lucene-core-$lucene_ver
 core=$repo/sort-core/target/sort-core-0.1.0-SNAPSHOT.jar
 io=$repo/sort-io/target/sort-io-0.1.0-SNAPSHOT.jar
 [ -f "$core" ] && [ -f "$io" ] || { echo "build first: mvn -B -DskipTests package" >&2; exit 2; }
+# sort-io's codecs (compile dependencies since run compression; loaded even with it off), at the
+# versions the parent POM pins
+version() { sed -n "s:.*<$1.version>\(.*\)</$1.version>.*:\1:p" "$repo/pom.xml"; }
+lz4v=$(version lz4-java) zstdv=$(version zstd-jni)
+lz4=$m2/at/yawk/lz4/lz4-java/$lz4v/lz4-java-$lz4v.jar
+zstd=$m2/com/github/luben/zstd-jni/$zstdv/zstd-jni-$zstdv.jar
+[ -f "$lz4" ] || mvn -B -q dependency:get "-Dartifact=at.yawk.lz4:lz4-java:$lz4v"
+[ -f "$zstd" ] || mvn -B -q dependency:get "-Dartifact=com.github.luben:zstd-jni:$zstdv"
+lucene="$lucene:$lz4:$zstd"
 mkdir -p "$dir/tmp"
 variants=()
 for m in $modes; do
