@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.function.LongConsumer;
 
 /**
  * Test hooks of one sort, carried by its {@link SortConfig} but not part of the exported API: this
@@ -35,8 +36,11 @@ import java.util.function.IntConsumer;
  *     one-pass sort allocates that slab of its arena; an exception it throws (an {@code
  *     OutOfMemoryError} stands for a refused allocation) fails the sort like any other
  * @param beforeSessionRunWrite called on a sort session's run writer thread before it sorts and
- *     writes each chunk handed to it; the overlap test blocks it there until more records were
- *     added, which only works if adding does not wait for the write
+ *     writes each chunk handed to it, with the number of records the session had taken when it
+ *     handed the chunk over; the overlap test blocks it there until more records were added since
+ *     then, which only works if adding does not wait for the write (counted from the hand-off, not
+ *     from when the writer thread gets to the chunk: a writer scheduled late must not make a chunk
+ *     that filled meanwhile look like adding that waited)
  */
 public record SortHooks(
     long runRecordsLimit,
@@ -45,10 +49,10 @@ public record SortHooks(
     Consumer<List<Path>> beforeIntermediateMerge,
     int onePassSlabBytes,
     IntConsumer beforeOnePassSlab,
-    Runnable beforeSessionRunWrite) {
+    LongConsumer beforeSessionRunWrite) {
   /** No hooks: runs as large as the budget allows, nothing called between phases, no fault. */
   public static final SortHooks NONE =
-      new SortHooks(0, runs -> {}, OutputFault.NONE, inputs -> {}, 0, slab -> {}, () -> {});
+      new SortHooks(0, runs -> {}, OutputFault.NONE, inputs -> {}, 0, slab -> {}, added -> {});
 
   private static volatile Access access;
 
@@ -141,7 +145,7 @@ public record SortHooks(
   }
 
   /** These hooks with another callback before each run write of a session. */
-  public SortHooks withBeforeSessionRunWrite(Runnable hook) {
+  public SortHooks withBeforeSessionRunWrite(LongConsumer hook) {
     return new SortHooks(
         runRecordsLimit,
         afterRunFormation,

@@ -93,7 +93,7 @@ final class SessionEngine implements AutoCloseable {
   private final RecordGatherer gatherer = new RecordGatherer(null); // the writer thread's
   private long epoch;
   private int spillDepth; // spills running on the thread that holds the lock
-  private long added; // records added, for error messages
+  private long added; // records added, for error messages and the overlap test's hook
   private final AtomicLong sortNanos = new AtomicLong(); // chunks sorted (writer or adding thread)
   private int mergePasses;
   private long mergedBytes;
@@ -280,16 +280,17 @@ final class SessionEngine implements AutoCloseable {
     }
     BlockPool pool = writePool;
     SortHooks hooks = SortHooks.of(config);
-    pending = writer.submit(() -> writeChunk(full, pool, hooks));
+    long handedAt = added;
+    pending = writer.submit(() -> writeChunk(full, pool, hooks, handedAt));
     if (wait) {
       awaitPending();
     }
   }
 
   /** On the run writer thread: sorts the chunk, counts it as input, spills it, empties it. */
-  private RunDescriptor writeChunk(SessionChunk chunk, BlockPool pool, SortHooks hooks)
-      throws IOException {
-    hooks.beforeSessionRunWrite().run();
+  private RunDescriptor writeChunk(
+      SessionChunk chunk, BlockPool pool, SortHooks hooks, long handedAt) throws IOException {
+    hooks.beforeSessionRunWrite().accept(handedAt);
     Sorters.checkComputePool(config); // a pool shut down since open: say which setting failed
     int n = sort(chunk);
     store.addInput(chunk.records(), chunk.checksum());

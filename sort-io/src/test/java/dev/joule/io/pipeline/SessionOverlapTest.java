@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,9 +25,9 @@ import org.junit.jupiter.api.Test;
  * next chunk overlaps sorting and writing the full one. (The first write is awaited: that chunk
  * took the whole budget while nothing had been written.) A rendezvous proves it, as {@code
  * IntermediateMergesTest} does for concurrent merges: the run writer, about to write each chunk,
- * waits until the adding thread has added {@value #AFTER} more pairs. If {@code add} waited for
- * that write, the two would wait for each other; the writer gives up after {@link
- * #PATIENCE_SECONDS} and the test fails.
+ * waits until the adding thread has added {@value #AFTER} more pairs since it handed the chunk
+ * over. If {@code add} waited for that write, the two would wait for each other; the writer gives
+ * up after {@link #PATIENCE_SECONDS} and the test fails.
  */
 class SessionOverlapTest extends OneStripeTest {
   static final long SEED = TestSeed.of(SessionOverlapTest.class, 0x0E_11A9L);
@@ -47,12 +48,13 @@ class SessionOverlapTest extends OneStripeTest {
     // the first chunk grew into both halves of the budget before it had to spill.
     int total = 150_000;
     CountDownLatch allAdded = new CountDownLatch(1);
-    Runnable rendezvous =
-        () -> {
+    LongConsumer rendezvous =
+        handedAt -> {
           if (writes.incrementAndGet() == 1) {
             return;
           }
-          int at = added.get();
+          // counted from the hand-off: the writer thread may get to the chunk later
+          int at = (int) handedAt;
           long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
           try {
             while (added.get() < at + AFTER && allAdded.getCount() > 0) {
