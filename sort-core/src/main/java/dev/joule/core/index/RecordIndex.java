@@ -237,8 +237,11 @@ public final class RecordIndex {
     }
     keys = java.util.Arrays.copyOf(keys, capacity);
     refs = java.util.Arrays.copyOf(refs, capacity);
-    altKeys = new long[capacity];
-    altRefs = new long[capacity];
+    // The alternate bank is made again when a sorter or a parser first asks for it: an index that
+    // grows several times while a session fills it leaves each step's bank as garbage on the heap
+    // otherwise (the collector's old generation keeps that room: peak RSS above the budget).
+    altKeys = null;
+    altRefs = null;
   }
 
   /**
@@ -306,8 +309,8 @@ public final class RecordIndex {
       throw new IllegalArgumentException(
           "entries [" + from + ", +" + count + ") after " + size + " of " + keys.length);
     }
-    System.arraycopy(altKeys, from, keys, size, count);
-    System.arraycopy(altRefs, from, refs, size, count);
+    System.arraycopy(altKeys(), from, keys, size, count);
+    System.arraycopy(altRefs(), from, refs, size, count);
     size += count;
   }
 
@@ -396,11 +399,17 @@ public final class RecordIndex {
 
   /** Scratch bank for sorters, same capacity; its content is undefined between sorts. */
   public long[] altKeys() {
+    if (altKeys == null) {
+      altKeys = new long[keys.length];
+    }
     return altKeys;
   }
 
   /** Scratch bank for sorters, same capacity; its content is undefined between sorts. */
   public long[] altRefs() {
+    if (altRefs == null) {
+      altRefs = new long[keys.length];
+    }
     return altRefs;
   }
 
