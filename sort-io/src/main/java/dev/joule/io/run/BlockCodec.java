@@ -41,10 +41,79 @@ public final class BlockCodec {
   /** LZ4 (its fast compressor). */
   public static final BlockCodec LZ4 = new BlockCodec(LZ4_CODE, 0);
 
+  /**
+   * Everything that names lz4-java's types. Kept out of {@link BlockCodec}'s own methods (their
+   * exception handlers included) so that verifying it loads none of them: a sort with compression
+   * off runs without lz4-java on the class path.
+   */
   private static final class Lz4 {
     static final LZ4Factory FACTORY = LZ4Factory.fastestInstance();
     static final LZ4Compressor COMPRESSOR = FACTORY.fastCompressor();
     static final LZ4SafeDecompressor DECOMPRESSOR = FACTORY.safeDecompressor();
+
+    static int compress(ByteBuffer src, int srcLength, ByteBuffer dst, int dstCapacity) {
+      try {
+        return COMPRESSOR.compress(src, 0, srcLength, dst, 0, dstCapacity);
+      } catch (LZ4Exception e) {
+        return -1; // does not fit: the block is stored raw
+      }
+    }
+
+    static int decompress(ByteBuffer src, int srcLength, ByteBuffer dst, int at, int capacity) {
+      try {
+        return DECOMPRESSOR.decompress(src, 0, srcLength, dst, at, capacity);
+      } catch (LZ4Exception e) {
+        throw new IllegalArgumentException("LZ4: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** Everything that names zstd-jni's types, for the same reason as {@link Lz4}. */
+  private static final class ZstdBlocks {
+    static void load() {
+      Zstd.compressBound(1);
+    }
+
+    static int compress(ByteBuffer src, int srcLength, ByteBuffer dst, int dstCapacity, int level) {
+      long n;
+      try {
+        if (src.isDirect() && dst.isDirect()) {
+          n = Zstd.compressDirectByteBuffer(dst, 0, dstCapacity, src, 0, srcLength, level);
+        } else {
+          byte[] out = new byte[dstCapacity];
+          n =
+              Zstd.compressByteArray(
+                  out, 0, dstCapacity, bytes(src, srcLength), 0, srcLength, level);
+          if (!Zstd.isError(n)) {
+            dst.put(0, out, 0, (int) n);
+          }
+        }
+      } catch (ZstdException e) {
+        return -1; // "Destination buffer is too small": the block is stored raw
+      }
+      return Zstd.isError(n) ? -1 : (int) n;
+    }
+
+    static int decompress(ByteBuffer src, int srcLength, ByteBuffer dst, int at, int capacity) {
+      long n;
+      try {
+        if (src.isDirect() && dst.isDirect()) {
+          n = Zstd.decompressDirectByteBuffer(dst, at, capacity, src, 0, srcLength);
+        } else {
+          byte[] out = new byte[capacity];
+          n = Zstd.decompressByteArray(out, 0, capacity, bytes(src, srcLength), 0, srcLength);
+          if (!Zstd.isError(n)) {
+            dst.put(at, out, 0, (int) n);
+          }
+        }
+      } catch (ZstdException e) {
+        throw new IllegalArgumentException("zstd: " + e.getMessage(), e);
+      }
+      if (Zstd.isError(n)) {
+        throw new IllegalArgumentException("zstd: " + Zstd.getErrorName(n));
+      }
+      return (int) n;
+    }
   }
 
   private final int code;
@@ -118,7 +187,7 @@ public final class BlockCodec {
       Lz4.COMPRESSOR.maxCompressedLength(1);
     } else if (code == ZSTD_CODE) {
       try {
-        Zstd.compressBound(1);
+        ZstdBlocks.load();
       } catch (LinkageError e) {
         throw new IllegalStateException(
             "zstd compression needs zstd-jni's native library, which does not load on "
@@ -151,30 +220,10 @@ public final class BlockCodec {
       return program.compress(src, srcLength, dst, dstCapacity);
     }
     if (code == LZ4_CODE) {
-      try {
-        return Lz4.COMPRESSOR.compress(src, 0, srcLength, dst, 0, dstCapacity);
-      } catch (LZ4Exception e) {
-        return -1; // does not fit: the block is stored raw
-      }
+      return Lz4.compress(src, srcLength, dst, dstCapacity);
     }
     if (code == ZSTD_CODE) {
-      long n;
-      try {
-        if (src.isDirect() && dst.isDirect()) {
-          n = Zstd.compressDirectByteBuffer(dst, 0, dstCapacity, src, 0, srcLength, level);
-        } else {
-          byte[] out = new byte[dstCapacity];
-          n =
-              Zstd.compressByteArray(
-                  out, 0, dstCapacity, bytes(src, srcLength), 0, srcLength, level);
-          if (!Zstd.isError(n)) {
-            dst.put(0, out, 0, (int) n);
-          }
-        }
-      } catch (ZstdException e) {
-        return -1; // "Destination buffer is too small": the block is stored raw
-      }
-      return Zstd.isError(n) ? -1 : (int) n;
+      return ZstdBlocks.compress(src, srcLength, dst, dstCapacity, level);
     }
     throw new IllegalStateException("codec " + this + " does not compress");
   }
@@ -193,31 +242,10 @@ public final class BlockCodec {
       return program.decompress(src, srcLength, dst, at, capacity);
     }
     if (code == LZ4_CODE) {
-      try {
-        return Lz4.DECOMPRESSOR.decompress(src, 0, srcLength, dst, at, capacity);
-      } catch (LZ4Exception e) {
-        throw new IllegalArgumentException("LZ4: " + e.getMessage(), e);
-      }
+      return Lz4.decompress(src, srcLength, dst, at, capacity);
     }
     if (code == ZSTD_CODE) {
-      long n;
-      try {
-        if (src.isDirect() && dst.isDirect()) {
-          n = Zstd.decompressDirectByteBuffer(dst, at, capacity, src, 0, srcLength);
-        } else {
-          byte[] out = new byte[capacity];
-          n = Zstd.decompressByteArray(out, 0, capacity, bytes(src, srcLength), 0, srcLength);
-          if (!Zstd.isError(n)) {
-            dst.put(at, out, 0, (int) n);
-          }
-        }
-      } catch (ZstdException e) {
-        throw new IllegalArgumentException("zstd: " + e.getMessage(), e);
-      }
-      if (Zstd.isError(n)) {
-        throw new IllegalArgumentException("zstd: " + Zstd.getErrorName(n));
-      }
-      return (int) n;
+      return ZstdBlocks.decompress(src, srcLength, dst, at, capacity);
     }
     throw new IllegalStateException("codec " + this + " does not decompress");
   }
