@@ -205,6 +205,15 @@ public final class MergePlan {
     return v;
   }
 
+  /** The runs' total size, as given. */
+  public long runVolume() {
+    long v = 0;
+    for (long s : runSizes) {
+      v += s;
+    }
+    return v;
+  }
+
   /** Total volume read by all merges (the runs once, plus every intermediate output once). */
   public long volumeRead() {
     long v = 0;
@@ -217,10 +226,7 @@ public final class MergePlan {
   /** A multi-line, human-readable account of the plan, as {@code --explain} prints it. */
   public String describe() {
     StringBuilder sb = new StringBuilder();
-    long total = 0;
-    for (long s : runSizes) {
-      total += s;
-    }
+    long total = runVolume();
     sb.append("merge plan: ")
         .append(runSizes.length)
         .append(" runs, ")

@@ -50,10 +50,7 @@ class TempNeedsTest {
             .transferSize(FileKind.TEMP, DataSize.ofKiB(4))
             .build();
     SortPlan p = ExternalSorter.plan(in, dir.resolve("out.csv"), c);
-    long runVolume = 0;
-    for (int i = 0; i < p.mergePlan().runCount(); i++) {
-      runVolume += p.mergePlan().runSize(i);
-    }
+    long runVolume = p.mergePlan().runVolume();
     long input = Files.size(in);
     String why = "seed " + seed + ", runs " + runVolume + " bytes, input " + input + "\n" + p;
     // the premise: the runs outgrow the input by more than the per-run blocks the need adds
