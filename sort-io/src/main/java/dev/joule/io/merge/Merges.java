@@ -54,7 +54,7 @@ public final class Merges {
     this.config = config;
     this.entries = entries;
     this.threads = threads;
-    this.buffers = new MergeBuffers(plan, config.memoryBudget().bytes(), meter, lent);
+    this.buffers = new MergeBuffers(plan, plan.workBudget(), meter, lent);
     this.progress = new MergeProgress(config.progress());
     this.loop = new MergeLoop(entries.tie(), threads, progress);
     this.intermediate = new IntermediateMerges(config, entries, plan, buffers, loop, threads);

@@ -145,7 +145,14 @@ final class RunStore implements AutoCloseable {
     if (temp == null) {
       temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
       TempSpace t = temp;
-      compression = res.add(new RunCompression(config.compression(), () -> deviceRate(t), threads));
+      compression =
+          res.add(
+              new RunCompression(
+                  config.compression(),
+                  () -> deviceRate(t),
+                  threads,
+                  meter,
+                  SortPlan.codecScratchBuffers(config.threads())));
       onOpen.accept(temp);
     }
     return temp;

@@ -49,6 +49,15 @@ final class PlanDescription {
               p.sortMemory(),
               p.mergeMemory()));
       sb.append(compressionLine(p.compression()));
+      if (p.codecScratchBytes() > 0) {
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "memory: %d bytes of the budget reserved for the codec's scratch blocks (%d at"
+                    + " most)%n",
+                p.codecScratchBytes(),
+                SortPlan.codecScratchBuffers(p.threads())));
+      }
       long[] usable = p.usableBytesPerStripe();
       for (int i = 0; i < stripes.size(); i++) {
         sb.append(

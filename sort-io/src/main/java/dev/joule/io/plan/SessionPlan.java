@@ -16,18 +16,19 @@ import java.util.Locale;
  *
  * <p><b>Model</b> (budget B, s temp stripes, temp transfer T). A session fills one <em>chunk</em>
  * (an arena and its index) while the previous one is sorted and written as a run, so it holds at
- * most two, each at most {@link #chunkBytes()} = (B − pool(s + 1, T)) / 2, the run writer's pool
- * being {@code pool(s + 1, T)} as in the file sort's run formation ({@link
- * SortPlan#runWriteBuffers(int)}). Until its first run there is nothing to write behind, so the
- * first chunk may take both halves, {@link #firstChunkBytes()} = B − pool(s + 1, T): an input that
- * fits that is sorted in memory (GNU sort too holds about all of its {@code -S}). The price is that
- * such a chunk's write, if it comes, is not overlapped with filling; it is then given back whole
- * and every chunk keeps to {@link #chunkBytes()}. A chunk's arena is made of slabs that double from
- * {@link #FIRST_SLAB_BYTES} to {@link #largestSlabBytes()}, each counted (with its page of
- * alignment) when it is allocated, and its index grows by doubling, counted in full (both arrays)
- * while it is copied; so a session of one record holds one small slab and a small index. Merges use
- * the file sort's {@link SortPlan} for the same budget and transfer ({@link #mergePlan()}): fan-in,
- * pools, passes.
+ * most two, each at most {@link #chunkBytes()} = (B − C − pool(s + 1, T)) / 2, the run writer's
+ * pool being {@code pool(s + 1, T)} as in the file sort's run formation ({@link
+ * SortPlan#runWriteBuffers(int)}) and C run compression's scratch buffers ({@link
+ * SortPlan#codecScratchBytes()}, 0 when it does not compress). Until its first run there is nothing
+ * to write behind, so the first chunk may take both halves, {@link #firstChunkBytes()} = B − C −
+ * pool(s + 1, T): an input that fits that is sorted in memory (GNU sort too holds about all of its
+ * {@code -S}). The price is that such a chunk's write, if it comes, is not overlapped with filling;
+ * it is then given back whole and every chunk keeps to {@link #chunkBytes()}. A chunk's arena is
+ * made of slabs that double from {@link #FIRST_SLAB_BYTES} to {@link #largestSlabBytes()}, each
+ * counted (with its page of alignment) when it is allocated, and its index grows by doubling,
+ * counted in full (both arrays) while it is copied; so a session of one record holds one small slab
+ * and a small index. Merges use the file sort's {@link SortPlan} for the same budget and transfer
+ * ({@link #mergePlan()}): fan-in, pools, passes.
  *
  * <p><b>Temp transfer.</b> A session cannot choose its transfer from its input's size as the file
  * sort does ({@code SortPlan.oneMergePassTransfer}), so unless the caller set one it takes B / 128
@@ -75,8 +76,9 @@ public final class SessionPlan {
     this.tempTransfer = merge.tempTransfer();
     this.writeBuffers = merge.runWriteBuffers();
     this.writePoolBytes = DirectRegion.bytesFor(writeBuffers, tempTransfer);
-    this.chunkBytes = Math.max(2L * FIRST_SLAB_BYTES, (budget - writePoolBytes) / 2);
-    this.firstChunkBytes = Math.max(chunkBytes, budget - writePoolBytes);
+    long work = merge.workBudget() - writePoolBytes; // run compression's scratch reserved first
+    this.chunkBytes = Math.max(2L * FIRST_SLAB_BYTES, work / 2);
+    this.firstChunkBytes = Math.max(chunkBytes, work);
     long slab = chunkBytes / SLABS_PER_CHUNK / Alignment.BYTES * Alignment.BYTES;
     this.largestSlab = (int) Math.max(FIRST_SLAB_BYTES, Math.min(RecordArena.MAX_SLAB_BYTES, slab));
   }

@@ -108,10 +108,23 @@ public final class SortPlan {
    */
   public static final int RUN_FORMATION_ARENAS = 3;
 
+  /**
+   * Scratch buffers of a temp block that run compression holds at most for {@code threads} sort
+   * threads ({@code RunCompression}): one per thread and one more. A buffer is held only while a
+   * block is compressed or decompressed and copied, which takes a core, so no more than the cores
+   * can use one at once; the one more lets a prefetch thread's or a split search's decompression
+   * start while both sort threads compress. Reserved in the budget before anything else when the
+   * sort may compress.
+   */
+  public static int codecScratchBuffers(int threads) {
+    return threads + 1;
+  }
+
   private final long inputBytes;
   private final long records;
   private final int recordSize;
   private final long budget;
+  private final long codecScratchBytes;
   private final int inTransfer;
   private final int outTransfer;
   private final int tempTransfer;
@@ -157,6 +170,17 @@ public final class SortPlan {
     this.stripes = c.tempDirs();
     this.compression = c.compression();
     this.notes = new ArrayList<>();
+    int cappedTemp =
+        Math.max(
+            TransferPlan.cap(
+                c.transferSize(FileKind.TEMP), FileKind.TEMP, budget, new ArrayList<>()),
+            inPlace ? TransferPlan.blockFor(recordSize) : Alignment.BYTES);
+    // Temp blocks only shrink from the capped size below, so scratch of that size always fits.
+    this.codecScratchBytes =
+        compression.mode() == Compression.Mode.OFF
+            ? 0
+            : DirectRegion.bytesFor(codecScratchBuffers(threads), cappedTemp);
+    long work = budget - codecScratchBytes; // what the arenas, indexes and pools divide
     this.inTransfer =
         TransferPlan.fitToInput(
             TransferPlan.cap(c.transferSize(FileKind.INPUT), FileKind.INPUT, budget, notes),
@@ -173,7 +197,7 @@ public final class SortPlan {
         hooks.onePassSlabBytes() > 0 ? hooks.onePassSlabBytes() : ONE_PASS_SLAB_BYTES;
     this.model =
         new MemoryModel(
-            budget,
+            work,
             recordSize,
             inPlace,
             inTransfer,
@@ -194,7 +218,7 @@ public final class SortPlan {
     if (c.transferSize(FileKind.TEMP) == TransferSizes.DEFAULT_TRANSFER) {
       temp =
           TransferPlan.oneMergePassTransfer(
-              temp, model, records, budget, stripes.size(), openFileLimit, c.directIo());
+              temp, model, records, work, stripes.size(), openFileLimit, c.directIo());
     }
     this.tempTransfer = temp;
     this.onePassCapacity = model.onePassCapacity(tempTransfer);
@@ -546,6 +570,19 @@ public final class SortPlan {
   /** The memory budget the plan divides. */
   public long budget() {
     return budget;
+  }
+
+  /**
+   * What the budget reserves for run compression's scratch buffers ({@link #codecScratchBuffers} of
+   * the largest temp block); 0 when the sort does not compress.
+   */
+  public long codecScratchBytes() {
+    return codecScratchBytes;
+  }
+
+  /** The budget less {@link #codecScratchBytes()}: what arenas, indexes and pools divide. */
+  public long workBudget() {
+    return budget - codecScratchBytes;
   }
 
   /** The worker threads the plan counts on. */

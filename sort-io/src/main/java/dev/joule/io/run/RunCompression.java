@@ -1,10 +1,13 @@
 package dev.joule.io.run;
 
 import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.DirectRegion;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.Compression;
+import dev.joule.io.memory.MemoryMeter;
 import dev.joule.io.report.CompressionReport;
+import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,10 +36,12 @@ import java.util.function.DoubleSupplier;
  * #PROBE_EVERY}, so the measurement follows the data; before the devices have been measured (the
  * first blocks of the sort) a block is tried, and kept only if it shrinks.
  *
- * <p><b>Memory.</b> One scratch buffer of a block per thread compressing or decompressing at that
- * moment (the run writer's thread, the merge's prefetch threads and its own), made on first need
- * and kept until {@link #close()}: at most {@code threads + prefetchers} blocks, counted in no
- * budget (an open point, docs/run-format.md).
+ * <p><b>Memory.</b> Scratch buffers of a block, made on first need, counted in the sort's meter and
+ * kept until {@link #close()}: at most {@code limit} of them (the plan reserves them in the budget,
+ * {@code SortPlan.codecScratchBuffers}). A buffer is held only while a block is compressed or
+ * decompressed and copied (never across a read or a write of the device, and never by a thread that
+ * already holds one), so a thread that finds them all in use waits for one to come back, which
+ * costs nothing where every holder is using a core.
  *
  * <p>Thread-safe.
  */
@@ -73,8 +78,11 @@ public final class RunCompression implements AutoCloseable {
   private final Compression policy;
   private final BlockCodec codec;
   private final DoubleSupplier deviceRate; // bytes per second, 0 when not yet known
+  private final MemoryMeter meter;
+  private final int limit;
   private final ArrayDeque<BlockPool> idle = new ArrayDeque<>(); // guarded by this
   private final List<BlockPool> made = new ArrayList<>(); // guarded by this
+  private long madeBytes; // charged to the meter; guarded by this
   private final AtomicLong rawBytes = new AtomicLong();
   private final AtomicLong storedBytes = new AtomicLong();
   private final AtomicLong triedRaw = new AtomicLong();
@@ -91,16 +99,27 @@ public final class RunCompression implements AutoCloseable {
    * threads are joule's own.
    */
   public RunCompression(Compression policy, DoubleSupplier deviceRate) {
-    this(policy, deviceRate, SortThreads.JOULE);
+    this(policy, deviceRate, SortThreads.JOULE, new MemoryMeter(), Integer.MAX_VALUE);
   }
 
   /**
    * As {@link #RunCompression(Compression, DoubleSupplier)}, a compress program's helper threads
-   * (one per block in flight, feeding its standard input) from {@code threads}.
+   * (one per block in flight, feeding its standard input) from {@code threads}, and at most {@code
+   * limit} scratch buffers at once, counted in {@code meter}.
    */
-  public RunCompression(Compression policy, DoubleSupplier deviceRate, SortThreads threads) {
+  public RunCompression(
+      Compression policy,
+      DoubleSupplier deviceRate,
+      SortThreads threads,
+      MemoryMeter meter,
+      int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("scratch buffer limit " + limit + " must be at least 1");
+    }
     this.policy = policy;
     this.deviceRate = deviceRate;
+    this.meter = meter;
+    this.limit = limit;
     switch (policy.mode()) {
       case OFF:
         codec = BlockCodec.NONE;
@@ -111,10 +130,26 @@ public final class RunCompression implements AutoCloseable {
       case PROGRAM:
         codec = BlockCodec.program(policy.program(), threads);
         break;
-      default:
+      case LZ4:
         codec = BlockCodec.LZ4;
+        break;
+      default:
+        codec = autoCodec();
     }
     codec.load();
+  }
+
+  /**
+   * {@code auto}'s codec: LZ4 when lz4-java is on the class path, else none (every run then stays
+   * raw): an embedder may leave the codec jars out, and {@code auto} is the default.
+   */
+  private static BlockCodec autoCodec() {
+    try {
+      BlockCodec.LZ4.load();
+      return BlockCodec.LZ4;
+    } catch (LinkageError e) {
+      return BlockCodec.NONE;
+    }
   }
 
   /** No compression (tests, and callers that write runs outside a sort). */
@@ -147,6 +182,9 @@ public final class RunCompression implements AutoCloseable {
     /** Whether the next block is compressed (or at least tried). */
     boolean tryNext() {
       long k = index++;
+      if (!codec.compresses()) {
+        return false;
+      }
       switch (policy.mode()) {
         case OFF:
           return false;
@@ -214,28 +252,63 @@ public final class RunCompression implements AutoCloseable {
   }
 
   /**
-   * A scratch buffer of at least {@code bytes} (4096-aligned direct); the caller owns it until
-   * {@link #release}.
+   * A scratch buffer of at least {@code bytes} (4096-aligned direct), waiting while {@code limit}
+   * are in use; the caller owns it until {@link #release}. An idle buffer too small for {@code
+   * bytes} is freed to make room for a larger one (blocks of one sort have one size, so this is
+   * rare).
+   *
+   * @throws InterruptedIOException if the thread is interrupted while it waits
    */
-  synchronized ScratchBuffer acquire(int bytes) {
-    if (closed) {
-      throw new IllegalStateException("run compression is closed");
-    }
-    for (BlockPool p : idle) {
-      if (p.bufferSize() >= bytes) {
-        idle.remove(p);
+  synchronized ScratchBuffer acquire(int bytes) throws InterruptedIOException {
+    while (true) {
+      if (closed) {
+        throw new IllegalStateException("run compression is closed");
+      }
+      for (BlockPool p : idle) {
+        if (p.bufferSize() >= bytes) {
+          idle.remove(p);
+          return new ScratchBuffer(p, p.tryAcquire());
+        }
+      }
+      if (made.size() >= limit && !idle.isEmpty()) {
+        free(idle.pop()); // too small: a larger one takes its place
+      }
+      if (made.size() < limit) {
+        int size = (int) Alignment.roundUp(bytes);
+        long charged = DirectRegion.bytesFor(1, size);
+        meter.allocated(charged);
+        madeBytes += charged;
+        BlockPool p = new BlockPool(1, size);
+        made.add(p);
         return new ScratchBuffer(p, p.tryAcquire());
       }
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted waiting for a compression buffer");
+      }
     }
-    BlockPool p = new BlockPool(1, (int) Alignment.roundUp(bytes));
-    made.add(p);
-    return new ScratchBuffer(p, p.tryAcquire());
+  }
+
+  private void free(BlockPool p) {
+    made.remove(p);
+    long charged = DirectRegion.bytesFor(1, p.bufferSize());
+    p.close();
+    madeBytes -= charged;
+    meter.freed(charged);
   }
 
   /** Gives back a scratch buffer. */
   synchronized void release(ScratchBuffer s) {
     s.pool.release(s.buffer);
     idle.push(s.pool);
+    notifyAll();
+  }
+
+  /** Scratch buffers made and not freed (each counted in the meter). */
+  synchronized int scratchBuffersMade() {
+    return made.size();
   }
 
   /** A scratch buffer and the one-buffer pool it came from. */
@@ -318,5 +391,8 @@ public final class RunCompression implements AutoCloseable {
     }
     made.clear();
     idle.clear();
+    meter.freed(madeBytes);
+    madeBytes = 0;
+    notifyAll();
   }
 }

@@ -358,39 +358,44 @@ public final class RunReader {
   }
 
   /**
-   * Reads compressed block {@code k} into a scratch buffer, checks its trailer (the CRC32C covers
-   * the stored bytes, so a damaged block never reaches the decompressor) and decompresses its entry
-   * data into {@code dst} from {@code start}. Returns the entry count (high 32 bits) and the used
-   * bytes (low 32 bits).
+   * Reads compressed block {@code k} into {@code dst} from {@code start}, checks its trailer (the
+   * CRC32C covers the stored bytes, so a damaged block never reaches the decompressor),
+   * decompresses its entry data into a scratch buffer and copies that back over it. The scratch
+   * buffer is held for the decompression and the copy only, not while the device reads (a few of
+   * them serve every thread that reads blocks: the memory plan reserves them). Returns the entry
+   * count (high 32 bits) and the used bytes (low 32 bits).
    */
   private long readCompressed(int k, ByteBuffer dst, int start, long offset) throws IOException {
     RunDescriptor d = descriptor;
     int len = d.blockLength(k);
     int s = d.storedLength(k);
-    RunCompression.ScratchBuffer sb = scratch == null ? null : scratch.acquire(s);
+    dst.limit(start + s);
+    int got = file.read(offset, dst);
+    dst.position(start).limit(start + len);
+    if (got != s) {
+      throw new CorruptRunException(
+          file.path(),
+          offset + got,
+          "block " + k + " ends early (read " + got + " of " + s + " bytes)");
+    }
+    ByteBuffer in = dst.slice(start, s).order(ByteOrder.BIG_ENDIAN);
+    int count = trailer(k, in, s, offset + s);
+    int used = in.getInt(s - 12);
+    int c = in.getInt(s - RunLayout.COMPRESSED_TRAILER);
+    if (c <= 0 || c > s - RunLayout.COMPRESSED_TRAILER) {
+      throw new CorruptRunException(
+          file.path(),
+          offset + s - RunLayout.COMPRESSED_TRAILER,
+          "block " + k + " compressed length " + c + " of " + s);
+    }
+    int capacity = len - RunLayout.BLOCK_TRAILER;
+    RunCompression.ScratchBuffer sb = scratch == null ? null : scratch.acquire(len);
     try {
-      ByteBuffer in = (sb == null ? ByteBuffer.allocate(s) : sb.buffer.slice(0, s));
-      in.order(ByteOrder.BIG_ENDIAN);
-      int got = file.read(offset, in);
-      if (got != s) {
-        throw new CorruptRunException(
-            file.path(),
-            offset + got,
-            "block " + k + " ends early (read " + got + " of " + s + " bytes)");
-      }
-      int count = trailer(k, in, s, offset + s);
-      int used = in.getInt(s - 12);
-      int c = in.getInt(s - RunLayout.COMPRESSED_TRAILER);
-      if (c <= 0 || c > s - RunLayout.COMPRESSED_TRAILER) {
-        throw new CorruptRunException(
-            file.path(),
-            offset + s - RunLayout.COMPRESSED_TRAILER,
-            "block " + k + " compressed length " + c + " of " + s);
-      }
+      ByteBuffer out = sb == null ? ByteBuffer.allocate(capacity) : sb.buffer;
       long t0 = System.nanoTime();
       int n;
       try {
-        n = d.codec().decompress(in, c, dst, start, len - RunLayout.BLOCK_TRAILER);
+        n = d.codec().decompress(in, c, out, 0, capacity);
       } catch (IllegalArgumentException e) {
         throw new CorruptRunException(
             file.path(), offset, "block " + k + " does not decompress: " + e.getMessage());
@@ -415,6 +420,7 @@ public final class RunReader {
             offset + s - 12,
             "block " + k + " used bytes " + used + " differ from its " + n + " decompressed bytes");
       }
+      dst.put(start, out, 0, n);
       return ((long) count << 32) | used;
     } finally {
       if (sb != null) {

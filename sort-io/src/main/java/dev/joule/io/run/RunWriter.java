@@ -410,7 +410,7 @@ public final class RunWriter implements AutoCloseable {
    * bytes, zeros, compressed length, used bytes, entry count, CRC32C of the stored bytes). Returns
    * the stored length: {@code length} when the block stays raw.
    */
-  private int compress(int length) throws CompressProgramException {
+  private int compress(int length) throws IOException {
     int room = length - Alignment.BYTES - RunLayout.COMPRESSED_TRAILER; // a page saved, at least
     if (room <= 0 || used == 0) {
       return length;

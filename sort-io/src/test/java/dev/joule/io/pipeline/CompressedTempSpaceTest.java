@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -37,13 +38,14 @@ class CompressedTempSpaceTest {
   void compressedRunsFitATempFileSystemTooSmallForThemRaw() throws Exception {
     long seed = IoTestSupport.seed();
     Random r = new Random(seed);
-    // 200,000 lines of 100 bytes that differ in a few digits: LZ4 stores their blocks in a few
-    // pages each
+    // 100,000 lines of 200 bytes that differ in a few digits: LZ4 stores a run in about a
+    // twentieth of its raw size, so that every compressed run fits a tmpfs little larger than one
+    // raw run, whatever the plan's run size
     List<byte[]> lines = new ArrayList<>();
     StringBuilder text = new StringBuilder();
-    String pad = "x".repeat(90);
-    for (int i = 0; i < 200_000; i++) {
-      String line = String.format("%08d", r.nextInt(1_000_000)) + pad;
+    String pad = "x".repeat(190);
+    for (int i = 0; i < 100_000; i++) {
+      String line = String.format(Locale.ROOT, "%08d", r.nextInt(1_000_000)) + pad;
       lines.add(line.getBytes(StandardCharsets.US_ASCII));
       text.append(line).append('\n');
     }

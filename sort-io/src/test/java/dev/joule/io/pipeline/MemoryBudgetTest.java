@@ -9,6 +9,7 @@ import dev.joule.core.key.TextPosition;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
+import dev.joule.io.config.Compression;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -243,6 +245,39 @@ class MemoryBudgetTest {
     SortReport rep = sort(o.toByteArray(), b.build(), expected, ctx);
     assertEquals(lines, rep.records(), ctx);
     assertTrue(rep.runs() > 1, ctx + ": runs " + rep.runs());
+  }
+
+  /**
+   * Runs of compressible lines with every block tried by LZ4, about four budgets of them: the
+   * codec's scratch buffers (one per thread compressing or decompressing at once) count in the
+   * budget beside the arenas of run formation, the buffers of intermediate merges run several at
+   * once (fan-in 3) and those of the final merge in parts.
+   */
+  @ParameterizedTest(name = "lz4, {0} MiB, {1} threads, fan-in {2}")
+  @CsvSource({"8, 2, 0", "16, 3, 3"})
+  void compressedRunsStayWithinTheBudget(int budgetMiB, int threads, int fanIn) throws IOException {
+    Random r = new Random(SEED + 7 + budgetMiB);
+    List<String> order = new ArrayList<>();
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    long bytes = 0;
+    while (bytes < ((4L * budgetMiB) << 20)) {
+      String line =
+          String.format(Locale.ROOT, "%07d", r.nextInt(10_000_000)) + " lorem ipsum dolor sit amet";
+      order.add(line);
+      o.writeBytes((line + "\n").getBytes(StandardCharsets.US_ASCII));
+      bytes += line.length() + 1;
+    }
+    order.sort(null); // ASCII: String order is byte order
+    SortConfig c =
+        config(budgetMiB, threads, 1)
+            .format(RecordFormat.lines())
+            .compression(Compression.lz4())
+            .fanIn(fanIn)
+            .build();
+    String ctx = "lz4, " + budgetMiB + " MiB, fan-in " + fanIn;
+    SortReport rep = sort(o.toByteArray(), c, joinLines(order), ctx);
+    assertTrue(rep.compression().compressedBlocks() > 0, ctx + ": " + rep.compression());
+    assertTrue(rep.runs() > 3, ctx + ": runs " + rep.runs());
   }
 
   /**
