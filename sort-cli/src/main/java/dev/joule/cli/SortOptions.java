@@ -97,9 +97,9 @@ public final class SortOptions {
             + " the temp disks and shrinks the blocks (measured during the sort: a slow disk and"
             + " text gain, a fast disk or random bytes stay raw); lz4 and zstd always try"
             + " (zstd:LEVEL, -7 to 22, default 1); off never. A block that does not shrink is"
-            + " stored raw. Default: off (auto's codec buffers are not yet in -S)."
+            + " stored raw. Default: auto."
       })
-  String compress = "off";
+  String compress = "auto";
 
   @Option(
       names = "--transfer-in",

@@ -88,7 +88,7 @@ class SortCommandTest {
         Compression.program("gzip"),
         configOf("--compress-program", "gzip", "--compress-program=gzip").compression());
     assertEquals(Compression.lz4(), configOf("--compress=lz4").compression());
-    assertEquals(Compression.off(), configOf().compression());
+    assertEquals(Compression.auto(), configOf().compression());
   }
 
   @Test

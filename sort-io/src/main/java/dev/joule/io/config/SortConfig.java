@@ -244,8 +244,8 @@ public final class SortConfig {
   }
 
   /**
-   * How temp runs are compressed; default {@link Compression#off()} (auto's codec buffers are not
-   * yet in the budget).
+   * How temp runs are compressed; default {@link Compression#auto()} (its scratch buffers are
+   * reserved in the budget).
    */
   public Compression compression() {
     return compression;
@@ -320,7 +320,7 @@ public final class SortConfig {
         + transferSizes
         + ", directIo="
         + directIo
-        + (compression.equals(Compression.off()) ? "" : ", compression=" + compression)
+        + (compression.equals(Compression.auto()) ? "" : ", compression=" + compression)
         + ", fanIn="
         + (fanIn == 0 ? "auto" : fanIn)
         + (memoryGrant == MemoryGrant.UNLIMITED ? "" : ", memoryGrant=" + memoryGrant)
@@ -341,7 +341,7 @@ public final class SortConfig {
     private final List<Path> tempDirs = new ArrayList<>();
     private TransferSizes transferSizes = TransferSizes.defaults();
     private DirectIoPolicy directIo = DirectIoPolicy.AUTO;
-    private Compression compression = Compression.off();
+    private Compression compression = Compression.auto();
     private int fanIn;
     private NoticeSink notices = NoticeSink.IGNORE;
     private ProgressListener progress = ProgressListener.NONE;
@@ -470,8 +470,9 @@ public final class SortConfig {
     }
 
     /**
-     * How temp runs are compressed; default {@link Compression#off()}; {@link Compression#auto()}
-     * (LZ4 where it saves time on the temp devices, measured during the sort).
+     * How temp runs are compressed; default {@link Compression#auto()} (LZ4 where it saves time on
+     * the temp devices, measured during the sort; raw without lz4-java on the class path); {@link
+     * Compression#off()} never compresses.
      */
     public Builder compression(Compression compression) {
       this.compression = Objects.requireNonNull(compression, "compression");

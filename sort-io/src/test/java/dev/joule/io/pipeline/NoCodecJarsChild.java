@@ -12,10 +12,10 @@ import java.util.SplittableRandom;
 
 /**
  * A child JVM for {@link NoCodecJarsTest}: 200,000 pairs through a pair session at 8 MiB with temp
- * runs in {@code args[0]} (compression off, the default), random keys from seed {@code args[1]};
- * checks the keys come back in order (against a sort of the same keys with {@link
- * Arrays#compareUnsigned}) and prints {@code sorted N runs R}, or exits 1 naming the first
- * difference.
+ * runs in {@code args[0]} (compression auto, the default, which without lz4-java on the class path
+ * keeps every run raw), random keys from seed {@code args[1]}; checks the keys come back in order
+ * (against a sort of the same keys with {@link Arrays#compareUnsigned}) and prints {@code sorted N
+ * runs R}, or exits 1 naming the first difference.
  */
 public final class NoCodecJarsChild {
   private NoCodecJarsChild() {}

@@ -17,17 +17,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Compression off needs neither codec library: a child JVM whose class path lacks lz4-java and
- * zstd-jni (an embedder that leaves them out, or a platform that brings its own elsewhere) runs a
- * pair session that spills runs and merges them. Before the codecs' types moved into {@code
- * BlockCodec}'s nested classes, verifying {@code BlockCodec} loaded {@code LZ4Exception} (an
- * exception handler's type) and the first spill died of {@code NoClassDefFoundError}.
+ * The default compression ({@code auto}) needs neither codec library: a child JVM whose class path
+ * lacks lz4-java and zstd-jni (an embedder that leaves them out, or a platform that brings its own
+ * elsewhere) runs a pair session that spills runs and merges them, raw. Before the codecs' types
+ * moved into {@code BlockCodec}'s nested classes, verifying {@code BlockCodec} loaded {@code
+ * LZ4Exception} (an exception handler's type) and the first spill died of {@code
+ * NoClassDefFoundError}; with {@code auto} the default, its LZ4 must be optional too.
  */
 class NoCodecJarsTest {
   @TempDir Path dir;
 
   @Test
-  void aSessionWithCompressionOffSpillsAndMergesWithoutTheCodecJars() throws Exception {
+  void aSessionWithTheDefaultCompressionSpillsAndMergesWithoutTheCodecJars() throws Exception {
     List<String> entries =
         Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
     List<String> kept =
