@@ -4,11 +4,13 @@ import dev.joule.core.gather.RecordGatherer;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.index.RepeatCounts;
 import dev.joule.core.memory.Alignment;
+import dev.joule.core.memory.DirectRegion;
 import dev.joule.core.memory.RecordArena;
 import dev.joule.core.radix.RadixRunSorter;
 import dev.joule.core.valsort.RecordChecksum;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.SortThreads;
+import dev.joule.io.config.Compression;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.input.EntrySpec;
@@ -107,6 +109,25 @@ final class RunStore implements AutoCloseable {
     this.threads = threads;
     this.notices = notices;
     this.res = new Resources(meter);
+    chargeCodecScratch();
+  }
+
+  /**
+   * Charges the meter now for every scratch buffer run compression may make ({@link
+   * SortPlan#codecScratchBuffers} blocks of the plan's temp transfer), which the plan reserved in
+   * the budget: the buffers are made later, on the threads that write and read runs, and those must
+   * never wait for the meter, since a session's grant may hold it while it waits for them (a
+   * re-entrant spill: SessionGrantTest hung that way when each buffer was charged as it was made).
+   */
+  private void chargeCodecScratch() {
+    if (config.compression().mode() == Compression.Mode.OFF) {
+      return;
+    }
+    long bytes =
+        SortPlan.codecScratchBuffers(config.threads())
+            * DirectRegion.bytesFor(1, plan.tempTransfer());
+    meter.allocated(bytes);
+    res.add((AutoCloseable) () -> meter.freed(bytes));
   }
 
   /** The radix sorter of every chunk of this sort (on the compute pool, {@link Sorters}). */
@@ -151,7 +172,6 @@ final class RunStore implements AutoCloseable {
                   config.compression(),
                   () -> deviceRate(t),
                   threads,
-                  meter,
                   SortPlan.codecScratchBuffers(config.threads())));
       onOpen.accept(temp);
     }

@@ -5,7 +5,6 @@ import dev.joule.core.memory.DirectRegion;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.Compression;
-import dev.joule.io.memory.MemoryMeter;
 import dev.joule.io.report.CompressionReport;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
@@ -36,12 +35,14 @@ import java.util.function.DoubleSupplier;
  * #PROBE_EVERY}, so the measurement follows the data; before the devices have been measured (the
  * first blocks of the sort) a block is tried, and kept only if it shrinks.
  *
- * <p><b>Memory.</b> Scratch buffers of a block, made on first need, counted in the sort's meter and
- * kept until {@link #close()}: at most {@code limit} of them (the plan reserves them in the budget,
- * {@code SortPlan.codecScratchBuffers}). A buffer is held only while a block is compressed or
- * decompressed and copied (never across a read or a write of the device, and never by a thread that
- * already holds one), so a thread that finds them all in use waits for one to come back, which
- * costs nothing where every holder is using a core.
+ * <p><b>Memory.</b> Scratch buffers of a block, made on first need and kept until {@link #close()}:
+ * at most {@code limit} of them. The plan reserves them in the budget ({@code
+ * SortPlan.codecScratchBuffers}) and the sort's run store charges its meter for all of them when
+ * the sort starts: they are made on the threads that write and read runs, which must never wait for
+ * the meter, since a session's grant may hold it while it waits for those very threads. A buffer is
+ * held only while a block is compressed or decompressed and copied (never across a read or a write
+ * of the device, and never by a thread that already holds one), so a thread that finds them all in
+ * use waits for one to come back, which costs nothing where every holder is using a core.
  *
  * <p>Thread-safe.
  */
@@ -78,11 +79,9 @@ public final class RunCompression implements AutoCloseable {
   private final Compression policy;
   private final BlockCodec codec;
   private final DoubleSupplier deviceRate; // bytes per second, 0 when not yet known
-  private final MemoryMeter meter;
   private final int limit;
   private final ArrayDeque<BlockPool> idle = new ArrayDeque<>(); // guarded by this
   private final List<BlockPool> made = new ArrayList<>(); // guarded by this
-  private long madeBytes; // charged to the meter; guarded by this
   private final AtomicLong rawBytes = new AtomicLong();
   private final AtomicLong storedBytes = new AtomicLong();
   private final AtomicLong triedRaw = new AtomicLong();
@@ -99,26 +98,21 @@ public final class RunCompression implements AutoCloseable {
    * threads are joule's own.
    */
   public RunCompression(Compression policy, DoubleSupplier deviceRate) {
-    this(policy, deviceRate, SortThreads.JOULE, new MemoryMeter(), Integer.MAX_VALUE);
+    this(policy, deviceRate, SortThreads.JOULE, Integer.MAX_VALUE);
   }
 
   /**
    * As {@link #RunCompression(Compression, DoubleSupplier)}, a compress program's helper threads
    * (one per block in flight, feeding its standard input) from {@code threads}, and at most {@code
-   * limit} scratch buffers at once, counted in {@code meter}.
+   * limit} scratch buffers at once.
    */
   public RunCompression(
-      Compression policy,
-      DoubleSupplier deviceRate,
-      SortThreads threads,
-      MemoryMeter meter,
-      int limit) {
+      Compression policy, DoubleSupplier deviceRate, SortThreads threads, int limit) {
     if (limit < 1) {
       throw new IllegalArgumentException("scratch buffer limit " + limit + " must be at least 1");
     }
     this.policy = policy;
     this.deviceRate = deviceRate;
-    this.meter = meter;
     this.limit = limit;
     switch (policy.mode()) {
       case OFF:
@@ -274,11 +268,7 @@ public final class RunCompression implements AutoCloseable {
         free(idle.pop()); // too small: a larger one takes its place
       }
       if (made.size() < limit) {
-        int size = (int) Alignment.roundUp(bytes);
-        long charged = DirectRegion.bytesFor(1, size);
-        meter.allocated(charged);
-        madeBytes += charged;
-        BlockPool p = new BlockPool(1, size);
+        BlockPool p = new BlockPool(1, (int) Alignment.roundUp(bytes));
         made.add(p);
         return new ScratchBuffer(p, p.tryAcquire());
       }
@@ -293,10 +283,7 @@ public final class RunCompression implements AutoCloseable {
 
   private void free(BlockPool p) {
     made.remove(p);
-    long charged = DirectRegion.bytesFor(1, p.bufferSize());
     p.close();
-    madeBytes -= charged;
-    meter.freed(charged);
   }
 
   /** Gives back a scratch buffer. */
@@ -306,9 +293,18 @@ public final class RunCompression implements AutoCloseable {
     notifyAll();
   }
 
-  /** Scratch buffers made and not freed (each counted in the meter). */
+  /** Scratch buffers made and not freed. */
   synchronized int scratchBuffersMade() {
     return made.size();
+  }
+
+  /** Direct bytes the scratch buffers made and not freed reserve (their pages of alignment too). */
+  synchronized long scratchBytes() {
+    long sum = 0;
+    for (BlockPool p : made) {
+      sum += DirectRegion.bytesFor(1, p.bufferSize());
+    }
+    return sum;
   }
 
   /** A scratch buffer and the one-buffer pool it came from. */
@@ -391,8 +387,6 @@ public final class RunCompression implements AutoCloseable {
     }
     made.clear();
     idle.clear();
-    meter.freed(madeBytes);
-    madeBytes = 0;
     notifyAll();
   }
 }

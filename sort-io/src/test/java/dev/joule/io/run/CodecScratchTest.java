@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.joule.core.memory.DirectRegion;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.Compression;
-import dev.joule.io.memory.MemoryMeter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -15,19 +14,18 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Run compression's scratch buffers are the memory the plan reserves for them: however many threads
- * compress or decompress at once, no more than the limit exist or are held, each is counted in the
- * sort's meter while it exists, and closing gives all of it back.
+ * Run compression's scratch buffers stay within what the plan reserves and the run store charges
+ * for them (the limit, a block each): however many threads compress or decompress at once, no more
+ * than the limit exist or are held, and closing frees them. That the charge is in the sort's meter
+ * and the reserve in its plan, MemoryBudgetTest.compressedRunsStayWithinTheBudget shows.
  */
 class CodecScratchTest {
   static final int BLOCK = 64 << 10;
 
   @Test
   void manyThreadsShareAtMostTheLimitAndTheMeterCountsThem() throws Exception {
-    MemoryMeter meter = new MemoryMeter();
     int limit = 2;
-    RunCompression rc =
-        new RunCompression(Compression.lz4(), () -> 0, SortThreads.JOULE, meter, limit);
+    RunCompression rc = new RunCompression(Compression.lz4(), () -> 0, SortThreads.JOULE, limit);
     AtomicInteger held = new AtomicInteger();
     AtomicInteger most = new AtomicInteger();
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -66,25 +64,20 @@ class CodecScratchTest {
     }
     assertTrue(most.get() <= limit, "held at once: " + most.get());
     assertEquals(limit, rc.scratchBuffersMade(), "eight threads asking at once made the limit");
-    long each = DirectRegion.bytesFor(1, BLOCK);
-    assertEquals(limit * each, meter.current(), "the meter counts the buffers that exist");
-    assertEquals(limit * each, meter.peak());
+    assertEquals(limit * DirectRegion.bytesFor(1, BLOCK), rc.scratchBytes());
     rc.close();
-    assertEquals(0, meter.current(), "closing gives the buffers back");
+    assertEquals(0, rc.scratchBuffersMade(), "closing frees the buffers");
   }
 
   @Test
   void aLargerBlockReplacesAnIdleSmallerBufferWithinTheLimit() throws Exception {
-    MemoryMeter meter = new MemoryMeter();
-    try (RunCompression rc =
-        new RunCompression(Compression.lz4(), () -> 0, SortThreads.JOULE, meter, 1)) {
+    try (RunCompression rc = new RunCompression(Compression.lz4(), () -> 0, SortThreads.JOULE, 1)) {
       rc.release(rc.acquire(BLOCK));
       RunCompression.ScratchBuffer big = rc.acquire(4 * BLOCK);
       assertTrue(big.buffer.capacity() >= 4 * BLOCK);
       assertEquals(1, rc.scratchBuffersMade());
-      assertEquals(DirectRegion.bytesFor(1, 4 * BLOCK), meter.current());
+      assertEquals(DirectRegion.bytesFor(1, 4 * BLOCK), rc.scratchBytes());
       rc.release(big);
     }
-    assertEquals(0, meter.current());
   }
 }
