@@ -109,15 +109,17 @@ final class RunStore implements AutoCloseable {
     this.threads = threads;
     this.notices = notices;
     this.res = new Resources(meter);
-    chargeCodecScratch();
   }
 
   /**
-   * Charges the meter now for every scratch buffer run compression may make ({@link
+   * Charges the meter for every scratch buffer run compression may make ({@link
    * SortPlan#codecScratchBuffers} blocks of the plan's temp transfer), which the plan reserved in
-   * the budget: the buffers are made later, on the threads that write and read runs, and those must
-   * never wait for the meter, since a session's grant may hold it while it waits for them (a
-   * re-entrant spill: SessionGrantTest hung that way when each buffer was charged as it was made).
+   * the budget, when the temp space opens: the buffers are made later, on the threads that write
+   * and read runs, and those must never wait for the meter, since a session's grant may hold it
+   * while it waits for them (a re-entrant spill: SessionGrantTest hung that way when each buffer
+   * was charged as it was made). So a session opens its temp space on its own thread before its
+   * first run is handed to the writer ({@code SessionEngine.ensureWriter}); a session that never
+   * spills holds nothing for them.
    */
   private void chargeCodecScratch() {
     if (config.compression().mode() == Compression.Mode.OFF) {
@@ -166,6 +168,7 @@ final class RunStore implements AutoCloseable {
     if (temp == null) {
       temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
       TempSpace t = temp;
+      chargeCodecScratch();
       compression =
           res.add(
               new RunCompression(

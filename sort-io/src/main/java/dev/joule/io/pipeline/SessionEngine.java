@@ -309,10 +309,13 @@ final class SessionEngine implements AutoCloseable {
   }
 
   /** Starts the run writer thread and takes its pool, if not done yet. */
-  private void ensureWriter() {
+  private void ensureWriter() throws IOException {
     if (writer == null) {
       writer = res.add(new WorkerThread(threads, "runwrite"));
     }
+    // Opened here, not by the writer: opening charges the meter for run compression's buffers,
+    // which this thread may hold (a spill from inside the grant) while it waits for the writer.
+    store.temp();
     if (writePool == null) {
       // The least a spill needs: taken even if the grant refuses (spilling is how memory comes
       // back).
