@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * throttled to {@value #BPS} bytes/s for the sort's process alone (a cgroup v1 blkio group, which
  * throttles the O_DIRECT reads and writes of temp runs), input and output elsewhere. Text lines get
  * nearly every block compressed there; binary gensort records (random bytes) stay raw; and the same
- * text with its temp dir on a tmpfs (memory speed) stays raw but for the probes: the device's
- * measured speed decides, not the data alone. Each output is checked against a reference (GNU sort
+ * text with its temp dir on a tmpfs (memory speed) stays mostly raw: the device's measured speed
+ * decides, not the data alone. Each output is checked against a reference (GNU sort
  * for the text, {@code joule valsort} for the records). Root and cgroup v1 only (skipped with a
  * reason otherwise); the mount, the loop device and the group are released in a finally.
  */
@@ -93,8 +93,12 @@ class CompressAutoIT {
       System.out.println("CompressAutoIT " + seen);
       assertTrue(slowText[0] >= 40, "too few blocks to tell: " + seen);
       assertTrue(slowText[1] * 4 >= slowText[0] * 3, "text on the slow disk: " + seen);
-      // on the fast one only the probes: two blocks of each run and one in 16, a third at most
-      assertTrue(fastText[1] * 3 <= fastText[0], "text on the fast disk: " + seen);
+      // On the tmpfs the probes (two blocks of each run and one in 16: 41 of 237 on a quiet
+      // machine) and the blocks for which the tmpfs measured slower than LZ4 runs: its rate is
+      // bytes per second of wall time in write calls, which a loaded machine's scheduler
+      // stretches (99 of 237 in a CI run); at most half. Compressing regardless of the device
+      // compresses all of them.
+      assertTrue(fastText[1] * 2 <= fastText[0], "text on the fast disk: " + seen);
       assertEquals(0, slowRecords[1], "random records never shrink by a page: " + seen);
     } finally {
       if (Files.isDirectory(group)) {
