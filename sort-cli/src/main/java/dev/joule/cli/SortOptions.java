@@ -95,7 +95,8 @@ public final class SortOptions {
       description = {
         "Compress the blocks of temp runs: auto compresses with LZ4 while the codec is faster than"
             + " the temp disks and shrinks the blocks (measured during the sort: a slow disk and"
-            + " text gain, a fast disk or random bytes stay raw); lz4 and zstd always try"
+            + " text gain, a fast disk or random bytes stay raw), and with zstd where the disk"
+            + " is slower than LZ4 and zstd moves more; lz4 and zstd always try"
             + " (zstd:LEVEL, -7 to 22, default 1); off never. A block that does not shrink is"
             + " stored raw. Default: auto."
       })

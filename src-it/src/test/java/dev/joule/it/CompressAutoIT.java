@@ -23,9 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * throttles the O_DIRECT reads and writes of temp runs), input and output elsewhere. Text lines get
  * nearly every block compressed there; binary gensort records (random bytes) stay raw; and the same
  * text with its temp dir on a tmpfs (memory speed) stays mostly raw: the device's measured speed
- * decides, not the data alone. Each output is checked against a reference (GNU sort
- * for the text, {@code joule valsort} for the records). Root and cgroup v1 only (skipped with a
- * reason otherwise); the mount, the loop device and the group are released in a finally.
+ * decides, not the data alone. Each output is checked against a reference (GNU sort for the text,
+ * {@code joule valsort} for the records). Root and cgroup v1 only (skipped with a reason
+ * otherwise); the mount, the loop device and the group are released in a finally.
  */
 class CompressAutoIT {
   /** 40 MB/s: a slow disk, yet quick enough for CI (the raw records move 120 MB through it). */

@@ -112,8 +112,8 @@ public final class RunWriter implements AutoCloseable {
     this.payload = RunLayout.payload(blockSize);
     this.pages = RunLayout.pageTable(layout);
     this.compression = compression;
-    this.codec = compression == null ? BlockCodec.NONE : compression.codec();
-    this.choice = codec.compresses() ? compression.forRun() : null;
+    this.choice = compression == null ? null : compression.forRun();
+    this.codec = choice == null ? BlockCodec.NONE : choice.codec();
     // A write queue and thread per segment: a striped run's consecutive blocks go to different
     // devices.
     this.out = new BlockWriter(file, pool, maxInFlight, true, threads);
@@ -426,7 +426,7 @@ public final class RunWriter implements AutoCloseable {
             f.getMessage(), "compressing block " + blockCount + " of", file.path(), f);
       }
       long cpu = RunCompression.threadCpuNanos() - t0;
-      compression.tried(length, c < 0 ? length : storedLength(c), cpu);
+      choice.tried(length, c < 0 ? length : storedLength(c), cpu);
       if (c < 0) {
         return length;
       }

@@ -254,6 +254,34 @@ class CompressedRunTest {
   }
 
   /**
+   * {@code auto} on a slow device (10 MB/s): the first run is LZ4; LZ4 is then measured and bound
+   * by the device, so the next run tries zstd, and the runs after it keep zstd, which moves more of
+   * this text through the device (it stores it in fewer bytes); on a fast device (20 GB/s) every
+   * run is LZ4. Every run reads back to its entries.
+   */
+  @Test
+  void autoTakesZstdOnlyWhereTheDeviceBoundsLz4() throws IOException {
+    byte[] text = textEntries(IoTestSupport.seed());
+    EntryLayout whole = EntryLayout.of(EntryLayout.KeyPlace.WHOLE, 0, 0, 0);
+    for (double device : new double[] {10e6, 20e9}) {
+      compression = new RunCompression(Compression.auto(), () -> device);
+      List<String> codecs = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        Path f = tmp.resolve("run-" + device + "-" + i);
+        RunDescriptor d = runs.write(f, whole, BLOCK, text, DirectIoPolicy.OFF, compression);
+        codecs.add(d.codec().toString().replaceAll(":.*", ""));
+        assertArrayEquals(text, runs.readAll(f, whole, DirectIoPolicy.OFF), "run " + i);
+      }
+      List<String> expected =
+          device < 1e9
+              ? List.of("lz4", "zstd", "zstd", "zstd")
+              : List.of("lz4", "lz4", "lz4", "lz4");
+      assertEquals(expected, codecs, "device " + device + ": " + compression.report());
+      compression.close();
+    }
+  }
+
+  /**
    * The free-space check of a new run asks for its raw size until this sort has stored enough
    * blocks to know its ratio, then for the raw size times that ratio and the margin; and the report
    * carries what the run's blocks did (raw, stored, blocks compressed, the codec's CPU).
