@@ -65,6 +65,15 @@ public final class MergePlanLimits {
     return (int) Math.min(DEFAULT_RESERVE, open + SMALL_LIMIT_HEADROOM);
   }
 
+  /**
+   * Descriptors run compression may open after the plan counted what is open: the jars of lz4-java
+   * and zstd-jni, which the class loader opens when the codecs first load (an embedder has them on
+   * its class path as separate jars; in joule's own shaded jar they cost none). Under {@code ulimit
+   * -n 32} a plan that did not count them failed with "Too many open files" (FdLimitTest, once
+   * {@code auto} became the default).
+   */
+  public static final int CODEC_DESCRIPTORS = 2;
+
   private static final Path PROC_LIMITS = Paths.get("/proc/self/limits");
   private static final String OPEN_FILES_ROW = "Max open files";
 

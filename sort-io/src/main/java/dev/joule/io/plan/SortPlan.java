@@ -120,6 +120,13 @@ public final class SortPlan {
     return threads + 1;
   }
 
+  /**
+   * Descriptors the codecs of {@code c} may still open ({@link MergePlanLimits#CODEC_DESCRIPTORS}).
+   */
+  static int codecDescriptors(Compression c) {
+    return c.mode() == Compression.Mode.OFF ? 0 : MergePlanLimits.CODEC_DESCRIPTORS;
+  }
+
   private final long inputBytes;
   private final long records;
   private final int recordSize;
@@ -218,7 +225,14 @@ public final class SortPlan {
     if (c.transferSize(FileKind.TEMP) == TransferSizes.DEFAULT_TRANSFER) {
       temp =
           TransferPlan.oneMergePassTransfer(
-              temp, model, records, work, stripes.size(), openFileLimit, c.directIo());
+              temp,
+              model,
+              records,
+              work,
+              stripes.size(),
+              openFileLimit,
+              codecDescriptors(compression),
+              c.directIo());
     }
     this.tempTransfer = temp;
     this.onePassCapacity = model.onePassCapacity(tempTransfer);
@@ -237,7 +251,8 @@ public final class SortPlan {
     int limit;
     // Every stripe's owner.lock stays open for the whole sort and is opened after this plan, so it
     // is not among the descriptors MergePlanLimits.reserve counts as open now.
-    int reserve = MergePlanLimits.reserve(openFileLimit) + stripes.size();
+    int reserve =
+        MergePlanLimits.reserve(openFileLimit) + stripes.size() + codecDescriptors(compression);
     int perFile = MergePlanLimits.descriptorsPerFile(c.directIo()) * stripes.size();
     this.filesFanIn = MergePlanLimits.fanInByFiles(openFileLimit, reserve, perFile);
     try {

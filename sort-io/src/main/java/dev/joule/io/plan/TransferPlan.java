@@ -87,8 +87,9 @@ final class TransferPlan {
       long budget,
       int stripes,
       long openFileLimit,
+      int codecDescriptors,
       DirectIoPolicy directIo) {
-    int reserve = MergePlanLimits.reserve(openFileLimit) + stripes;
+    int reserve = MergePlanLimits.reserve(openFileLimit) + stripes + codecDescriptors;
     int perFile = MergePlanLimits.descriptorsPerFile(directIo) * stripes;
     for (int candidate = t; candidate >= SortPlan.MIN_MERGE_TRANSFER; candidate /= 2) {
       long perRun = model.budgetRecordsPerRun(candidate);

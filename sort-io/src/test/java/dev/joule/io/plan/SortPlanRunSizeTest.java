@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.io.config.Compression;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.FileKind;
@@ -156,9 +157,15 @@ class SortPlanRunSizeTest {
     SortConfig.Builder b =
         SortConfig.builder()
             .memoryBudget(DataSize.ofMiB(64))
-            .transferSize(FileKind.TEMP, DataSize.ofKiB(4));
+            .transferSize(FileKind.TEMP, DataSize.ofKiB(4))
+            .compression(Compression.off());
     SortConfig off = b.directIo(DirectIoPolicy.OFF).tempDirs(List.of(Path.of("/tmp/s0"))).build();
     assertEquals(400 - 64 - 1 - 1, SortPlan.of(1L << 34, off, gensort, 400).fanIn());
+    // A sort that may compress also keeps the codec jars' descriptors free.
+    SortConfig compressing = off.toBuilder().compression(Compression.auto()).build();
+    assertEquals(
+        400 - 64 - 1 - MergePlanLimits.CODEC_DESCRIPTORS - 1,
+        SortPlan.of(1L << 34, compressing, gensort, 400).fanIn());
     SortConfig auto =
         b.directIo(DirectIoPolicy.AUTO)
             .tempDirs(List.of(Path.of("/tmp/s0"), Path.of("/tmp/s1"), Path.of("/tmp/s2")))
