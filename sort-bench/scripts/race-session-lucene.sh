@@ -12,7 +12,8 @@
 # Defaults: 3 600 000 pairs (about 1 GB), a 128 MiB budget, 3 rounds, DIR bench-out/session-race.
 # --jar adds a joule variant built from another commit (its sort-io jar; sort-core is taken from
 # the same directory), run as mode joule under that name, for A/B runs. OPTIONs go to PairRace
-# (lucene.threads, lucene.maxTemp, lucene.partitionsInRam, joule.validate, joule.threads).
+# (lucene.threads, lucene.maxTemp, lucene.partitionsInRam, joule.validate, joule.threads,
+# joule.compress).
 # Needs JDK 21+ for Lucene 10 (JAVA_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64), a built
 # repository (mvn -B -DskipTests package), Maven (fetches lucene-core into ~/.m2), root for
 # drop_caches (skipped with a note otherwise). Prints every run and per contestant the medians.

@@ -20,7 +20,7 @@ import java.util.concurrent.Executors;
  *   java -cp CP PairRace MODE PAIRS SEED BUDGET_MIB TEMP_DIR [OPTION=VALUE...]
  *   MODE: joule | lucene | none (make and hash the pairs only: the JVM's and the generator's share)
  *   options: lucene.threads=2 lucene.maxTemp=10 lucene.partitionsInRam=2 joule.validate=true
- *            joule.threads=2
+ *            joule.threads=2 joule.compress=auto|off|lz4|zstd[:LEVEL] (default: the build's)
  * </pre>
  *
  * <p>Pairs: keys of 4-64 bytes, about three quarters of them starting with one of 64 shared
@@ -125,13 +125,24 @@ public final class PairRace {
   private static final class JouleOptions {
     static void apply(dev.joule.io.config.SortConfig.Builder b, java.util.Map<String, String> o) {
       String validate = o.get("joule.validate");
-      if (validate == null) {
-        return;
+      if (validate != null) {
+        try {
+          b.getClass()
+              .getMethod("validate", boolean.class)
+              .invoke(b, Boolean.parseBoolean(validate));
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalArgumentException("this joule build has no SortConfig.validate", e);
+        }
       }
-      try {
-        b.getClass().getMethod("validate", boolean.class).invoke(b, Boolean.parseBoolean(validate));
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalArgumentException("this joule build has no SortConfig.validate", e);
+      String compress = o.get("joule.compress"); // auto, off, lz4, zstd[:LEVEL]
+      if (compress != null) {
+        try {
+          Class<?> c = Class.forName("dev.joule.io.config.Compression");
+          Object policy = c.getMethod("parse", String.class).invoke(null, compress);
+          b.getClass().getMethod("compression", c).invoke(b, policy);
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalArgumentException("this joule build has no SortConfig.compression", e);
+        }
       }
     }
   }

@@ -80,7 +80,10 @@ public final class RunCompression implements AutoCloseable {
 
   private final Compression policy;
   private final BlockCodec codec;
-  private final BlockCodec zstd; // auto's second codec (null: not auto, or zstd-jni does not load)
+  // auto's second codec, loaded when a run first wants it (null: not yet, or not to be had): an
+  // auto sort on a fast disk never maps zstd-jni's native library (the embedding race's RSS)
+  private volatile BlockCodec zstd;
+  private boolean zstdTried; // guarded by this
   private final Rates lz4Rates = new Rates(); // auto: the rates of LZ4 (or the named codec)
   private final Rates zstdRates = new Rates();
   private final AtomicLong zstdRuns = new AtomicLong();
@@ -137,7 +140,15 @@ public final class RunCompression implements AutoCloseable {
         codec = autoCodec();
     }
     codec.load();
-    zstd = policy.mode() == Compression.Mode.AUTO && codec.compresses() ? autoZstd() : null;
+  }
+
+  /** {@code auto}'s zstd, loaded on first call; null where it cannot be had. */
+  private synchronized BlockCodec zstd() {
+    if (!zstdTried) {
+      zstdTried = true;
+      zstd = autoZstd();
+    }
+    return zstd;
   }
 
   /** {@code auto}'s zstd (level 1), or null where zstd-jni or its native library is missing. */
@@ -200,7 +211,7 @@ public final class RunCompression implements AutoCloseable {
    * 5.13 s; an earlier rule that compared only the write side, min(C, D/r), kept LZ4 there.
    */
   private BlockCodec autoCodecForRun() {
-    if (zstd == null || !codec.compresses()) {
+    if (!codec.compresses()) {
       return codec;
     }
     double device = deviceRate.getAsDouble();
@@ -210,12 +221,14 @@ public final class RunCompression implements AutoCloseable {
     if (lz4Rates.perCore() < lz4Rates.throughput(device) * MARGIN) {
       return codec; // LZ4 is bound by its own speed: a slower codec cannot help
     }
-    if (!zstdRates.known()) {
-      return zstd; // one run to measure it
+    BlockCodec z = zstd();
+    if (z == null) {
+      return codec;
     }
-    return zstdRates.secondsPerByte(device) * MARGIN < lz4Rates.secondsPerByte(device)
-        ? zstd
-        : codec;
+    if (!zstdRates.known()) {
+      return z; // one run to measure it
+    }
+    return zstdRates.secondsPerByte(device) * MARGIN < lz4Rates.secondsPerByte(device) ? z : codec;
   }
 
   /**
@@ -270,7 +283,8 @@ public final class RunCompression implements AutoCloseable {
   }
 
   private boolean isZstd(BlockCodec c) {
-    return zstd != null && c.code() == zstd.code();
+    BlockCodec z = zstd;
+    return z != null && c.code() == z.code();
   }
 
   /** The {@code auto} rule for LZ4 over what this sort measured so far. */
