@@ -121,13 +121,11 @@ final class RunStore implements AutoCloseable {
    * first run is handed to the writer ({@code SessionEngine.ensureWriter}); a session that never
    * spills holds nothing for them.
    */
-  private void chargeCodecScratch() {
+  private void chargeCodecScratch(int buffers) {
     if (config.compression().mode() == Compression.Mode.OFF) {
       return;
     }
-    long bytes =
-        SortPlan.codecScratchBuffers(config.threads())
-            * DirectRegion.bytesFor(1, plan.tempTransfer());
+    long bytes = buffers * DirectRegion.bytesFor(1, plan.tempTransfer());
     meter.allocated(bytes);
     res.add((AutoCloseable) () -> meter.freed(bytes));
   }
@@ -168,14 +166,10 @@ final class RunStore implements AutoCloseable {
     if (temp == null) {
       temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
       TempSpace t = temp;
-      chargeCodecScratch();
+      int scratch = SortPlan.codecScratchBuffers(config.threads());
+      chargeCodecScratch(scratch);
       compression =
-          res.add(
-              new RunCompression(
-                  config.compression(),
-                  () -> deviceRate(t),
-                  threads,
-                  SortPlan.codecScratchBuffers(config.threads())));
+          res.add(new RunCompression(config.compression(), () -> deviceRate(t), threads, scratch));
       onOpen.accept(temp);
     }
     return temp;

@@ -34,8 +34,8 @@ import java.util.function.DoubleSupplier;
  * 1.79× the floor). Every run tries its first {@value #PROBE_BLOCKS} blocks and then one in {@value
  * #PROBE_EVERY}, so the measurement follows the data; before the devices have been measured (the
  * first blocks of the sort) a block is tried, and kept only if it shrinks. Each run has one codec
- * (its header names it): LZ4, or zstd level 1 where the devices bound LZ4 and zstd's own min(C,
- * D/r) is larger by the margin ({@link #autoCodecForRun}).
+ * (its header names it): LZ4, or zstd level 1 where the devices bound LZ4 and zstd costs less per
+ * byte written and read back by the margin ({@link #autoCodecForRun}).
  *
  * <p><b>Memory.</b> Scratch buffers of a block, made on first need and kept until {@link #close()}:
  * at most {@code limit} of them. The plan reserves them in the budget ({@code
@@ -93,9 +93,6 @@ public final class RunCompression implements AutoCloseable {
   private final List<BlockPool> made = new ArrayList<>(); // guarded by this
   private final AtomicLong rawBytes = new AtomicLong();
   private final AtomicLong storedBytes = new AtomicLong();
-  private final AtomicLong triedRaw = new AtomicLong();
-  private final AtomicLong triedStored = new AtomicLong();
-  private final AtomicLong compressNanos = new AtomicLong();
   private final AtomicLong decompressNanos = new AtomicLong();
   private final AtomicLong blocksCompressed = new AtomicLong();
   private final AtomicLong blocks = new AtomicLong();
@@ -218,7 +215,7 @@ public final class RunCompression implements AutoCloseable {
     if (device <= 0 || !lz4Rates.known() || !lz4Rates.worthwhile(device)) {
       return codec;
     }
-    if (lz4Rates.perCore() < lz4Rates.throughput(device) * MARGIN) {
+    if (!lz4Rates.deviceBound(device)) {
       return codec; // LZ4 is bound by its own speed: a slower codec cannot help
     }
     BlockCodec z = zstd();
@@ -273,7 +270,6 @@ public final class RunCompression implements AutoCloseable {
      * Counts a block of this run tried: {@code raw} bytes became {@code stored} in {@code nanos}.
      */
     void tried(int raw, int stored, long nanos) {
-      RunCompression.this.tried(raw, stored, nanos);
       ratesOf(runCodec).add(raw, stored, nanos);
     }
   }
@@ -285,11 +281,6 @@ public final class RunCompression implements AutoCloseable {
   private boolean isZstd(BlockCodec c) {
     BlockCodec z = zstd;
     return z != null && c.code() == z.code();
-  }
-
-  /** The {@code auto} rule for LZ4 over what this sort measured so far. */
-  boolean worthwhile() {
-    return lz4Rates.worthwhile(deviceRate.getAsDouble());
   }
 
   /** What one codec did on the blocks it tried. Thread-safe. */
@@ -318,9 +309,12 @@ public final class RunCompression implements AutoCloseable {
       return (double) stored.get() / raw.get();
     }
 
-    /** Raw bytes a second a writer moves with it through devices of {@code device} bytes/s. */
-    double throughput(double device) {
-      return Math.min(perCore(), device / ratio());
+    /**
+     * Whether the devices, not the codec, bound a writer that uses it: the codec could compress
+     * more than the margin times the raw bytes the devices take at its ratio.
+     */
+    boolean deviceBound(double device) {
+      return perCore() >= device / ratio() * MARGIN;
     }
 
     /** Seconds a raw byte costs written and read back with it (see {@code autoCodecForRun}). */
@@ -353,13 +347,6 @@ public final class RunCompression implements AutoCloseable {
     return THREADS.isCurrentThreadCpuTimeSupported()
         ? THREADS.getCurrentThreadCpuTime()
         : System.nanoTime();
-  }
-
-  /** Counts a block tried: {@code raw} bytes became {@code stored} in {@code nanos} of CPU. */
-  void tried(int raw, int stored, long nanos) {
-    triedRaw.addAndGet(raw);
-    triedStored.addAndGet(Math.min(raw, stored));
-    compressNanos.addAndGet(nanos);
   }
 
   /**
@@ -469,7 +456,7 @@ public final class RunCompression implements AutoCloseable {
 
   /** Nanoseconds of CPU (of the writing threads) spent compressing, kept or not. */
   public long compressNanos() {
-    return compressNanos.get();
+    return lz4Rates.nanos.get() + zstdRates.nanos.get();
   }
 
   /** Nanoseconds spent decompressing blocks for merges. */
@@ -504,7 +491,7 @@ public final class RunCompression implements AutoCloseable {
         storedBytes(),
         blocks.get(),
         blocksCompressed.get(),
-        triedRaw.get(),
+        lz4Rates.raw.get() + zstdRates.raw.get(),
         compressNanos(),
         decompressNanos());
   }
