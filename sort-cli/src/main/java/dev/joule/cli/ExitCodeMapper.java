@@ -33,6 +33,10 @@ final class ExitCodeMapper
 
   @Override
   public int getExitCode(Throwable t) {
+    return exitCode(t);
+  }
+
+  private static int exitCode(Throwable t) {
     if (t instanceof CorruptRunException
         || t instanceof SortValidationException
         || t instanceof BenchValidationException) {
@@ -50,8 +54,6 @@ final class ExitCodeMapper
     if (!usesOneLineErrors(cl)) {
       return fallback.handleParseException(ex, args);
     }
-    PrintWriter err = cl.getErr();
-    err.println("joule: " + usageMessage(ex));
     int code = ExitCodes.USAGE_OR_IO;
     boolean tryHelp =
         ex instanceof CommandLine.UnmatchedArgumentException
@@ -60,8 +62,21 @@ final class ExitCodeMapper
       code = g.exitCode();
       tryHelp = g.tryHelp();
     }
-    if (tryHelp) {
-      err.println(TopLevelUsage.tryHelp(cl));
+    return reportUsage(
+        cl.getErr(), usageMessage(ex), tryHelp ? TopLevelUsage.tryHelp(cl) : null, code);
+  }
+
+  /**
+   * Prints a usage error, {@code joule: message} (its first letter in lower case, as GNU's are),
+   * then {@code tryHelp} unless null; returns {@code code}.
+   */
+  static int reportUsage(PrintWriter err, String message, String tryHelp, int code) {
+    String m = String.valueOf(message);
+    err.println(
+        "joule: "
+            + (m.isEmpty() ? m : m.substring(0, 1).toLowerCase(Locale.ROOT) + m.substring(1)));
+    if (tryHelp != null) {
+      err.println(tryHelp);
     }
     err.flush();
     return code;
@@ -73,8 +88,7 @@ final class ExitCodeMapper
       String name = ((OptionSpec) ex.getArgSpec()).longestName();
       return "invalid value for " + name + ": " + ex.getCause().getMessage();
     }
-    String m = String.valueOf(ex.getMessage());
-    return m.isEmpty() ? m : m.substring(0, 1).toLowerCase(Locale.ROOT) + m.substring(1);
+    return String.valueOf(ex.getMessage());
   }
 
   @Override
@@ -83,18 +97,25 @@ final class ExitCodeMapper
     if (!usesOneLineErrors(cl)) {
       throw ex; // picocli's default: stack trace and the command's exitCodeOnExecutionException
     }
+    return reportFailure(ex, cl.getErr(), stackTrace(parsed));
+  }
+
+  /**
+   * Prints a failure while running, {@code joule: <message>} and with {@code stackTrace} the stack
+   * trace; returns its exit code.
+   */
+  static int reportFailure(Exception ex, PrintWriter err, boolean stackTrace) {
     if (shuttingDown()) {
       // A signal: the shutdown hooks are deleting the temp files under the sort's threads, whose
       // errors (a run file that vanished) say nothing about the data; the JVM exits 128 + n.
       return ExitCodes.SIGNAL_BASE;
     }
-    PrintWriter err = cl.getErr();
     err.println("joule: " + message(ex));
-    if (stackTrace(parsed)) {
+    if (stackTrace) {
       ex.printStackTrace(err);
     }
     err.flush();
-    return getExitCode(ex);
+    return exitCode(ex);
   }
 
   /** The text after {@code joule: } for a failure while running. */

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -26,6 +25,9 @@ import picocli.CommandLine.Spec;
 public final class FixedRecordOptions {
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
+
+  /** The command line that set these options: {@link DirectSort}'s, else picocli's model. */
+  CommandContext context;
 
   @Option(
       names = "--gensort",
@@ -194,15 +196,15 @@ public final class FixedRecordOptions {
     }
   }
 
-  private ParameterException badKey(String spec, String why) {
+  private RuntimeException badKey(String spec, String why) {
     return invalid("--binary-key", "'" + spec + "': " + why);
   }
 
-  private ParameterException invalid(String option, String why) {
+  private RuntimeException invalid(String option, String why) {
     return usage("invalid value for " + option + ": " + why);
   }
 
-  private ParameterException usage(String message) {
-    return new ParameterException(mixee.commandLine(), message);
+  private RuntimeException usage(String message) {
+    return (context != null ? context : CommandContext.of(mixee)).usage(message, null);
   }
 }

@@ -1,5 +1,6 @@
 package dev.joule.cli;
 
+import dev.joule.cli.SortOptionTable.Opt;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,7 +12,6 @@ import java.util.function.UnaryOperator;
 import picocli.CommandLine.IParameterPreprocessor;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Reads {@code joule sort}'s arguments as GNU sort 9.1 reads its own (glibc's {@code getopt_long}
@@ -109,7 +109,7 @@ final class GnuGetopt implements IParameterPreprocessor {
     }
     List<String> out;
     try {
-      out = normalize(in, command);
+      out = normalize(in);
     } catch (GnuUsageException e) {
       throw e.onCommand(command.commandLine());
     }
@@ -120,15 +120,17 @@ final class GnuGetopt implements IParameterPreprocessor {
     return false;
   }
 
-  /** The canonical arguments of {@code in}; throws GNU's usage errors. */
-  List<String> normalize(List<String> in, CommandSpec command) {
-    return new Scan(in, command).run();
+  /**
+   * The canonical arguments of {@code in}, read by {@link SortOptionTable} (which {@code
+   * SortOptionTableTest} holds to picocli's model of the command); throws GNU's usage errors.
+   */
+  List<String> normalize(List<String> in) {
+    return new Scan(in).run();
   }
 
   /** One pass over the arguments, as GNU sort's loop around getopt_long. */
   private final class Scan {
     private final List<String> in;
-    private final CommandSpec command;
     private final List<String> options = new ArrayList<>();
     private final List<String> operands = new ArrayList<>();
     private final boolean posixlyCorrect = env.apply("POSIXLY_CORRECT") != null;
@@ -136,9 +138,8 @@ final class GnuGetopt implements IParameterPreprocessor {
     private boolean checkOnly;
     private int next;
 
-    Scan(List<String> in, CommandSpec command) {
+    Scan(List<String> in) {
       this.in = in;
-      this.command = command;
       int version = posix2Version(env.apply("_POSIX2_VERSION"));
       traditional = !(200112 <= version && version < 200809);
     }
@@ -210,12 +211,12 @@ final class GnuGetopt implements IParameterPreprocessor {
       String name = eq < 0 ? a.substring(2) : a.substring(2, eq);
       String value = eq < 0 ? null : a.substring(eq + 1);
       String full = resolve(name, a);
-      OptionSpec o = command.optionsMap().get("--" + full);
-      if (o.arity().max() == 0) {
+      Opt o = SortOptionTable.find("--" + full);
+      if (o.maxArity() == 0) {
         if (value != null) {
           throw usage("option '--" + full + "' doesn't allow an argument");
         }
-      } else if (o.arity().min() > 0 && value == null) {
+      } else if (o.minArity() > 0 && value == null) {
         if (next >= in.size()) {
           throw usage("option '--" + full + "' requires an argument");
         }
@@ -236,11 +237,11 @@ final class GnuGetopt implements IParameterPreprocessor {
           solarisY(attached);
           return false;
         }
-        OptionSpec o = command.optionsMap().get("-" + c);
+        Opt o = SortOptionTable.find("-" + c);
         if (o == null) {
           throw usage("invalid option -- '" + c + "'");
         }
-        if (o.arity().max() == 0) {
+        if (o.maxArity() == 0) {
           if (emit(o, "-" + c, null)) {
             return true;
           }
@@ -275,14 +276,14 @@ final class GnuGetopt implements IParameterPreprocessor {
     }
 
     /** Adds an option in canonical form; true if it was help or version. */
-    private boolean emit(OptionSpec o, String name, String value) {
+    private boolean emit(Opt o, String name, String value) {
       checkOnly |= name.equals("-c") || name.equals("-C") || name.equals("--check");
-      if (o.usageHelp() || o.versionHelp()) {
+      if (o.help() || o.version()) {
         options.clear();
-        options.add(o.longestName());
+        options.add(o.longest());
         return true;
       }
-      String canonical = o.longestName();
+      String canonical = o.longest();
       if (value == null) {
         options.add(name.startsWith("--") ? name : canonical);
         return false;
@@ -292,11 +293,11 @@ final class GnuGetopt implements IParameterPreprocessor {
         v = argmatch(value, "--check", CHECK_WORDS, ExitCodes.UNORDERED);
       } else if (name.equals("--sort")) {
         v = argmatch(value, "--sort", SORT_WORDS, ExitCodes.UNORDERED);
-      } else if (o.type().isEnum()) {
+      } else if (o.words() != null) {
         // picocli took these in any case: so does this
         v =
             argmatch(
-                value.toLowerCase(Locale.ROOT), name, enumWords(o.type()), ExitCodes.USAGE_OR_IO);
+                value.toLowerCase(Locale.ROOT), name, enumWords(o.words()), ExitCodes.USAGE_OR_IO);
       }
       String option = name.startsWith("--") ? name : canonical;
       if (v.isBlank()) {
@@ -311,7 +312,7 @@ final class GnuGetopt implements IParameterPreprocessor {
 
     /** The full long name {@code name} stands for: exact, or GNU's prefix, or joule's. */
     private String resolve(String name, String typed) {
-      if (command.optionsMap().containsKey("--" + name)) {
+      if (SortOptionTable.find("--" + name) != null) {
         return name;
       }
       List<String> gnu = new ArrayList<>();
@@ -326,8 +327,8 @@ final class GnuGetopt implements IParameterPreprocessor {
       if (gnu.size() > 1) {
         throw ambiguous(typed, gnu);
       }
-      Map<OptionSpec, String> joule = new LinkedHashMap<>();
-      for (OptionSpec o : command.options()) {
+      Map<Opt, String> joule = new LinkedHashMap<>();
+      for (Opt o : SortOptionTable.OPTIONS) {
         for (String n : o.names()) {
           if (n.startsWith("--" + name) && !o.hidden()) {
             joule.putIfAbsent(o, n.substring(2));

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -33,6 +32,9 @@ import picocli.CommandLine.Spec;
 public final class GnuOrdering {
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
+
+  /** The command line that set these options: {@link DirectSort}'s, else picocli's model. */
+  CommandContext context;
 
   @Option(
       names = {"-b", "--ignore-leading-blanks"},
@@ -198,7 +200,7 @@ public final class GnuOrdering {
       }
       return parse(letters, separator, salt, locale);
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
+      throw context().usage(e.getMessage(), e);
     }
   }
 
@@ -220,7 +222,7 @@ public final class GnuOrdering {
     try {
       return GnuDebug.of(globalLetters(), separator(), keys, stable, unique, locale);
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
+      throw context().usage(e.getMessage(), e);
     }
   }
 
@@ -286,8 +288,12 @@ public final class GnuOrdering {
     }
   }
 
-  private ParameterException usage(String message) {
-    return new ParameterException(mixee.commandLine(), message);
+  private RuntimeException usage(String message) {
+    return context().usage(message, null);
+  }
+
+  private CommandContext context() {
+    return context != null ? context : CommandContext.of(mixee);
   }
 
   private static void flag(StringBuilder b, boolean on, char c) {

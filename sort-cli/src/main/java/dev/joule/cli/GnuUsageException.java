@@ -15,7 +15,11 @@ final class GnuUsageException extends RuntimeException {
   private final boolean tryHelp;
 
   GnuUsageException(String message, int exitCode, boolean tryHelp) {
-    super(message);
+    this(message, exitCode, tryHelp, null);
+  }
+
+  GnuUsageException(String message, int exitCode, boolean tryHelp, Throwable cause) {
+    super(message, cause);
     this.exitCode = exitCode;
     this.tryHelp = tryHelp;
   }

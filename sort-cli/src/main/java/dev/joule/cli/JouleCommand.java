@@ -1,5 +1,11 @@
 package dev.joule.cli;
 
+import java.io.BufferedWriter;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -130,8 +136,46 @@ public final class JouleCommand implements Runnable {
   }
 
   public static void main(String[] args) {
-    MachineDefaults.probeInBackground(); // while picocli builds the command's model
-    CliEnvironment env = CliEnvironment.system();
-    System.exit(newCommandLine(env, args.length > 0 ? args[0] : null).execute(args));
+    MachineDefaults.probeInBackground(); // while the arguments are read
+    System.exit(execute(CliEnvironment.system(), args, stdout(), stderr()));
+  }
+
+  /**
+   * Runs the command line {@code args} as the process does, writing text to {@code out} and {@code
+   * err}; the exit status. {@code joule sort} goes around picocli's model ({@link DirectSort})
+   * unless it needs it (help, version, a usage error while reading the arguments).
+   */
+  static int execute(CliEnvironment env, String[] args, PrintWriter out, PrintWriter err) {
+    if (args.length > 0 && args[0].equals("sort")) {
+      Integer code = DirectSort.run(env, Arrays.asList(args).subList(1, args.length), out, err);
+      if (code != null) {
+        return code;
+      }
+    }
+    CommandLine cl = newCommandLine(env, args.length > 0 ? args[0] : null);
+    cl.setOut(out);
+    cl.setErr(err);
+    return cl.execute(args);
+  }
+
+  /** Standard output's writer as picocli makes it: the encoding the JVM chose for the stream. */
+  private static PrintWriter stdout() {
+    return writer(System.out, System.getProperty("sun.stdout.encoding"));
+  }
+
+  private static PrintWriter stderr() {
+    return writer(System.err, System.getProperty("sun.stderr.encoding"));
+  }
+
+  private static PrintWriter writer(OutputStream stream, String encoding) {
+    Charset charset = Charset.defaultCharset();
+    if (encoding != null) {
+      try {
+        charset = Charset.forName(encoding.equalsIgnoreCase("cp65001") ? "UTF-8" : encoding);
+      } catch (IllegalArgumentException e) {
+        // an unknown encoding: the default, as picocli falls back
+      }
+    }
+    return new PrintWriter(new BufferedWriter(new OutputStreamWriter(stream, charset)), true);
   }
 }

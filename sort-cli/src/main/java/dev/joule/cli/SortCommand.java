@@ -28,7 +28,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -91,6 +90,9 @@ public final class SortCommand implements Callable<Integer> {
   static final String STDIO = SortInputs.STDIN;
 
   @Spec CommandSpec spec;
+
+  /** The command line that set the options: {@link DirectSort}'s, else picocli's model. */
+  CommandContext context;
 
   @Mixin GnuOrdering ordering;
 
@@ -220,19 +222,20 @@ public final class SortCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter err = context().err();
     String program = compressProgram();
     locale = locale(err);
     Mode mode = mode();
     GnuDebug debug = gnuDebug ? parseDebug() : null;
     if (files0From != null && !files.isEmpty()) {
-      throw new GnuUsageException(
-              "extra operand '"
-                  + files.get(0)
-                  + "'\nfile operands cannot be combined with --files0-from",
-              ExitCodes.USAGE_OR_IO,
-              true)
-          .onCommand(spec.commandLine());
+      throw context()
+          .usage(
+              new GnuUsageException(
+                  "extra operand '"
+                      + files.get(0)
+                      + "'\nfile operands cannot be combined with --files0-from",
+                  ExitCodes.USAGE_OR_IO,
+                  true));
     }
     SortInputs inputs =
         new SortInputs(files0From != null ? filesFrom(files0From) : files, env.stdin());
@@ -295,7 +298,7 @@ public final class SortCommand implements Callable<Integer> {
     if (programs.isEmpty()) {
       return null;
     }
-    if (abbreviated == null && spec.commandLine().getParseResult().hasMatchedOption("--compress")) {
+    if (abbreviated == null && context().matched("--compress")) {
       throw usage(
           "--compress "
               + options.compress
@@ -573,14 +576,18 @@ public final class SortCommand implements Callable<Integer> {
         output == null || streamTarget(output)
             ? config.tempDirs().get(0).resolve("joule-stdout")
             : Path.of(output);
-    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter stdout = context().out();
     stdout.println(env.engine().explain(direct, out, config).stripTrailing());
     stdout.flush();
     return ExitCodes.OK;
   }
 
-  private ParameterException usage(String message) {
-    return new ParameterException(spec.commandLine(), message);
+  private RuntimeException usage(String message) {
+    return context().usage(message, null);
+  }
+
+  private CommandContext context() {
+    return context != null ? context : CommandContext.of(spec);
   }
 
   static NoticeSink notices(PrintWriter err, ProgressBar bar) {

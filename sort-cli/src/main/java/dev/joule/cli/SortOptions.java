@@ -14,9 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
@@ -35,6 +33,9 @@ public final class SortOptions {
 
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
+
+  /** The command line that set these options: {@link DirectSort}'s, else picocli's model. */
+  CommandContext context;
 
   @Option(
       names = {"-S", "--buffer-size", "--memory"},
@@ -232,8 +233,8 @@ public final class SortOptions {
 
   /**
    * A builder of the configuration these options describe (records default to gensort's; {@code
-   * joule sort} sets its own). Throws a {@link ParameterException} naming the option for any value
-   * the engine refuses; touches no file.
+   * joule sort} sets its own). Throws a usage error naming the option for any value the engine
+   * refuses; touches no file.
    */
   SortConfig.Builder toBuilder(NoticeSink notices, ProgressListener listener) {
     SortConfig.Builder b = SortConfig.builder();
@@ -338,15 +339,11 @@ public final class SortOptions {
   }
 
   /** A usage error naming {@code option} and the value the user typed. */
-  ParameterException invalid(String option, String reason) {
-    OptionSpec o = mixee.findOption(option);
-    String typed = "";
-    if (o != null && !o.originalStringValues().isEmpty()) {
-      List<String> v = o.originalStringValues();
-      typed = "'" + v.get(v.size() - 1) + "': ";
-    }
-    return new ParameterException(
-        mixee.commandLine(), "invalid value for " + option + ": " + typed + reason);
+  RuntimeException invalid(String option, String reason) {
+    CommandContext c = context != null ? context : CommandContext.of(mixee);
+    String value = c.typed(option);
+    String typed = value != null ? "'" + value + "': " : "";
+    return c.usage("invalid value for " + option + ": " + typed + reason, null);
   }
 
   /**

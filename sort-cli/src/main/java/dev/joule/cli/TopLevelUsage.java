@@ -50,7 +50,12 @@ final class TopLevelUsage {
 
   /** GNU's pointer to the help of {@code cl}'s command. */
   static String tryHelp(CommandLine cl) {
-    return "Try '" + cl.getCommandSpec().qualifiedName() + " --help' for more information.";
+    return tryHelp(cl.getCommandSpec().qualifiedName());
+  }
+
+  /** GNU's pointer to the help of the command {@code qualifiedName} ({@code joule sort}). */
+  static String tryHelp(String qualifiedName) {
+    return "Try '" + qualifiedName + " --help' for more information.";
   }
 
   private static String list(List<String> commands) {

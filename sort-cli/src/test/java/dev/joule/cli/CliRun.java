@@ -26,14 +26,21 @@ final class CliRun {
   }
 
   /**
-   * Runs with {@code env}'s engine and standard streams, the command line built as {@code main}
-   * builds it (only the subcommand the first argument names).
+   * Runs with {@code env}'s engine and standard streams as {@code main} runs (a {@code sort} around
+   * picocli's model where {@link DirectSort} takes it, else only the subcommand the first argument
+   * names).
    */
   static CliRun run(CliEnvironment env, String... args) {
-    return run(JouleCommand.newCommandLine(env, args.length > 0 ? args[0] : null), args);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        JouleCommand.execute(env, args, new PrintWriter(out, true), new PrintWriter(err, true));
+    return new CliRun(code, out.toString(), err.toString());
   }
 
-  private static CliRun run(CommandLine cl, String... args) {
+  /** Runs through picocli's model only, never {@link DirectSort}: its reference. */
+  static CliRun viaPicocli(CliEnvironment env, String... args) {
+    CommandLine cl = JouleCommand.newCommandLine(env, args.length > 0 ? args[0] : null);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cl.setOut(new PrintWriter(out, true));
