@@ -140,6 +140,16 @@ public final class RecordIndex {
   }
 
   /**
+   * Forgets the arena the index was bound to and its entries, keeping the arrays for a later {@link
+   * #bind}: for an owner that gives the arena back (its memory is then gone) and keeps the index.
+   */
+  public void unbind() {
+    java.util.Arrays.fill(slabs, null);
+    view = null;
+    size = 0;
+  }
+
+  /**
    * Indexes the whole records of {@code arena} in input order (slab by slab; a partial record at
    * the end of a slab's filled bytes is ignored) and returns their number. Replaces any previous
    * content. Serial: {@link #prepare} plus {@link #fill} over every slab.

@@ -140,7 +140,9 @@ final class SessionChunk implements AutoCloseable {
     }
     long step;
     if (arena == null) {
-      step = slabCharge(SessionPlan.FIRST_SLAB_BYTES) + indexCharge(firstIndex());
+      step =
+          slabCharge(SessionPlan.FIRST_SLAB_BYTES)
+              + (index != null ? 0 : indexCharge(firstIndex()));
     } else if (fixedSize == 0 && !index.hasRoom()) {
       step = indexCharge(2 * index.capacity()); // both arrays live while the entries are copied
     } else if (arena.allocatedSlabs() < arena.slabCount()) {
@@ -160,8 +162,12 @@ final class SessionChunk implements AutoCloseable {
   long grow(long step) {
     charged += step;
     if (arena == null) {
-      newArena(step - indexCharge(firstIndex()));
-      index = RecordIndex.allocate(fixedSize > 0 ? 1 : firstIndex());
+      if (index == null) {
+        newArena(step - indexCharge(firstIndex()));
+        index = RecordIndex.allocate(fixedSize > 0 ? 1 : firstIndex());
+      } else {
+        newArena(step); // the index kept by releaseArena
+      }
       if (fixedSize > 0) {
         inPlaceRecords = arena.slabCapacity(0) / fixedSize;
         slab = 0;
@@ -385,6 +391,36 @@ final class SessionChunk implements AutoCloseable {
     index = null;
     charged = 0;
     inPlaceRecords = 0;
+    clear();
+    return was;
+  }
+
+  /**
+   * Gives back the arena of an oversized chunk once its run is written, and keeps its index,
+   * charged, for the chunk's next fills; returns the bytes freed. The index of a chunk that grew
+   * into the whole budget is twice what a chunk of a spilling session needs, but dropping it leaves
+   * its arrays (a quarter of the chunk's bytes for pairs of a few hundred bytes) to the collector's
+   * old generation, which keeps that room in the process: the embedding race of issue 27 held 29 MB
+   * of dead index arrays in a 48 MB old generation. Kept, the chunk's next arenas are smaller by
+   * the difference, and nothing is left behind. Fixed records in place (whose index is charged with
+   * the slabs) and an index that would leave the chunk less than half of its bytes for records give
+   * everything back ({@link #release}).
+   */
+  long releaseArena() {
+    if (fixedSize > 0
+        || arena == null
+        || index == null
+        || indexCharge(index.capacity()) > plan.chunkBytes() / 2) {
+      return release();
+    }
+    long kept = indexCharge(index.capacity());
+    long was = charged - kept;
+    index.unbind();
+    arena.close();
+    java.util.Arrays.fill(slabCharged, 0);
+    java.util.Arrays.fill(crcViews, null);
+    arena = null;
+    charged = kept;
     clear();
     return was;
   }

@@ -344,8 +344,8 @@ final class SessionEngine implements AutoCloseable {
       f.get();
       if (other.oversized()) {
         // The first chunk grew into both halves before it had to spill: now that it is written,
-        // it goes back whole, so that two chunks fit again.
-        meter.freed(other.release());
+        // its arena goes back, so that two chunks fit again (its index stays for its next fills).
+        meter.freed(other.releaseArena());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

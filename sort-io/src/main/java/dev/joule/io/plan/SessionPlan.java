@@ -23,9 +23,10 @@ import java.util.Locale;
  * to write behind, so the first chunk may take both halves, {@link #firstChunkBytes()} = B − C −
  * pool(s + 1, T): an input that fits that is sorted in memory (GNU sort too holds about all of its
  * {@code -S}). The price is that such a chunk's write, if it comes, is not overlapped with filling;
- * it is then given back whole and every chunk keeps to {@link #chunkBytes()}. A chunk's arena is
- * made of slabs that double from {@link #FIRST_SLAB_BYTES} to {@link #largestSlabBytes()}, each
- * counted (with its page of alignment) when it is allocated, and its index grows by doubling,
+ * its arena is then given back (its index stays, counted, for the chunk's next fills: dropped, it
+ * was heap garbage the collector kept) and every chunk keeps to {@link #chunkBytes()}. A chunk's
+ * arena is made of slabs that double from {@link #FIRST_SLAB_BYTES} to {@link #largestSlabBytes()},
+ * each counted (with its page of alignment) when it is allocated, and its index grows by doubling,
  * counted in full (both arrays) while it is copied; so a session of one record holds one small slab
  * and a small index. Merges use the file sort's {@link SortPlan} for the same budget and transfer
  * ({@link #mergePlan()}): fan-in, pools, passes.

@@ -1,0 +1,86 @@
+package dev.joule.io.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.joule.core.index.RecordIndex;
+import dev.joule.io.config.DataSize;
+import dev.joule.io.config.FileKind;
+import dev.joule.io.config.LastResort;
+import dev.joule.io.config.SortConfig;
+import dev.joule.io.input.EntrySpec;
+import dev.joule.io.plan.SessionPlan;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A session's first chunk grows into the whole budget until it spills; once its run is written it
+ * gives back its arena and keeps its index, charged, for its next fills ({@code
+ * SessionChunk.releaseArena}). Given back whole, the index's arrays were heap garbage that the
+ * collector's old generation kept: 29 MB of a 48 MB old generation in the embedding race of issue
+ * 27, whose peak RSS they took above budget + the JVM's baseline + 64 MiB.
+ */
+class OversizedChunkTest {
+  @TempDir Path dir;
+
+  @Test
+  void anOversizedChunkKeepsItsIndexAndOnlyItForItsNextFills() throws Exception {
+    SortConfig config =
+        SortConfig.builder()
+            .memoryBudget(DataSize.ofMiB(16))
+            .threads(2)
+            .tempDirs(java.util.List.of(dir))
+            .transferSize(FileKind.TEMP, DataSize.ofKiB(64))
+            .build();
+    SessionPlan plan = SessionPlan.of(config);
+    EntrySpec spec = EntrySpec.pairs(false, LastResort.NONE);
+    Random random = new Random(27);
+    try (SessionChunk chunk = new SessionChunk(spec, plan, 0, true, true)) {
+      fill(chunk, spec, random);
+      assertTrue(chunk.oversized(), chunk.charged() + " bytes, a chunk " + plan.chunkBytes());
+      RecordIndex index = chunk.index();
+      long indexBytes = (long) index.capacity() * RecordIndex.BYTES_PER_ENTRY;
+      long held = chunk.charged();
+
+      chunk.keepToChunkBytes(); // the session's first spill
+      assertEquals(held - indexBytes, chunk.releaseArena(), "the arena's bytes come back");
+      assertEquals(indexBytes, chunk.charged(), "the index stays charged");
+      assertNull(chunk.arena());
+      assertTrue(chunk.isEmpty());
+
+      long added = fill(chunk, spec, random);
+      assertSame(index, chunk.index(), "the next fill uses the same index");
+      assertEquals(indexBytes, (long) chunk.index().capacity() * RecordIndex.BYTES_PER_ENTRY);
+      assertEquals(added, chunk.index().size(), "it holds the new entries, and only them");
+      assertTrue(chunk.charged() <= plan.chunkBytes(), chunk.charged() + " bytes");
+    }
+  }
+
+  /** Adds random pairs until the chunk cannot grow; returns how many it took. */
+  private static long fill(SessionChunk chunk, EntrySpec spec, Random random) {
+    long n = 0;
+    byte[] key = new byte[64];
+    byte[] value = new byte[500];
+    while (true) {
+      int k = 4 + random.nextInt(61);
+      int v = random.nextInt(501);
+      random.nextBytes(key);
+      random.nextBytes(value);
+      ByteBuffer kb = ByteBuffer.wrap(key, 0, k);
+      ByteBuffer vb = ByteBuffer.wrap(value, 0, v);
+      while (!chunk.append(vb, 0, v, kb, 0, k)) {
+        long step = chunk.growthFor(spec.layout().entryLength(v, k));
+        if (step == 0) {
+          return n;
+        }
+        chunk.grow(step);
+      }
+      n++;
+    }
+  }
+}
