@@ -13,13 +13,13 @@ import dev.joule.io.plan.SessionPlan;
 import java.nio.ByteBuffer;
 
 /**
- * One chunk of a sort session: an arena that grows slab by slab and an index that grows by
- * doubling, which {@code add} fills, then sorted and spilled as one run (or, if it is the whole
- * input, read in order from memory). A session has two, filling one while the other is written
- * ({@link SessionEngine}).
+ * One chunk of a sort session: an arena that grows slab by slab and an index that grows by doubling
+ * (then to the entries the chunk's limit holds, {@code nextIndexCapacity}), which {@code add}
+ * fills, then sorted and spilled as one run (or, if it is the whole input, read in order from
+ * memory). A session has two, filling one while the other is written ({@link SessionEngine}).
  *
  * <p><b>Growth.</b> A chunk never grows by itself: {@link #growthFor} says what the next step costs
- * (a slab of the arena with its page of alignment, or a doubled index, both arrays of the old and
+ * (a slab of the arena with its page of alignment, or a larger index, both arrays of the old and
  * the new one counted while the entries are copied), the session asks its ledger for it, and {@link
  * #grow} takes the step; {@link #charged()} is what the chunk holds in the ledger. Fixed records
  * read in place are indexed only when the chunk is sorted, so each slab is charged with the index
@@ -144,7 +144,7 @@ final class SessionChunk implements AutoCloseable {
           slabCharge(SessionPlan.FIRST_SLAB_BYTES)
               + (index != null ? 0 : indexCharge(firstIndex()));
     } else if (fixedSize == 0 && !index.hasRoom()) {
-      step = indexCharge(2 * index.capacity()); // both arrays live while the entries are copied
+      step = indexCharge(nextIndexCapacity()); // both arrays live while the entries are copied
     } else if (arena.allocatedSlabs() < arena.slabCount()) {
       int next = arena.allocatedSlabs();
       step = slabCharge(arena.slabCapacity(next));
@@ -181,7 +181,7 @@ final class SessionChunk implements AutoCloseable {
     }
     if (fixedSize == 0 && !index.hasRoom()) {
       long old = indexCharge(index.capacity());
-      index.growTo(2 * index.capacity());
+      index.growTo((int) (step / RecordIndex.BYTES_PER_ENTRY)); // the capacity growthFor priced
       charged -= old;
       return old;
     }
@@ -230,6 +230,29 @@ final class SessionChunk implements AutoCloseable {
     int next = arena.allocatedSlabs();
     arena.allocateSlab(next);
     slabCharged[next] = step;
+  }
+
+  /**
+   * The capacity a full index grows to: twice its own, or from {@link
+   * SessionPlan#PROJECTED_INDEX_FROM} entries on the entries the chunk holds at its limit if they
+   * keep their mean size (arena and index bytes together), when that is more and fits beside what
+   * the chunk holds. An estimate too low costs a doubling more at the end (or a run written a
+   * little early, if that does not fit); too high, a little of the chunk's arena.
+   */
+  private int nextIndexCapacity() {
+    int cap = index.capacity();
+    int doubled = 2 * cap;
+    if (cap < SessionPlan.PROJECTED_INDEX_FROM || index.size() == 0) {
+      return doubled;
+    }
+    long perEntry = arena.filledBytes() / index.size() + RecordIndex.BYTES_PER_ENTRY;
+    long projected = limit / perEntry;
+    if (projected <= doubled
+        || projected > Integer.MAX_VALUE - 8
+        || charged + indexCharge((int) projected) > limit) {
+      return doubled;
+    }
+    return (int) projected;
   }
 
   private int firstIndex() {

@@ -26,10 +26,11 @@ import java.util.Locale;
  * its arena is then given back (its index stays, counted, for the chunk's next fills: dropped, it
  * was heap garbage the collector kept) and every chunk keeps to {@link #chunkBytes()}. A chunk's
  * arena is made of slabs that double from {@link #FIRST_SLAB_BYTES} to {@link #largestSlabBytes()},
- * each counted (with its page of alignment) when it is allocated, and its index grows by doubling,
- * counted in full (both arrays) while it is copied; so a session of one record holds one small slab
- * and a small index. Merges use the file sort's {@link SortPlan} for the same budget and transfer
- * ({@link #mergePlan()}): fan-in, pools, passes.
+ * each counted (with its page of alignment) when it is allocated, and its index grows by doubling
+ * (from {@link #PROJECTED_INDEX_FROM} entries on, to the entries the chunk holds at their mean
+ * size), counted in full (both arrays) while it is copied; so a session of one record holds one
+ * small slab and a small index. Merges use the file sort's {@link SortPlan} for the same budget and
+ * transfer ({@link #mergePlan()}): fan-in, pools, passes.
  *
  * <p><b>Temp transfer.</b> A session cannot choose its transfer from its input's size as the file
  * sort does ({@code SortPlan.oneMergePassTransfer}), so unless the caller set one it takes B / 128
@@ -48,6 +49,15 @@ public final class SessionPlan {
 
   /** Index entries of a fresh chunk; it doubles as entries arrive. */
   public static final int FIRST_INDEX_ENTRIES = 256;
+
+  /**
+   * Index entries from which a chunk's index grows to the entries its limit holds at their mean
+   * size so far instead of doubling: each doubling leaves the old arrays to the collector, and a
+   * chain of them up to a chunk of the whole budget was about 8 MB of old-generation garbage in the
+   * embedding race of issue 27 (sort-bench/README.md, "The embedding session"). By 16,384 entries
+   * the mean is known well enough, and a small session never gets there.
+   */
+  public static final int PROJECTED_INDEX_FROM = 1 << 14;
 
   /** Budget per temp transfer of a session that did not set its own: see the class comment. */
   static final int BUDGET_PER_TRANSFER = 128;

@@ -61,6 +61,48 @@ class OversizedChunkTest {
     }
   }
 
+  /**
+   * Past {@code SessionPlan.PROJECTED_INDEX_FROM} entries the index grows to what the chunk's limit
+   * holds at the entries' mean size, not by doubling: pairs of 116 bytes fill a 16 MiB budget's
+   * first chunk with an index within a tenth of their number (doubling: 1.24 times it here, and
+   * left each smaller step's arrays to the collector).
+   */
+  @Test
+  void aLargeChunkGrowsItsIndexToTheEntriesItsLimitHolds() throws Exception {
+    SortConfig config =
+        SortConfig.builder()
+            .memoryBudget(DataSize.ofMiB(16))
+            .threads(2)
+            .tempDirs(java.util.List.of(dir))
+            .transferSize(FileKind.TEMP, DataSize.ofKiB(64))
+            .build();
+    SessionPlan plan = SessionPlan.of(config);
+    EntrySpec spec = EntrySpec.pairs(false, LastResort.NONE);
+    try (SessionChunk chunk = new SessionChunk(spec, plan, 0, true, true)) {
+      byte[] key = new byte[8];
+      byte[] value = new byte[100];
+      long n = 0;
+      outer:
+      while (true) {
+        java.util.Arrays.fill(key, (byte) n);
+        while (!chunk.append(ByteBuffer.wrap(value), 0, 100, ByteBuffer.wrap(key), 0, 8)) {
+          long step = chunk.growthFor(spec.layout().entryLength(100, 8));
+          if (step == 0) {
+            break outer;
+          }
+          chunk.grow(step);
+        }
+        n++;
+      }
+      RecordIndex index = chunk.index();
+      assertEquals(n, index.size());
+      assertTrue(n > 4 * SessionPlan.PROJECTED_INDEX_FROM, n + " entries");
+      assertTrue(
+          index.capacity() <= n + n / 10, index.capacity() + " index entries for " + n + " pairs");
+      assertTrue(chunk.charged() <= plan.firstChunkBytes());
+    }
+  }
+
   /** Adds random pairs until the chunk cannot grow; returns how many it took. */
   private static long fill(SessionChunk chunk, EntrySpec spec, Random random) {
     long n = 0;
