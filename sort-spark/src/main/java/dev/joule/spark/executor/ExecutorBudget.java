@@ -60,7 +60,9 @@ public final class ExecutorBudget {
    * value on average, so that a partition of the expected size sorts in memory. Until its first
    * spill a session's one chunk may take its whole budget but the run writer's buffers (issue 27's
    * engine), so a partition must fit there: the pair's entry and up to two index entries (the index
-   * doubles; both arrays are counted while it is copied).
+   * doubles, both arrays counted while it is copied; past 16,384 entries it grows to what the chunk
+   * holds at the entries' mean size, about one entry per pair, but an estimate short of the
+   * partition's end doubles it again, so the worst case stays).
    */
   public static long pairBytes(double meanEntry) {
     double entry = PAIR_ENTRY_HEADER + Math.max(0, meanEntry);
