@@ -30,14 +30,7 @@ class OversizedChunkTest {
 
   @Test
   void anOversizedChunkKeepsItsIndexAndOnlyItForItsNextFills() throws Exception {
-    SortConfig config =
-        SortConfig.builder()
-            .memoryBudget(DataSize.ofMiB(16))
-            .threads(2)
-            .tempDirs(java.util.List.of(dir))
-            .transferSize(FileKind.TEMP, DataSize.ofKiB(64))
-            .build();
-    SessionPlan plan = SessionPlan.of(config);
+    SessionPlan plan = plan16MiB();
     EntrySpec spec = EntrySpec.pairs(false, LastResort.NONE);
     Random random = new Random(27);
     try (SessionChunk chunk = new SessionChunk(spec, plan, 0, true, true)) {
@@ -69,14 +62,7 @@ class OversizedChunkTest {
    */
   @Test
   void aLargeChunkGrowsItsIndexToTheEntriesItsLimitHolds() throws Exception {
-    SortConfig config =
-        SortConfig.builder()
-            .memoryBudget(DataSize.ofMiB(16))
-            .threads(2)
-            .tempDirs(java.util.List.of(dir))
-            .transferSize(FileKind.TEMP, DataSize.ofKiB(64))
-            .build();
-    SessionPlan plan = SessionPlan.of(config);
+    SessionPlan plan = plan16MiB();
     EntrySpec spec = EntrySpec.pairs(false, LastResort.NONE);
     try (SessionChunk chunk = new SessionChunk(spec, plan, 0, true, true)) {
       byte[] key = new byte[8];
@@ -101,6 +87,17 @@ class OversizedChunkTest {
           index.capacity() <= n + n / 10, index.capacity() + " index entries for " + n + " pairs");
       assertTrue(chunk.charged() <= plan.firstChunkBytes());
     }
+  }
+
+  /** A session's plan for a 16 MiB budget and 64 KiB temp transfers. */
+  private SessionPlan plan16MiB() throws Exception {
+    return SessionPlan.of(
+        SortConfig.builder()
+            .memoryBudget(DataSize.ofMiB(16))
+            .threads(2)
+            .tempDirs(java.util.List.of(dir))
+            .transferSize(FileKind.TEMP, DataSize.ofKiB(64))
+            .build());
   }
 
   /** Adds random pairs until the chunk cannot grow; returns how many it took. */
