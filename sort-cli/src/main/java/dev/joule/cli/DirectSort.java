@@ -6,11 +6,9 @@ import dev.joule.io.config.DirectIoPolicy;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code joule sort} without picocli's model of the command: the arguments read by {@link
@@ -29,8 +27,7 @@ import java.util.Set;
 final class DirectSort implements CommandContext {
   private final PrintWriter out;
   private final PrintWriter err;
-  private final Set<String> matched = new HashSet<>();
-  private final Map<String, String> typed = new HashMap<>();
+  private final Map<String, String> typed = new HashMap<>(); // by longest name: what was given
 
   DirectSort(PrintWriter out, PrintWriter err) {
     this.out = out;
@@ -95,7 +92,6 @@ final class DirectSort implements CommandContext {
         if ((value == null) != (o.maxArity() == 0) || !set(c, o.longest(), value)) {
           return null;
         }
-        matched.add(o.longest());
         typed.put(o.longest(), value != null ? value : "true"); // a flag's, as picocli has it
       }
     } catch (RuntimeException e) {
@@ -178,7 +174,7 @@ final class DirectSort implements CommandContext {
   @Override
   public boolean matched(String option) {
     Opt o = SortOptionTable.find(option);
-    return o != null && matched.contains(o.longest());
+    return o != null && typed.containsKey(o.longest());
   }
 
   @Override

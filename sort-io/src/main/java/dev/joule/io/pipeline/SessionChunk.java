@@ -405,17 +405,22 @@ final class SessionChunk implements AutoCloseable {
    */
   long release() {
     long was = charged;
+    dropArena();
+    index = null;
+    charged = 0;
+    clear();
+    return was;
+  }
+
+  /** Closes the arena and forgets its slabs' charges and views (not the ledger's total). */
+  private void dropArena() {
     if (arena != null) {
       arena.close();
     }
     java.util.Arrays.fill(slabCharged, 0);
     java.util.Arrays.fill(crcViews, null);
     arena = null;
-    index = null;
-    charged = 0;
     inPlaceRecords = 0;
-    clear();
-    return was;
   }
 
   /**
@@ -439,10 +444,7 @@ final class SessionChunk implements AutoCloseable {
     long kept = indexCharge(index.capacity());
     long was = charged - kept;
     index.unbind();
-    arena.close();
-    java.util.Arrays.fill(slabCharged, 0);
-    java.util.Arrays.fill(crcViews, null);
-    arena = null;
+    dropArena();
     charged = kept;
     clear();
     return was;

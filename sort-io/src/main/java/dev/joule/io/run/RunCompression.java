@@ -189,11 +189,7 @@ public final class RunCompression implements AutoCloseable {
 
   /** A new per-run decision, for one run writer's thread: its codec and which blocks it tries. */
   Choice forRun() {
-    BlockCodec c = policy.mode() == Compression.Mode.AUTO ? autoCodecForRun() : codec;
-    if (isZstd(c)) {
-      zstdRuns.incrementAndGet();
-    }
-    return new Choice(c);
+    return new Choice(policy.mode() == Compression.Mode.AUTO ? autoCodecForRun() : codec);
   }
 
   /**
@@ -235,10 +231,15 @@ public final class RunCompression implements AutoCloseable {
    */
   final class Choice {
     private final BlockCodec runCodec;
+    private final Rates rates; // of runCodec
     private long index; // blocks of this run so far
 
     Choice(BlockCodec runCodec) {
       this.runCodec = runCodec;
+      this.rates = isZstd(runCodec) ? zstdRates : lz4Rates;
+      if (rates == zstdRates) {
+        zstdRuns.incrementAndGet();
+      }
     }
 
     /** The codec of this run (its header names it). */
@@ -262,7 +263,7 @@ public final class RunCompression implements AutoCloseable {
         default:
           return k < PROBE_BLOCKS
               || k % PROBE_EVERY == 0
-              || ratesOf(runCodec).worthwhile(deviceRate.getAsDouble());
+              || rates.worthwhile(deviceRate.getAsDouble());
       }
     }
 
@@ -270,12 +271,8 @@ public final class RunCompression implements AutoCloseable {
      * Counts a block of this run tried: {@code raw} bytes became {@code stored} in {@code nanos}.
      */
     void tried(int raw, int stored, long nanos) {
-      ratesOf(runCodec).add(raw, stored, nanos);
+      rates.add(raw, stored, nanos);
     }
-  }
-
-  private Rates ratesOf(BlockCodec c) {
-    return isZstd(c) ? zstdRates : lz4Rates;
   }
 
   private boolean isZstd(BlockCodec c) {
