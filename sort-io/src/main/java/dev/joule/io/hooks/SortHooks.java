@@ -37,10 +37,11 @@ import java.util.function.LongConsumer;
  *     OutOfMemoryError} stands for a refused allocation) fails the sort like any other
  * @param beforeSessionRunWrite called on a sort session's run writer thread before it sorts and
  *     writes each chunk handed to it, with the number of records the session had taken when it
- *     handed the chunk over; the overlap test blocks it there until more records were added since
- *     then, which only works if adding does not wait for the write (counted from the hand-off, not
- *     from when the writer thread gets to the chunk: a writer scheduled late must not make a chunk
- *     that filled meanwhile look like adding that waited)
+ *     handed the chunk over, and for an oversized first chunk written in two runs once more before
+ *     the second (its tail's slabs given back by then); the overlap test blocks it there until more
+ *     records were added since then, which only works if adding does not wait for the write
+ *     (counted from the hand-off, not from when the writer thread gets to the chunk: a writer
+ *     scheduled late must not make a chunk that filled meanwhile look like adding that waited)
  */
 public record SortHooks(
     long runRecordsLimit,

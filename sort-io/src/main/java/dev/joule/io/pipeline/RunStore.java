@@ -327,6 +327,18 @@ final class RunStore implements AutoCloseable {
     runs.add(d);
   }
 
+  /**
+   * Puts run {@code d} right before run {@code later} in input order: a session's chunk written in
+   * two parts, its later entries first ({@link SessionEngine}), so that the merge's ties still go
+   * to the entries added first.
+   */
+  synchronized void moveBefore(RunDescriptor d, RunDescriptor later) {
+    if (!runs.remove(d) || !runs.contains(later)) {
+      throw new IllegalStateException("runs " + d + " and " + later + " are not both spilled");
+    }
+    runs.add(runs.indexOf(later), d);
+  }
+
   /** The runs spilled so far, in input order (a copy). */
   synchronized List<RunDescriptor> runs() {
     return List.copyOf(runs);

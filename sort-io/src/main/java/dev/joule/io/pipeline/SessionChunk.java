@@ -55,6 +55,7 @@ final class SessionChunk implements AutoCloseable {
   private long recordBytes;
   private long records;
   private int sorted = -1; // entries sorted, or -1 while filling
+  private boolean split; // its tail slabs were written first and given back
 
   SessionChunk(EntrySpec spec, SessionPlan plan, int fixedSize, boolean pairs, boolean checksums) {
     this.spec = spec;
@@ -75,9 +76,12 @@ final class SessionChunk implements AutoCloseable {
     limit = plan.chunkBytes();
   }
 
-  /** Whether the chunk holds more than a chunk of a spilling session may. */
+  /**
+   * Whether the chunk holds more than a chunk of a spilling session may, or did until its tail was
+   * given back ({@link #releaseTail}): either way its arena goes back once it is written.
+   */
   boolean oversized() {
-    return charged > plan.chunkBytes();
+    return split || charged > plan.chunkBytes();
   }
 
   /**
@@ -361,6 +365,17 @@ final class SessionChunk implements AutoCloseable {
    * entries. Called once per fill, by whichever thread writes or reads the chunk.
    */
   int sort(RadixRunSorter sorter) {
+    prepare(sorter);
+    sorter.sort(index);
+    sorted = index.size();
+    return sorted;
+  }
+
+  /**
+   * Makes the entries ready to sort (fixed records in place: indexes and checksums them), in the
+   * order they were added; returns them. {@link #sortRange} then sorts parts of them.
+   */
+  int prepare(RadixRunSorter sorter) {
     if (fixedSize > 0) {
       if (index.capacity() < inPlaceRecords) {
         index.growTo(inPlaceRecords); // charged with the slabs
@@ -372,9 +387,87 @@ final class SessionChunk implements AutoCloseable {
       }
       records = index.size();
     }
-    sorter.sort(index);
+    return index.size();
+  }
+
+  /** Sorts the prepared entries {@code [from, to)} among themselves. */
+  void sortRange(RadixRunSorter sorter, int from, int to) {
+    sorter.sort(index, from, to);
     sorted = index.size();
-    return sorted;
+  }
+
+  // ---- a write in two parts ----
+
+  /**
+   * Where the write of an oversized chunk splits: the first slab of its tail, the slabs that hold
+   * about the later half of its charge, or 0 when it is not oversized. The tail is sorted and
+   * written first and its slabs given back ({@link #releaseTail}), so that the session goes on
+   * filling while the rest is written, instead of waiting for a whole budget's run.
+   */
+  int splitSlab() {
+    if (arena == null || charged <= plan.chunkBytes()) {
+      return 0;
+    }
+    int n = arena.allocatedSlabs();
+    long total = 0;
+    for (int s = 0; s < n; s++) {
+      total += slabCharged[s];
+    }
+    long before = 0;
+    for (int s = 0; s < n; s++) {
+      if (before >= total / 2) {
+        return s;
+      }
+      before += slabCharged[s];
+    }
+    return 0;
+  }
+
+  /**
+   * The first prepared entry in slab {@code slab} or after it (entries are added slab by slab, so
+   * before sorting those of the tail are the last ones), or the number of entries.
+   */
+  int firstEntryIn(int slab) {
+    int lo = 0;
+    int hi = index.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (index.slab(mid) < slab) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** Bytes filled in slabs {@code [from, to)}: at least the records they hold. */
+  long filledBytes(int from, int to) {
+    long b = 0;
+    for (int s = from; s < Math.min(to, arena.allocatedSlabs()); s++) {
+      b += arena.filled(s);
+    }
+    return b;
+  }
+
+  /**
+   * Gives back slabs {@code from} on, whose entries were written; returns the bytes they were
+   * charged (fixed records in place: without their index entries, which the index array still holds
+   * until the chunk is released). Called by the thread that writes the chunk.
+   */
+  long releaseTail(int from) {
+    long freed = 0;
+    for (int s = from; s < arena.allocatedSlabs(); s++) {
+      long slabBytes = (long) arena.slabCapacity(s) + Alignment.BYTES;
+      long f = fixedSize > 0 ? slabBytes : slabCharged[s];
+      slabCharged[s] -= f;
+      freed += f;
+    }
+    arena.releaseSlabsFrom(from);
+    java.util.Arrays.fill(crcViews, from, crcViews.length, null);
+    charged -= freed;
+    split = true;
+    return freed;
   }
 
   /** Entries sorted by the last {@link #sort}. */
@@ -421,6 +514,7 @@ final class SessionChunk implements AutoCloseable {
     java.util.Arrays.fill(crcViews, null);
     arena = null;
     inPlaceRecords = 0;
+    split = false;
   }
 
   /**

@@ -23,10 +23,11 @@ import java.util.function.Supplier;
  * from one entry to the next; what a caller holds is valid until {@link #next()}, as {@link
  * RecordCursor} says.
  *
- * <p><b>Check.</b> With validation each entry goes through an {@link OutputValidator} (one CRC-32C,
- * a copy and a compare of its key), and the last {@link #next()} compares count and checksum with
- * what was added. In unique mode an entry whose key equals the previous one is left out (and
- * accounted for).
+ * <p><b>Check.</b> Each entry passes an {@link EntryCheck} (with validation an {@link
+ * OutputValidator}: one CRC-32C, a copy and a compare of its key; in unique mode an entry whose key
+ * equals the previous one is left out and accounted for), here or on the thread of a merge that
+ * runs ahead ({@link MergeAhead}); the last {@link #next()} compares count and checksum with what
+ * was added.
  *
  * <p>Every method takes the session's lock, so a concurrent {@code spill()} runs between two moves.
  * A test's {@link OutputFault} of kind {@code DROP} (the other kinds do not apply here) leaves one
@@ -68,6 +69,14 @@ final class SessionCursor implements RecordCursor {
     int run();
 
     /**
+     * Has the entries pass {@code check} as they are produced (a merge running ahead does, on its
+     * own thread); false if the cursor is to pass them through it as they are read.
+     */
+    default boolean checkAhead(EntryCheck check) {
+      return false;
+    }
+
+    /**
      * Writes the unread rest as a run (a spill during iteration); returns the bytes to be freed.
      */
     default long spillRest() throws IOException {
@@ -82,19 +91,14 @@ final class SessionCursor implements RecordCursor {
   private final EntryLayout layout;
   private final OutputValidator validator; // null without validation (unless unique needs it)
   private final boolean check; // compare with what was added at the end
-  private final boolean unique;
+  private final EntryCheck entryCheck; // null when the entries pass it as they are produced
   private ByteBuffer[] sources = new ByteBuffer[16];
   private ByteBuffer[] recordViews = new ByteBuffer[16];
   private ByteBuffer[] keyViews = new ByteBuffer[16];
-  private ByteBuffer[] checkViews = new ByteBuffer[16];
   private ByteBuffer record;
   private ByteBuffer key;
-  private byte[] previousKey = new byte[64]; // unique mode without validation
-  private int previousLength = -1;
   private boolean ended;
   private boolean closed;
-  private final OutputFault fault; // a test's: the session applies DROP only
-  private long seen; // entries read, for the fault
   private String checkedName = "the session's output";
   private Supplier<String> checkedOutcome = () -> "its records were handed out already";
 
@@ -104,18 +108,24 @@ final class SessionCursor implements RecordCursor {
     this.entries = entries;
     this.spec = engine.spec;
     this.layout = spec.layout();
-    this.unique = spec.unique();
     this.check = validate;
     OutputFault f = SortHooks.of(engine.config).outputFault();
-    this.fault = f.kind() == OutputFault.Kind.DROP ? f : null;
     // Unique mode with an inexact key decides equal keys by the spec's comparator: the validator's.
-    if (validate || (unique && spec.sameKey() != null)) {
+    if (validate || (spec.unique() && spec.sameKey() != null)) {
       OutputValidator v = OutputValidator.of(spec);
       v.sumLike(engine.store().inputChecksum());
       this.validator = engine.pairs ? v.withKeysInChecksum() : v;
     } else {
       this.validator = null;
     }
+    EntryCheck c =
+        new EntryCheck(
+            layout,
+            engine.pairs,
+            spec.unique(),
+            validator,
+            f.kind() == OutputFault.Kind.DROP ? f : null);
+    this.entryCheck = entries.checkAhead(c) ? null : c;
   }
 
   @Override
@@ -131,23 +141,11 @@ final class SessionCursor implements RecordCursor {
       while (entries.next()) {
         ByteBuffer b = entries.buffer();
         int at = entries.position();
-        if (fault != null && seen++ == fault.at()) {
-          continue; // the test's dropped entry: the check must miss it
-        }
-        if (unique && sameKeyAsPrevious(b, at)) {
-          if (validator != null) {
-            validator.dropEntry(b, at);
-          }
+        int s = entries.run();
+        if (entryCheck != null && !entryCheck.admit(b, at, s)) {
           continue;
         }
-        int s = entries.run();
         view(s, b, at);
-        if (validator != null) {
-          int from = engine.pairs ? key.position() : record.position();
-          validator.acceptEntry(b, at, range(checkViews[s], from, record.limit()));
-        } else if (unique) {
-          rememberKey(b, at);
-        }
         return true;
       }
       record = null;
@@ -165,35 +163,6 @@ final class SessionCursor implements RecordCursor {
     }
   }
 
-  private boolean sameKeyAsPrevious(ByteBuffer b, int at) {
-    if (validator != null) {
-      return validator.sameKeyAsPrevious(b, at);
-    }
-    if (previousLength < 0) {
-      return false;
-    }
-    int kp = layout.keyStart(at);
-    int kl = layout.keyLength(b, at);
-    if (kl != previousLength) {
-      return false;
-    }
-    for (int i = 0; i < kl; i++) {
-      if (previousKey[i] != b.get(kp + i)) {
-        return false;
-      }
-    }
-    return true; // equal normalized keys (no inexact key here: that goes through the validator)
-  }
-
-  private void rememberKey(ByteBuffer b, int at) {
-    int kl = layout.keyLength(b, at);
-    if (kl > previousKey.length) {
-      previousKey = new byte[Math.max(kl, 2 * previousKey.length)];
-    }
-    b.get(layout.keyStart(at), previousKey, 0, kl);
-    previousLength = kl;
-  }
-
   /** Points the views of source {@code s} at the entry at {@code at} of {@code b}. */
   private void view(int s, ByteBuffer b, int at) {
     if (s >= sources.length) {
@@ -201,7 +170,6 @@ final class SessionCursor implements RecordCursor {
       sources = Arrays.copyOf(sources, n);
       recordViews = Arrays.copyOf(recordViews, n);
       keyViews = Arrays.copyOf(keyViews, n);
-      checkViews = Arrays.copyOf(checkViews, n);
     }
     @SuppressWarnings("ReferenceEquality") // the same buffer object: its views still fit it
     boolean same = sources[s] == b;
@@ -209,7 +177,6 @@ final class SessionCursor implements RecordCursor {
       sources[s] = b;
       recordViews[s] = b.asReadOnlyBuffer();
       keyViews[s] = b.asReadOnlyBuffer();
-      checkViews[s] = b.asReadOnlyBuffer();
     }
     int rp = layout.recordStart(b, at);
     record = range(recordViews[s], rp, rp + layout.recordLength(b, at));

@@ -28,6 +28,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,13 +45,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * full too before the write is done (the writer is slower than the caller). At most one write is
  * pending, so the session holds two chunks and the run writer's pool. Until the first spill the
  * filling chunk may grow into the other's half too ({@link SessionPlan#firstChunkBytes()}): a
- * session that never spills holds its whole budget in one chunk; if it does spill, that first write
- * is awaited before filling goes on, and the chunk is given back once written.
+ * session that never spills holds its whole budget in one chunk. If it does spill, that chunk is
+ * written in two runs: the entries of its later slabs (about half of it) are sorted and written
+ * first and those slabs given back, so filling goes on after half a write instead of a whole one
+ * (the runs keep input order in the store, {@link RunStore#moveBefore}); the chunk's arena is given
+ * back once both are written.
  *
  * <p><b>Finishing.</b> Without runs, the filling chunk is sorted and read from memory. Otherwise it
  * is spilled too; the indexes and the write pool are given back, the merge passes run ({@link
  * RunStore#mergeDown}) with buffers carved from the idle arenas, the final merge streams with its
- * read pool carved likewise, and the arenas' slabs that no buffer uses are given back at once.
+ * read pool carved likewise, and the arenas' slabs that no buffer uses are given back at once. The
+ * final merge runs ahead of the cursor on a thread of its own when the budget has room for its
+ * blocks ({@link MergeAhead}).
  *
  * <p><b>Spill</b> ({@link #spill}, from any thread, or from inside the memory grant on the adding
  * thread): while adding, the pending write is awaited, the filling chunk written, and both chunks
@@ -87,6 +93,8 @@ final class SessionEngine implements AutoCloseable {
   private SessionChunk filling;
   private SessionChunk other;
   private Future<RunDescriptor> pending; // the write of `other`, or null
+  // An oversized chunk's write: its tail's bytes once written and given back (0 if it failed first)
+  private CompletableFuture<Long> tailFreed;
   private WorkerThread writer;
   private Resources writeRes; // the run writer's pool, given back by spills and before merging
   private BlockPool writePool;
@@ -161,7 +169,7 @@ final class SessionEngine implements AutoCloseable {
           added += n / fixedSize;
           continue;
         }
-        if (!grow(fixedSize) && (!filling.isEmpty() || !swapToIdle())) {
+        if (!grow(fixedSize) && !awaitTail() && (!filling.isEmpty() || !swapToIdle())) {
           handOff(false);
         }
       }
@@ -191,8 +199,8 @@ final class SessionEngine implements AutoCloseable {
       }
       int entry = key == null ? keys.entryLength(length) : layout.entryLength(length, keyLength);
       while (!filling.append(src, start, length, key, keyStart, keyLength)) {
-        if (grow(entry)) {
-          continue;
+        if (grow(entry) || awaitTail()) {
+          continue; // grown, or the first chunk's tail was given back: grow into it
         }
         if (entry > filling.largestEntry() || (filling.isEmpty() && !swapToIdle())) {
           spillOutsized(src, start, length, key, keyStart, keyLength, keys);
@@ -281,29 +289,112 @@ final class SessionEngine implements AutoCloseable {
     BlockPool pool = writePool;
     SortHooks hooks = SortHooks.of(config);
     long handedAt = added;
-    pending = writer.submit(() -> writeChunk(full, pool, hooks, handedAt));
+    int split = full.splitSlab();
+    CompletableFuture<Long> tail = split > 0 ? new CompletableFuture<>() : null;
+    tailFreed = tail;
+    pending = writer.submit(() -> writeChunk(full, split, tail, pool, hooks, handedAt));
     if (wait) {
       awaitPending();
     }
   }
 
-  /** On the run writer thread: sorts the chunk, counts it as input, spills it, empties it. */
+  /**
+   * On the run writer thread: sorts the chunk, counts it as input, spills it, empties it. With
+   * {@code split} &gt; 0 (an oversized chunk) the entries in slabs {@code split} on go first as a
+   * run of their own, and {@code tail} gets their slabs' bytes as soon as they are given back.
+   */
   private RunDescriptor writeChunk(
-      SessionChunk chunk, BlockPool pool, SortHooks hooks, long handedAt) throws IOException {
-    hooks.beforeSessionRunWrite().accept(handedAt);
-    Sorters.checkComputePool(config); // a pool shut down since open: say which setting failed
-    int n = sort(chunk);
+      SessionChunk chunk,
+      int split,
+      CompletableFuture<Long> tail,
+      BlockPool pool,
+      SortHooks hooks,
+      long handedAt)
+      throws IOException {
+    try {
+      hooks.beforeSessionRunWrite().accept(handedAt);
+      Sorters.checkComputePool(config); // a pool shut down since open: say which setting failed
+      if (split > 0) {
+        return writeInTwo(
+            chunk, split, tail, pool, () -> hooks.beforeSessionRunWrite().accept(handedAt));
+      }
+      int n = sort(chunk);
+      store.addInput(chunk.records(), chunk.checksum());
+      RunDescriptor d =
+          store.spillSorted(
+              chunk.index(),
+              0,
+              n,
+              RepeatCounts.NONE,
+              chunk.recordBytes(),
+              pool,
+              gatherer,
+              chunk.checksum());
+      chunk.clear();
+      return d;
+    } finally {
+      if (tail != null) {
+        tail.complete(0L); // failed before the tail was given back: its bytes go with the chunk
+      }
+    }
+  }
+
+  /**
+   * {@link #writeChunk} of an oversized chunk: its tail from slab {@code split} on, then the rest.
+   */
+  private RunDescriptor writeInTwo(
+      SessionChunk chunk,
+      int split,
+      CompletableFuture<Long> tail,
+      BlockPool pool,
+      Runnable beforeSecondRun)
+      throws IOException {
+    long t0 = System.nanoTime();
+    int n = chunk.prepare(store.sorter());
+    int m = chunk.firstEntryIn(split);
+    if (m == 0) {
+      split = Integer.MAX_VALUE; // every entry lies in the tail (none before it): nothing to give
+      m = n; // back early, one run as an unsplit chunk's
+    }
+    RunDescriptor later = null;
+    if (m < n) {
+      chunk.sortRange(store.sorter(), m, n);
+      sortNanos.addAndGet(System.nanoTime() - t0);
+      later =
+          store.spillSorted(
+              chunk.index(),
+              m,
+              n,
+              RepeatCounts.NONE,
+              chunk.filledBytes(split, Integer.MAX_VALUE),
+              pool,
+              gatherer,
+              null);
+      t0 = System.nanoTime();
+    }
     store.addInput(chunk.records(), chunk.checksum());
+    long bytes = Math.min(chunk.recordBytes(), chunk.filledBytes(0, split));
+    if (split < Integer.MAX_VALUE) {
+      tail.complete(chunk.releaseTail(split)); // with no entry in it, at once
+    }
+    if (later != null) {
+      beforeSecondRun.run();
+    }
+    chunk.sortRange(store.sorter(), 0, m);
+    sortNanos.addAndGet(System.nanoTime() - t0);
     RunDescriptor d =
         store.spillSorted(
             chunk.index(),
             0,
-            n,
+            m,
             RepeatCounts.NONE,
-            chunk.recordBytes(),
+            later == null ? chunk.recordBytes() : bytes,
             pool,
             gatherer,
-            chunk.checksum());
+            later == null ? chunk.checksum() : null);
+    if (later != null) {
+      store.moveBefore(d, later);
+    }
     chunk.clear();
     return d;
   }
@@ -342,6 +433,7 @@ final class SessionEngine implements AutoCloseable {
     pending = null;
     try {
       f.get();
+      awaitTail(); // done by now: its bytes go back before the chunk's arena
       if (other.oversized()) {
         // The first chunk grew into both halves before it had to spill: now that it is written,
         // its arena goes back, so that two chunks fit again (its index stays for its next fills).
@@ -351,8 +443,32 @@ final class SessionEngine implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new SortCancelledException("session cancelled while a run was written");
     } catch (ExecutionException e) {
+      awaitTail(); // the write ended: a tail given back before it failed is counted back now
       throw Failures.translate(e.getCause());
     }
+  }
+
+  /**
+   * Waits until the tail of the oversized chunk being written is given back, and gives its bytes
+   * back to the ledger; false if no write is split or its tail was not given back (it failed).
+   */
+  private boolean awaitTail() throws IOException {
+    CompletableFuture<Long> t = tailFreed;
+    if (t == null) {
+      return false;
+    }
+    long bytes;
+    try {
+      bytes = t.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SortCancelledException("session cancelled while a run was written");
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a tail's bytes are never an exception", e);
+    }
+    tailFreed = null;
+    meter.freed(bytes);
+    return bytes > 0;
   }
 
   /**
@@ -534,7 +650,10 @@ final class SessionEngine implements AutoCloseable {
       streamRes = new Resources(meter);
       MergeSource source = store.stream(last, streamRes);
       giveBackUncarved(lent, arenas);
-      cursor = new SessionCursor(this, new MergedEntries(source), validate);
+      MergeAhead ahead = MergeAhead.open(source, layout, meter, threads, plan.budget());
+      SessionCursor.Entries entries =
+          ahead == null ? new MergedEntries(source) : streamRes.add(ahead); // closed before source
+      cursor = new SessionCursor(this, entries, validate);
       state = State.ITERATING;
       return cursor;
     } finally {
@@ -649,6 +768,10 @@ final class SessionEngine implements AutoCloseable {
         streamRes = null;
       }
       res.closeAfterFailure(primary); // the writer (joined: a write in progress ends) and store
+      if (tailFreed != null) {
+        meter.freed(tailFreed.getNow(0L)); // a tail given back by a write no one awaited
+        tailFreed = null;
+      }
       if (writeRes != null) {
         writeRes.closeAfterFailure(primary);
         writeRes = null;

@@ -9,8 +9,6 @@ import dev.joule.io.hooks.SortHooks;
 import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -21,13 +19,14 @@ import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * After its first run the session's {@code add} never waits for a run to be written: filling the
- * next chunk overlaps sorting and writing the full one. (The first write is awaited: that chunk
- * took the whole budget while nothing had been written.) A rendezvous proves it, as {@code
- * IntermediateMergesTest} does for concurrent merges: the run writer, about to write each chunk,
- * waits until the adding thread has added {@value #AFTER} more pairs since it handed the chunk
- * over. If {@code add} waited for that write, the two would wait for each other; the writer gives
- * up after {@link #PATIENCE_SECONDS} and the test fails.
+ * The session's {@code add} never waits for a run to be written but the first one: filling the next
+ * chunk overlaps sorting and writing the full one. The first chunk took the whole budget while
+ * nothing had been written, so {@code add} waits for the run of its later slabs, but not for the
+ * rest of it, a second run. A rendezvous proves it, as {@code IntermediateMergesTest} does for
+ * concurrent merges: the run writer, about to write each run but the first, waits until the adding
+ * thread has added {@value #AFTER} more pairs since it handed the chunk over. If {@code add} waited
+ * for that write, the two would wait for each other; the writer gives up after {@link
+ * #PATIENCE_SECONDS} and the test fails.
  */
 class SessionOverlapTest extends OneStripeTest {
   static final long SEED = TestSeed.of(SessionOverlapTest.class, 0x0E_11A9L);
@@ -43,13 +42,18 @@ class SessionOverlapTest extends OneStripeTest {
     AtomicInteger writes = new AtomicInteger();
     AtomicBoolean stalled = new AtomicBoolean();
     List<Integer> addedWhileWriting = new ArrayList<>();
+    List<Long> handOffs = new ArrayList<>();
     // Each write but the first waits for AFTER more pairs (or the end of the input); the adding
     // thread's count is what it has returned from add() for. The first write is awaited by design:
-    // the first chunk grew into both halves of the budget before it had to spill.
+    // the first chunk grew into both halves of the budget before it had to spill; the second is
+    // that chunk's other run, written while adding goes on.
     int total = 150_000;
     CountDownLatch allAdded = new CountDownLatch(1);
     LongConsumer rendezvous =
         handedAt -> {
+          synchronized (handOffs) {
+            handOffs.add(handedAt);
+          }
           if (writes.incrementAndGet() == 1) {
             return;
           }
@@ -99,19 +103,23 @@ class SessionOverlapTest extends OneStripeTest {
     }
     assertTrue(
         !stalled.get(),
-        "add() waited for the run writer (seed " + SEED + "): writes " + writes.get());
+        "add() waited for the run writer (seed "
+            + SEED
+            + "): writes "
+            + writes.get()
+            + ", hand-offs "
+            + handOffs
+            + ", adds while writing "
+            + addedWhileWriting);
     assertTrue(writes.get() >= 4, "writes " + writes.get());
+    assertEquals(
+        handOffs.get(0), handOffs.get(1), "the first chunk went out as two runs: " + handOffs);
+    assertTrue(
+        addedWhileWriting.get(0) >= AFTER,
+        "adds while the first chunk's second run waited: " + addedWhileWriting);
     // Every write but the last ones (near the end of the input) saw AFTER pairs added meanwhile.
     long full = addedWhileWriting.stream().filter(n -> n >= AFTER).count();
     assertTrue(full >= 2, "writes that overlapped " + AFTER + " adds: " + addedWhileWriting);
-    List<byte[][]> expected = new ArrayList<>(pairs);
-    expected.sort(Comparator.comparing((byte[][] p) -> p[0], Arrays::compareUnsigned));
-    assertEquals(expected.size(), got.size(), "seed " + SEED);
-    for (int i = 0; i < expected.size(); i++) {
-      assertTrue(
-          Arrays.equals(expected.get(i)[0], got.get(i)[0])
-              && Arrays.equals(expected.get(i)[1], got.get(i)[1]),
-          "pair " + i + ", seed " + SEED);
-    }
+    SortSessionTest.assertStablySorted(pairs, got, "seed " + SEED);
   }
 }

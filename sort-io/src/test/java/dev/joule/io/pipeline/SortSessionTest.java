@@ -77,6 +77,22 @@ class SortSessionTest extends OneStripeTest {
     return out;
   }
 
+  /**
+   * Asserts that {@code got} holds the key/value pairs of {@code pairs} in a stable sort by key
+   * (unsigned bytes): the reference order of a pair session without a last resort.
+   */
+  static void assertStablySorted(List<byte[][]> pairs, List<byte[][]> got, String what) {
+    List<byte[][]> expected = new ArrayList<>(pairs);
+    expected.sort(Comparator.comparing((byte[][] p) -> p[0], Arrays::compareUnsigned));
+    assertEquals(expected.size(), got.size(), what + ": pairs");
+    for (int i = 0; i < expected.size(); i++) {
+      assertTrue(
+          Arrays.equals(expected.get(i)[0], got.get(i)[0])
+              && Arrays.equals(expected.get(i)[1], got.get(i)[1]),
+          what + ": pair " + i + " of " + expected.size());
+    }
+  }
+
   static void assertSameRecords(List<byte[]> expected, List<byte[]> got, String what) {
     assertEquals(expected.size(), got.size(), what + ": record count, seed " + SEED);
     for (int i = 0; i < expected.size(); i++) {
