@@ -499,9 +499,11 @@ class CallerThreadsTest {
         got.stream().map(Arrays::toString).toList(),
         "seed " + SEED);
     // runwrite: the session writes a full chunk while the next one fills; merge: the
-    // intermediate passes of the session run two merges at once (docs/decisions/D24)
+    // intermediate passes of the session run two merges at once (docs/decisions/D24); ahead: its
+    // final merge runs ahead of the cursor (MergeAhead)
     assertEquals(
-        Set.of("joule-runwrite", "joule-write", "joule-prefetch", "joule-merge"), factory.roles);
+        Set.of("joule-runwrite", "joule-write", "joule-prefetch", "joule-merge", "joule-ahead"),
+        factory.roles);
     assertEquals(List.of(), factory.alive(), "caller threads alive after close");
     assertTrue(pool.calls.get() > 0, "nothing ran on the caller's pool");
     pool.assertUsable();
