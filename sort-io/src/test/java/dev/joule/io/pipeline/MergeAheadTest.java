@@ -92,6 +92,34 @@ class MergeAheadTest extends OneStripeTest {
     }
   }
 
+  /** A session of one thread keeps its merge on the caller's thread (a Spark task's, say). */
+  @Test
+  void aSessionOfOneThreadMergesOnTheCallersThread() throws IOException {
+    List<byte[]> recs = SortSessionTest.lines(new Random(SEED + 2), 100_000);
+    SortConfig c = config().threads(1).build();
+    List<byte[]> got = new ArrayList<>();
+    try (RecordSession s = ExternalSorter.open(c)) {
+      for (byte[] r : recs) {
+        s.add(ByteBuffer.wrap(r));
+      }
+      assertTrue(s.spilledRuns() > 1, "no merge to test: runs " + s.spilledRuns());
+      try (RecordCursor cur = s.finish()) {
+        while (cur.next()) {
+          got.add(SortSessionTest.copy(cur.record()));
+          if (got.size() == 1) {
+            assertTrue(
+                Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(t -> t.getName().startsWith("joule-ahead")),
+                "a session of one thread started a merge thread");
+          }
+        }
+      }
+    }
+    List<byte[]> expected = new ArrayList<>(recs);
+    expected.sort(Arrays::compareUnsigned);
+    SortSessionTest.assertSameRecords(expected, got, "seed " + SEED);
+  }
+
   private SortConfig.Builder config() {
     return SortConfig.builder()
         .memoryBudget(DataSize.ofMiB(8))
