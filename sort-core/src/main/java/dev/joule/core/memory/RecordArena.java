@@ -204,6 +204,27 @@ public final class RecordArena implements AutoCloseable {
   }
 
   /**
+   * Gives back the memory of slab {@code slab} alone, of an arena made by {@link #reserveGrowing}:
+   * for an owner that is done with the arena but for one slab (a reader's current record), and
+   * closes the arena once done with that one too. The slab's data is gone; it is not allocated
+   * again.
+   *
+   * @throws IllegalStateException for an arena whose slabs share one region
+   */
+  public void releaseSlab(int slab) {
+    if (slabRegions == null) {
+      throw new IllegalStateException("only a growing arena releases single slabs");
+    }
+    if (slab < allocated && slabRegions[slab] != null) {
+      slabRegions[slab].close();
+      slabRegions[slab] = null;
+      slabs()[slab] = null;
+      readers[slab] = null;
+      filled[slab] = 0;
+    }
+  }
+
+  /**
    * Gives back the memory of slabs {@code [from, allocatedSlabs())} of an arena made by {@link
    * #reserveGrowing} (each slab there has a region of its own), which can allocate them again
    * later; their data is gone. For an owner that keeps what is in use (the first slabs) and hands

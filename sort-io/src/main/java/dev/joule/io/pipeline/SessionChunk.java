@@ -565,6 +565,32 @@ final class SessionChunk implements AutoCloseable {
   }
 
   /**
+   * Gives back the index and every slab but {@code keep} (the slab of the entry a reader still
+   * views; -1 for none), once the entries were written or read: a spill while the cursor reads the
+   * chunk. Returns the bytes; {@link #release} gives back the rest once the reader moves on.
+   */
+  long releaseAllBut(int keep) {
+    if (arena == null) {
+      return 0;
+    }
+    long freed = 0;
+    if (index != null && fixedSize == 0) {
+      freed += indexCharge(index.capacity());
+    }
+    index = null; // in place its entries were charged with the slabs, freed with them below
+    for (int s = 0; s < arena.allocatedSlabs(); s++) {
+      if (s != keep && slabCharged[s] > 0) {
+        freed += slabCharged[s];
+        slabCharged[s] = 0;
+        arena.releaseSlab(s);
+        crcViews[s] = null;
+      }
+    }
+    charged -= freed;
+    return freed;
+  }
+
+  /**
    * Drops the index (a merge that borrows the arena does not need it); returns the bytes it was
    * charged. For records in place the index entries stay charged with the slabs.
    */

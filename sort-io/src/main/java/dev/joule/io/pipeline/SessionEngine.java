@@ -853,10 +853,13 @@ final class SessionEngine implements AutoCloseable {
       }
       int from = Math.min(n, i + 1);
       RunDescriptor run = from < n ? writeRest(chunk, from, n) : null;
-      long held = chunk.charged();
       rest = new MergedEntries(run == null ? null : streamOne(run));
       freeOnNext = true;
-      return held;
+      // All but the current entry's slab goes back now, as the grant is told (a platform's memory
+      // manager counts what a spill released while it ran): that one when the caller moves on.
+      long freed = chunk.releaseAllBut(i >= 0 && i < n ? slab : -1);
+      meter.freed(freed);
+      return freed;
     }
 
     @Override

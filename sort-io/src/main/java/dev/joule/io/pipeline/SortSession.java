@@ -28,11 +28,11 @@ import java.io.IOException;
  * <p><b>Cooperative spill.</b> {@link #spill()} may be called from another thread (a platform's
  * memory manager under pressure), or from inside the grant while the session asks it for memory:
  * while entries are being added it writes what the chunks hold and gives all their memory back;
- * while the cursor reads an unspilled session it writes only the entries not yet read, and the
- * memory is given back when the cursor moves past its current entry; during the final merge it
- * gives nothing more (the merge gave back what it does not use when it started). Every method takes
- * the session's lock, so a spill runs between two adds or two {@code next()} calls, never inside
- * one.
+ * while the cursor reads an unspilled session it writes only the entries not yet read and gives
+ * back all of its memory but the slab of the current entry, which goes when the cursor moves past
+ * it; during the final merge it gives nothing more (the merge gave back what it does not use when
+ * it started). Every method takes the session's lock, so a spill runs between two adds or two
+ * {@code next()} calls, never inside one.
  *
  * <p><b>Validation.</b> Unless the configuration turns it off ({@link
  * dev.joule.io.config.SortConfig.Builder#validate}), the cursor checks count, checksum and order
@@ -73,8 +73,8 @@ public abstract sealed class SortSession implements AutoCloseable
    * Gives back the session's memory by writing what it holds, from any thread (see the class
    * documentation for what that means while adding, iterating and merging).
    *
-   * @return the bytes given back now (and released to the memory grant), or, during iteration of an
-   *     unspilled session, the bytes given back when the cursor next moves
+   * @return the bytes given back now (and released to the memory grant); during iteration of an
+   *     unspilled session the slab of the current entry follows when the cursor next moves
    * @throws IOException when writing the run fails (the session is then unusable: close it)
    */
   public long spill() throws IOException {
