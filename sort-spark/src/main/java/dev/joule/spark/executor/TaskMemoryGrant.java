@@ -17,8 +17,9 @@ import org.apache.spark.memory.TaskMemoryManager;
  * memory for another consumer of the task, or for this one, it calls {@link #spill}, which calls
  * the session's cooperative spill: while rows are added the session writes what it holds to a run
  * and releases it before {@code spill} returns; while rows go out it writes the unread rest and
- * releases the memory when the operator moves past the current row. A spill may come from inside
- * {@link #acquire} (Spark spilling the consumer that asks): the session allows that.
+ * releases all but the current row's slab before it returns, that one when the operator moves past
+ * the row. A spill may come from inside {@link #acquire} (Spark spilling the consumer that asks):
+ * the session allows that.
  *
  * <p>Thread-safety: the session calls it from the thread that adds, finishes or spills; Spark's
  * memory manager and {@code MemoryConsumer}'s ledger are thread-safe.
@@ -79,7 +80,7 @@ public final class TaskMemoryGrant extends MemoryConsumer implements MemoryGrant
 
   /**
    * Spark's request for memory: the session spills; returns what it released during the call (while
-   * rows go out, the rest comes back when the operator moves to the next row).
+   * rows go out, the current row's slab comes back when the operator moves to the next row).
    */
   @Override
   public long spill(long size, MemoryConsumer trigger) throws IOException {

@@ -36,6 +36,9 @@ class JouleSqlMemoryTest {
   private static final long HOG_BYTES = 20L << 20;
   private static final long HOG_AT_ROW = 15_000;
   private static final AtomicLong HOG_GRANTED = new AtomicLong(-1);
+  private static final long HOG_OUT_BYTES = 18L << 20;
+  private static final long HOG_OUT_AT_ROW = 5_000;
+  private static final AtomicLong OUT_ROWS = new AtomicLong();
 
   private static SparkSession spark;
 
@@ -59,6 +62,8 @@ class JouleSqlMemoryTest {
         .createOrReplaceTempView("t");
     UDF1<Long, Boolean> hog = JouleSqlMemoryTest::hog;
     spark.udf().register("hog", functions.udf(hog, DataTypes.BooleanType).asNondeterministic());
+    UDF1<Long, Long> hogOut = JouleSqlMemoryTest::hogOut;
+    spark.udf().register("hogOut", functions.udf(hogOut, DataTypes.LongType).asNondeterministic());
   }
 
   @AfterAll
@@ -106,6 +111,30 @@ class JouleSqlMemoryTest {
     assertEquals(spark(sql), joule);
   }
 
+  /**
+   * Another consumer takes {@value #HOG_OUT_BYTES} bytes while the sort's rows go out (at output
+   * row {@value #HOG_OUT_AT_ROW} of 10,000), and the sort, whose rows fit in memory unspilled,
+   * holds about 8 MB of the 24 MiB pool: Spark makes the sort spill the rows not yet returned, and
+   * counts only what the spill released while it ran. The sort gives back all but the slab of the
+   * current row then, so the other consumer gets all it asked for (a sort that gave its memory back
+   * only at its next row left it 0 bytes: a hash aggregate above a sort-merge join failed so in the
+   * SQL race).
+   */
+  @Test
+  void sparkSpillsASortWhoseRowsGoOutForAnotherConsumer() {
+    String sql =
+        "SELECT hogOut(id) AS id, s FROM (SELECT id, s FROM t WHERE id < 10000 SORT BY s, id)";
+    HOG_GRANTED.set(-1);
+    OUT_ROWS.set(0);
+    Dataset<Row> d = spark.sql(sql);
+    List<Row> joule = d.collectAsList();
+    assertEquals(1, SqlPlans.jouleNodes(d));
+    assertEquals(HOG_OUT_BYTES, HOG_GRANTED.get(), "the other consumer's grant");
+    assertEquals(1, SqlPlans.jouleMetric(d, "jouleRuns"), "runs: the rest, spilled once");
+    OUT_ROWS.set(Long.MIN_VALUE); // no hog while Spark's own sort gives the reference
+    assertEquals(spark(sql), joule);
+  }
+
   /** {@code sql}'s rows with Spark's own sort. */
   private static List<Row> spark(String sql) {
     spark.conf().set(JouleSortRule.ENABLED, "false");
@@ -130,6 +159,22 @@ class JouleSqlMemoryTest {
       ctx.addTaskCompletionListener((TaskCompletionListener) c -> h.freeMemory(got));
     }
     return true;
+  }
+
+  /**
+   * The UDF {@code hogOut(id)}: {@code id}; at the {@value #HOG_OUT_AT_ROW}th row it sees it takes
+   * {@value #HOG_OUT_BYTES} bytes of the task's execution memory until the task ends, as {@link
+   * #hog} does.
+   */
+  private static long hogOut(long id) {
+    if (OUT_ROWS.incrementAndGet() == HOG_OUT_AT_ROW) {
+      TaskContext ctx = TaskContext.get();
+      Hog h = new Hog(ctx.taskMemoryManager());
+      long got = h.acquireMemory(HOG_OUT_BYTES);
+      HOG_GRANTED.set(got);
+      ctx.addTaskCompletionListener((TaskCompletionListener) c -> h.freeMemory(got));
+    }
+    return id;
   }
 
   /** A consumer of the task's off-heap execution memory that cannot spill. */
