@@ -152,11 +152,7 @@ class JouleSqlMemoryTest {
    */
   private static boolean hog(long id) {
     if (id == HOG_AT_ROW) {
-      TaskContext ctx = TaskContext.get();
-      Hog h = new Hog(ctx.taskMemoryManager());
-      long got = h.acquireMemory(HOG_BYTES);
-      HOG_GRANTED.set(got);
-      ctx.addTaskCompletionListener((TaskCompletionListener) c -> h.freeMemory(got));
+      takeUntilTaskEnd(HOG_BYTES);
     }
     return true;
   }
@@ -168,13 +164,18 @@ class JouleSqlMemoryTest {
    */
   private static long hogOut(long id) {
     if (OUT_ROWS.incrementAndGet() == HOG_OUT_AT_ROW) {
-      TaskContext ctx = TaskContext.get();
-      Hog h = new Hog(ctx.taskMemoryManager());
-      long got = h.acquireMemory(HOG_OUT_BYTES);
-      HOG_GRANTED.set(got);
-      ctx.addTaskCompletionListener((TaskCompletionListener) c -> h.freeMemory(got));
+      takeUntilTaskEnd(HOG_OUT_BYTES);
     }
     return id;
+  }
+
+  /** Asks the task for {@code bytes} as a consumer that cannot spill; records what it got. */
+  private static void takeUntilTaskEnd(long bytes) {
+    TaskContext ctx = TaskContext.get();
+    Hog h = new Hog(ctx.taskMemoryManager());
+    long got = h.acquireMemory(bytes);
+    HOG_GRANTED.set(got);
+    ctx.addTaskCompletionListener((TaskCompletionListener) c -> h.freeMemory(got));
   }
 
   /** A consumer of the task's off-heap execution memory that cannot spill. */
