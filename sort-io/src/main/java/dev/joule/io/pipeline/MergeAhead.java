@@ -23,11 +23,12 @@ import java.util.concurrent.Semaphore;
  * session-against-file-sort race of issue 27 does, the caller's writes and the merge took turns on
  * one thread; the file sort has overlapped its merge with its output's writes from the start.
  *
- * <p><b>Cost.</b> The copy and the hand-off take CPU: on the race of 1 GB of gensort records
- * through a session written to a file (8 alternating rounds against the cursor reading the merge
- * itself) 7 % less wall time for 16 % more user CPU. A session of one thread ({@code
- * SortConfig.threads(1)}, as a Spark task's is, one task per core) does not use it: there the
- * caller's thread is the only one the sort may keep busy.
+ * <p><b>Cost.</b> The copy and the hand-off take CPU: on 1 GB of gensort records through a session
+ * written to a file, 13-22 % more CPU in four A/B runs against the cursor reading the merge itself,
+ * for 7 % less wall time in two of them and 7-10 % more in the other two (a 2-core VM shared with
+ * other work). So it runs only when the configuration asks ({@code SortConfig.Builder.mergeAhead})
+ * and the session may use more than one thread ({@code threads(1)}, as a Spark task's session is,
+ * one task per core, keeps the caller's thread the only busy one).
  *
  * <p><b>Memory.</b> {@value #BLOCKS} blocks, together 1/{@value #BUDGET_SHARE} of the budget
  * ({@link #blockBytes}), counted in the session's ledger if it has room for them ({@link #open};

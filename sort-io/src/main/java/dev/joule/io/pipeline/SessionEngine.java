@@ -55,8 +55,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * is spilled too; the indexes and the write pool are given back, the merge passes run ({@link
  * RunStore#mergeDown}) with buffers carved from the idle arenas, the final merge streams with its
  * read pool carved likewise, and the arenas' slabs that no buffer uses are given back at once. The
- * final merge runs ahead of the cursor on a thread of its own when the session may use more than
- * one thread and the budget has room for its blocks ({@link MergeAhead}).
+ * final merge runs ahead of the cursor on a thread of its own if the configuration asks for it, the
+ * session may use more than one thread and the budget has room for its blocks ({@link MergeAhead}).
  *
  * <p><b>Spill</b> ({@link #spill}, from any thread, or from inside the memory grant on the adding
  * thread): while adding, the pending write is awaited, the filling chunk written, and both chunks
@@ -652,7 +652,7 @@ final class SessionEngine implements AutoCloseable {
       giveBackUncarved(lent, arenas);
       // One thread (a Spark task's session: one task per core) merges on the caller's thread.
       MergeAhead ahead =
-          config.threads() > 1
+          config.mergeAhead() && config.threads() > 1
               ? MergeAhead.open(source, layout, meter, threads, plan.budget())
               : null;
       SessionCursor.Entries entries =

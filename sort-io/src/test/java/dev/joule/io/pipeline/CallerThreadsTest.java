@@ -484,7 +484,8 @@ class CallerThreadsTest {
     byte[] data = PipelineTestSupport.records(SEED + 7, 100_000, GENSORT, 1000);
     CallerFactory factory = new CallerFactory();
     CallerPool pool = pool(2);
-    SortConfig c = base().fanIn(3).threadFactory(factory).computePool(pool).build();
+    SortConfig c =
+        base().fanIn(3).threadFactory(factory).computePool(pool).mergeAhead(true).build();
     List<byte[]> got;
     try (ThreadWatch watch = new ThreadWatch()) {
       got = sessionRun(c, data, watch);
@@ -500,7 +501,7 @@ class CallerThreadsTest {
         "seed " + SEED);
     // runwrite: the session writes a full chunk while the next one fills; merge: the
     // intermediate passes of the session run two merges at once (docs/decisions/D24); ahead: its
-    // final merge runs ahead of the cursor (MergeAhead)
+    // final merge runs ahead of the cursor (MergeAhead, asked for here)
     assertEquals(
         Set.of("joule-runwrite", "joule-write", "joule-prefetch", "joule-merge", "joule-ahead"),
         factory.roles);

@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The final merge of a spilled session runs ahead of its cursor on a thread of its own ({@code
@@ -92,11 +94,16 @@ class MergeAheadTest extends OneStripeTest {
     }
   }
 
-  /** A session of one thread keeps its merge on the caller's thread (a Spark task's, say). */
-  @Test
-  void aSessionOfOneThreadMergesOnTheCallersThread() throws IOException {
+  /**
+   * A session of one thread (a Spark task's, say) keeps its merge on the caller's thread even when
+   * asked to run it ahead, and so does a session not asked to (the default).
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void withoutTheSettingOrWithOneThreadTheMergeStaysOnTheCallersThread(boolean oneThread)
+      throws IOException {
     List<byte[]> recs = SortSessionTest.lines(new Random(SEED + 2), 100_000);
-    SortConfig c = config().threads(1).build();
+    SortConfig c = oneThread ? config().threads(1).build() : config().mergeAhead(false).build();
     List<byte[]> got = new ArrayList<>();
     try (RecordSession s = ExternalSorter.open(c)) {
       for (byte[] r : recs) {
@@ -110,7 +117,7 @@ class MergeAheadTest extends OneStripeTest {
             assertTrue(
                 Thread.getAllStackTraces().keySet().stream()
                     .noneMatch(t -> t.getName().startsWith("joule-ahead")),
-                "a session of one thread started a merge thread");
+                "a merge thread started (one thread: " + oneThread + ")");
           }
         }
       }
@@ -124,6 +131,7 @@ class MergeAheadTest extends OneStripeTest {
     return SortConfig.builder()
         .memoryBudget(DataSize.ofMiB(8))
         .threads(2)
+        .mergeAhead(true)
         .tempDirs(stripes)
         .format(RecordFormat.lines());
   }
