@@ -215,13 +215,20 @@ public final class RecordArena implements AutoCloseable {
     if (slabRegions == null) {
       throw new IllegalStateException("only a growing arena releases single slabs");
     }
-    if (slab < allocated && slabRegions[slab] != null) {
-      slabRegions[slab].close();
-      slabRegions[slab] = null;
-      slabs()[slab] = null;
-      readers[slab] = null;
-      filled[slab] = 0;
+    if (slab < allocated) {
+      closeSlab(slab);
     }
+  }
+
+  /** Closes slab {@code i}'s region (if it still has one) and forgets its buffer and fill. */
+  private void closeSlab(int i) {
+    if (slabRegions[i] != null) {
+      slabRegions[i].close();
+    }
+    slabRegions[i] = null;
+    slabs()[i] = null;
+    readers[i] = null;
+    filled[i] = 0;
   }
 
   /**
@@ -233,16 +240,11 @@ public final class RecordArena implements AutoCloseable {
    * @throws IllegalStateException for an arena whose slabs share one region
    */
   public void releaseSlabsFrom(int from) {
-    ByteBuffer[] s = slabs();
     if (slabRegions == null) {
       throw new IllegalStateException("only a growing arena releases single slabs");
     }
     for (int i = allocated - 1; i >= Math.max(0, from); i--) {
-      slabRegions[i].close();
-      slabRegions[i] = null;
-      s[i] = null;
-      readers[i] = null;
-      filled[i] = 0;
+      closeSlab(i);
       allocated = i;
     }
   }

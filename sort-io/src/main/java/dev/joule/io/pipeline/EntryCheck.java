@@ -41,11 +41,6 @@ final class EntryCheck {
     this.fault = fault;
   }
 
-  /** The validator (null when the session neither validates nor needs it for unique mode). */
-  OutputValidator validator() {
-    return validator;
-  }
-
   /**
    * Whether the entry at {@code at} of {@code b} (from source {@code source}: a slab, a run of the
    * merge, a block) goes out; checks it if so, accounts for it if unique mode drops it.

@@ -6,10 +6,10 @@ import dev.joule.core.merge.RunCursor;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.error.SortCancelledException;
+import dev.joule.io.fs.Failures;
 import dev.joule.io.memory.MemoryMeter;
 import dev.joule.io.prefetch.MergeSource;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -206,7 +206,7 @@ final class MergeAhead implements SessionCursor.Entries, AutoCloseable {
         ended = true;
       } else if (x.failure() != null) {
         ended = true;
-        throw rethrow(x.failure());
+        throw Failures.translate(x.failure());
       } else if (x.moved() != null) {
         moved = x.moved();
         buffer = x.buffer();
@@ -233,19 +233,6 @@ final class MergeAhead implements SessionCursor.Entries, AutoCloseable {
       Thread.currentThread().interrupt();
       throw new SortCancelledException("interrupted while waiting for the session's merge");
     }
-  }
-
-  private static IOException rethrow(Throwable t) throws IOException {
-    if (t instanceof IOException io) {
-      throw io;
-    }
-    if (t instanceof RuntimeException r) {
-      throw r;
-    }
-    if (t instanceof Error e) {
-      throw e;
-    }
-    throw new UncheckedIOException(new IOException(t));
   }
 
   @Override

@@ -352,9 +352,11 @@ final class SessionEngine implements AutoCloseable {
     long t0 = System.nanoTime();
     int n = chunk.prepare(store.sorter());
     int m = chunk.firstEntryIn(split);
-    if (m == 0) {
-      split = Integer.MAX_VALUE; // every entry lies in the tail (none before it): nothing to give
-      m = n; // back early, one run as an unsplit chunk's
+    // Every entry in the tail (none before it): nothing to give back early, one run as an unsplit
+    // chunk's.
+    boolean early = m > 0;
+    if (!early) {
+      m = n;
     }
     RunDescriptor later = null;
     if (m < n) {
@@ -373,8 +375,7 @@ final class SessionEngine implements AutoCloseable {
       t0 = System.nanoTime();
     }
     store.addInput(chunk.records(), chunk.checksum());
-    long bytes = Math.min(chunk.recordBytes(), chunk.filledBytes(0, split));
-    if (split < Integer.MAX_VALUE) {
+    if (early) {
       tail.complete(chunk.releaseTail(split)); // with no entry in it, at once
     }
     if (later != null) {
@@ -388,7 +389,9 @@ final class SessionEngine implements AutoCloseable {
             0,
             m,
             RepeatCounts.NONE,
-            later == null ? chunk.recordBytes() : bytes,
+            later == null
+                ? chunk.recordBytes()
+                : Math.min(chunk.recordBytes(), chunk.filledBytes(0, split)),
             pool,
             gatherer,
             later == null ? chunk.checksum() : null);
