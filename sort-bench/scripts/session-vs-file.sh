@@ -6,15 +6,17 @@
 # (with each other and, once, with `joule valsort`).
 #
 #   sort-bench/scripts/session-vs-file.sh [--records N] [--memory SIZE] [--rounds R] [--dir DIR]
-#       [--jar NAME=BENCHMARKS_JAR ...]
+#       [--jar NAME=BENCHMARKS_JAR ...] [--floor]
 #
 # Defaults: 10^7 records (1 GB), -S 256M, 3 rounds, DIR bench-out/session-vs-file. --jar adds the
 # two doors of another build (its sort-bench/target/benchmarks.jar) as NAME-file and NAME-session,
-# for A/B runs. Needs a built repository, root for drop_caches, GNU time.
+# for A/B runs. --floor adds new-copy: the session's caller without the sort (the same 4 MiB reads
+# of IN, then as many bytes written and forced), the part of the session's time no engine behind
+# it can hide. Needs a built repository, root for drop_caches, GNU time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-records=10000000 memory=256M rounds=3 dir="$repo/bench-out/session-vs-file"
+records=10000000 memory=256M rounds=3 floor=0 dir="$repo/bench-out/session-vs-file"
 jars=("new=$repo/sort-bench/target/benchmarks.jar")
 while [ $# -gt 0 ]; do
   case $1 in
@@ -23,7 +25,8 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --jar) jars+=("$2"); shift 2 ;;
-    *) sed -n '8,14p' "$0" >&2; exit 2 ;;
+    --floor) floor=1; shift ;;
+    *) sed -n '8,16p' "$0" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$dir/tmp"
@@ -35,6 +38,7 @@ variants=()
 for j in "${jars[@]}"; do
   variants+=("${j%%=*}-file=${j#*=}" "${j%%=*}-session=${j#*=}")
 done
+[ "$floor" = 0 ] || variants+=("new-copy=${jars[0]#*=}")
 log=$(mktemp)
 trap 'rm -f "$log" "$dir"/out-*.dat; rm -rf "$dir/tmp"' EXIT
 n=${#variants[@]}
@@ -49,7 +53,10 @@ for ((r = 0; r < rounds; r++)); do
       "-XX:MaxDirectMemorySize=${mem_kb}k" -cp "$jar" dev.joule.bench.pipeline.SessionSort \
       "$mode" "$dir/in.dat" "$dir/out-$name.dat" "$memory" 2 "$dir/tmp"; } 2>&1 | tr '\n' ' ')
     echo "round $r $name $line load=$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$log"
-    if [ -z "$first_out" ]; then
+    if [ "$mode" = copy ]; then
+      rm -f "$dir/out-$name.dat"
+      continue
+    elif [ -z "$first_out" ]; then
       first_out=$dir/out-$name.dat
       "$repo/joule" valsort "$first_out" >/dev/null
     elif ! cmp -s "$first_out" "$dir/out-$name.dat"; then

@@ -18,10 +18,12 @@ import java.util.Locale;
  * file sort's speed" ({@code scripts/session-vs-file.sh}): {@code file} is {@code
  * ExternalSorter.sort(IN, OUT)}; {@code session} reads IN in 4 MiB reads and adds them to a record
  * session, then writes the cursor's records to OUT in 4 MiB writes and forces it, as a platform
- * would that sorts what it reads and writes what it gets.
+ * would that sorts what it reads and writes what it gets. {@code copy} is the session's caller
+ * without the sort: the same reads and writes, one after the other on one thread, which no engine
+ * behind the session can make faster.
  *
  * <pre>
- * java -cp sort-bench/target/benchmarks.jar dev.joule.bench.pipeline.SessionSort file|session IN OUT MEMORY THREADS TMPDIR
+ * java -cp sort-bench/target/benchmarks.jar dev.joule.bench.pipeline.SessionSort file|session|copy IN OUT MEMORY THREADS TMPDIR
  * </pre>
  *
  * Prints {@code mode=... seconds=...}: the time from the first read to the output forced (the
@@ -46,10 +48,42 @@ public final class SessionSort {
     switch (mode) {
       case "file" -> ExternalSorter.sort(in, out, c);
       case "session" -> session(in, out, c);
-      default -> throw new IllegalArgumentException("mode " + mode + ": file or session");
+      case "copy" -> copy(in, out);
+      default -> throw new IllegalArgumentException("mode " + mode + ": file, session or copy");
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     System.out.printf(Locale.ROOT, "mode=%s seconds=%.3f%n", mode, seconds);
+  }
+
+  private static void copy(Path in, Path out) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocateDirect(IO);
+    try (FileChannel ch = FileChannel.open(in, StandardOpenOption.READ);
+        FileChannel o =
+            FileChannel.open(
+                out,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+      long size = ch.size();
+      long done = 0;
+      while (done < size) {
+        buf.clear();
+        int n = ch.read(buf, done);
+        if (n < 0) {
+          break;
+        }
+        done += n;
+      }
+      // the bytes written are the last buffer read, again and again: the floor counts calls and
+      // bytes, not their order
+      for (long left = done; left > 0; ) {
+        buf.clear().limit((int) Math.min(IO, left));
+        while (buf.hasRemaining()) {
+          left -= o.write(buf);
+        }
+      }
+      o.force(true);
+    }
   }
 
   private static void session(Path in, Path out, SortConfig c) throws IOException {
