@@ -102,6 +102,8 @@ final class SessionEngine implements AutoCloseable {
   private long epoch;
   private int spillDepth; // spills running on the thread that holds the lock
   private long added; // records added, for error messages and the overlap test's hook
+  private long
+      stallNanos; // add's time beyond copying (growing, handing off, waiting): its thread's
   private final AtomicLong sortNanos = new AtomicLong(); // chunks sorted (writer or adding thread)
   private int mergePasses;
   private long mergedBytes;
@@ -169,8 +171,13 @@ final class SessionEngine implements AutoCloseable {
           added += n / fixedSize;
           continue;
         }
-        if (!grow(fixedSize) && !awaitTail() && (!filling.isEmpty() || !swapToIdle())) {
-          handOff(false);
+        long t0 = System.nanoTime();
+        try {
+          if (!grow(fixedSize) && !awaitTail() && (!filling.isEmpty() || !swapToIdle())) {
+            handOff(false);
+          }
+        } finally {
+          stallNanos += System.nanoTime() - t0;
         }
       }
     } finally {
@@ -198,26 +205,55 @@ final class SessionEngine implements AutoCloseable {
         }
       }
       int entry = key == null ? keys.entryLength(length) : layout.entryLength(length, keyLength);
-      while (!filling.append(src, start, length, key, keyStart, keyLength)) {
-        if (grow(entry) || awaitTail()) {
-          continue; // grown, or the first chunk's tail was given back: grow into it
-        }
-        if (entry > filling.largestEntry() || (filling.isEmpty() && !swapToIdle())) {
-          spillOutsized(src, start, length, key, keyStart, keyLength, keys);
-          break;
-        }
-        if (!filling.isEmpty()) {
-          handOff(false);
-        }
-        if (key == null) {
-          keys = filling.appenderForKeys(); // the other chunk's appender: encode again
-          keys.encodeKey(src, start, length);
+      if (!filling.append(src, start, length, key, keyStart, keyLength)) {
+        long t0 = System.nanoTime(); // the clock only off the fast path: it costs 20-40 ns here
+        try {
+          addSlowly(src, start, length, key, keyStart, keyLength, keys, entry);
+        } finally {
+          stallNanos += System.nanoTime() - t0;
         }
       }
       added++;
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * {@link #addEntry} once the filling chunk had no room: grows it, or hands it off and goes on in
+   * the other, or writes an entry too large for any chunk as a run of its own.
+   */
+  private void addSlowly(
+      ByteBuffer src,
+      int start,
+      int length,
+      ByteBuffer key,
+      int keyStart,
+      int keyLength,
+      EntryAppender keys,
+      int entry)
+      throws IOException {
+    do {
+      if (grow(entry) || awaitTail()) {
+        continue; // grown, or the first chunk's tail was given back: grow into it
+      }
+      if (entry > filling.largestEntry() || (filling.isEmpty() && !swapToIdle())) {
+        spillOutsized(src, start, length, key, keyStart, keyLength, keys);
+        return;
+      }
+      if (!filling.isEmpty()) {
+        handOff(false);
+      }
+      if (key == null) {
+        keys = filling.appenderForKeys(); // the other chunk's appender: encode again
+        keys.encodeKey(src, start, length);
+      }
+    } while (!filling.append(src, start, length, key, keyStart, keyLength));
+  }
+
+  /** See {@link SortSession#addStallNanos()}. */
+  long stallNanos() {
+    return stallNanos;
   }
 
   /**

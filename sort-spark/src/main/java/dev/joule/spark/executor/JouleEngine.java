@@ -163,6 +163,14 @@ public final class JouleEngine {
       return session.stats();
     }
 
+    /**
+     * Nanoseconds the adds have spent beyond copying (see {@code SortSession.addStallNanos}): what
+     * an operator timing a sample of its adds adds to that sample's estimate.
+     */
+    public long addStallNanos() {
+      return session.addStallNanos();
+    }
+
     /** Ends the input; the entries then come out of {@link #next()} in sort order. */
     public void finish() throws IOException {
       cursor = session.finish();

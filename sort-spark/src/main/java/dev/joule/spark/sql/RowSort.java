@@ -27,13 +27,31 @@ import scala.collection.Iterator;
  * session closes, as Spark's sorter does, so that nothing points at freed memory.
  *
  * <p>Metrics ({@link SortMetrics}): the whole operator's time (encoding and adding every row, the
- * runs and merges, taking the rows out; taking out timed on a sample of rows), and what the session
- * reports of itself ({@code stats()}): its in-memory sort time, peak memory, the runs and bytes it
- * spilled and its merge passes. Not thread-safe: one per task.
+ * runs and merges, taking the rows out; the rows timed on a sample, the session's slow adds by its
+ * own clock), and what the session reports of itself ({@code stats()}): its in-memory sort time,
+ * peak memory, the runs and bytes it spilled and its merge passes. Not thread-safe: one per task.
  */
 final class RowSort {
   /** One in this many rows taken out is timed (a prime: merge refills are periodic). */
   private static final int OUTPUT_SAMPLE = 61;
+
+  /**
+   * One in this many rows put in is timed, beside the session's own clock of its slow adds ({@code
+   * addStallNanos}): two clock reads per row took 0.55 s of the 5.1 s the join stage of the SQL
+   * race's query (c) spent in the operator (async-profiler, SF1; 0.08 s sampled), and the rest of
+   * an add is an encode and a copy of near-constant cost. 16, not {@link #OUTPUT_SAMPLE}: every
+   * sampled row stands for this many, so a pause inside one (the scheduler on a shared machine, a
+   * collection) counts that many times over; at 61, 1 of 9 runs of query (c) reported 7.2 s against
+   * 4.5-5.2 s.
+   */
+  private static final int INPUT_SAMPLE = 16;
+
+  /**
+   * A sampled add counts for at most this plus 1 ns per row byte (a copy at 1 GB/s): an encode and
+   * a copy of a row take 0.1-2 µs, so beyond that the thread was paused, and the pause, multiplied
+   * by {@link #INPUT_SAMPLE}, would stand for work that was not done.
+   */
+  private static final long SAMPLE_CAP_NANOS = 200_000;
 
   private RowSort() {}
 
@@ -59,7 +77,13 @@ final class RowSort {
     try {
       while (rows.hasNext()) {
         InternalRow r = rows.next();
-        long t0 = System.nanoTime();
+        boolean timed = count % INPUT_SAMPLE == 0;
+        long t0 = 0;
+        long stalled = 0;
+        if (timed) {
+          t0 = System.nanoTime();
+          stalled = sort.addStallNanos();
+        }
         UnsafeRow u;
         if (r instanceof UnsafeRow ur) {
           u = ur;
@@ -73,8 +97,12 @@ final class RowSort {
         }
         sort.add(keys.encode(u), bytes.of(u));
         count++;
-        opNanos += System.nanoTime() - t0;
+        if (timed) { // the sample's own stall is counted once, below
+          long took = System.nanoTime() - t0 - (sort.addStallNanos() - stalled);
+          opNanos += Math.min(took, SAMPLE_CAP_NANOS + u.getSizeInBytes()) * INPUT_SAMPLE;
+        }
       }
+      opNanos += sort.addStallNanos();
       long t0 = System.nanoTime();
       sort.finish();
       opNanos += System.nanoTime() - t0;
