@@ -545,6 +545,51 @@ final class SessionChunk implements AutoCloseable {
   }
 
   /**
+   * Once the run of an oversized chunk is written (its tail given back or not): keeps its first
+   * slabs, as many as fit in a chunk of a spilling session ({@link SessionPlan#chunkBytes()})
+   * beside its index, and gives back the rest; returns the bytes freed. Fresh memory costs 3-7 µs a
+   * 4 KiB page on these VMs (docs/decisions/D21), and the chunk would grow again at once what it
+   * gave back: a chunk of the SQL race's query (a) spent 1.5 s of its adds zeroing fresh slabs.
+   * Fixed records in place keep slabs with their index shares and build a new index for them when
+   * next sorted; pairs keep their index as {@link #releaseArena} does, and give everything back
+   * where it does.
+   */
+  long keepHead() {
+    if (arena == null
+        || (fixedSize == 0
+            && (index == null || indexCharge(index.capacity()) > plan.chunkBytes() / 2))) {
+      return releaseArena();
+    }
+    long kept = fixedSize > 0 ? 0 : indexCharge(index.capacity());
+    int keep = 0;
+    while (keep < arena.allocatedSlabs() && kept + slabCharged[keep] <= plan.chunkBytes()) {
+      kept += slabCharged[keep];
+      keep++;
+    }
+    if (keep == 0) {
+      return releaseArena();
+    }
+    long freed = 0;
+    for (int s = keep; s < slabCharged.length; s++) {
+      freed += slabCharged[s]; // in place, a given-back tail slab's index share is still charged
+      slabCharged[s] = 0;
+    }
+    arena.releaseSlabsFrom(keep);
+    java.util.Arrays.fill(crcViews, keep, crcViews.length, null);
+    if (fixedSize > 0) {
+      index = RecordIndex.allocate(1); // the old one indexed every slab; prepare grows this one
+      inPlaceRecords = 0;
+      for (int s = 0; s < keep; s++) {
+        inPlaceRecords += arena.slabCapacity(s) / fixedSize;
+      }
+    }
+    charged -= freed;
+    split = false;
+    clear();
+    return freed;
+  }
+
+  /**
    * Gives back the slabs from {@code from} on, which hold nothing in use any more (what a merge
    * borrowing the arena did not carve); returns the bytes they were charged. The index must be
    * released first ({@link #releaseIndex}).

@@ -48,8 +48,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * session that never spills holds its whole budget in one chunk. If it does spill, that chunk is
  * written in two runs: the entries of its later slabs (about half of it) are sorted and written
  * first and those slabs given back, so filling goes on after half a write instead of a whole one
- * (the runs keep input order in the store, {@link RunStore#moveBefore}); the chunk's arena is given
- * back once both are written.
+ * (the runs keep input order in the store, {@link RunStore#moveBefore}); once both are written the
+ * chunk keeps the first slabs a chunk may hold and gives back the rest ({@link
+ * SessionChunk#keepHead}), rather than all of them to grow them again as fresh memory.
  *
  * <p><b>Finishing.</b> Without runs, the filling chunk is sorted and read from memory. Otherwise it
  * is spilled too; the indexes and the write pool are given back, the merge passes run ({@link
@@ -475,8 +476,8 @@ final class SessionEngine implements AutoCloseable {
       awaitTail(); // done by now: its bytes go back before the chunk's arena
       if (other.oversized()) {
         // The first chunk grew into both halves before it had to spill: now that it is written,
-        // its arena goes back, so that two chunks fit again (its index stays for its next fills).
-        meter.freed(other.releaseArena());
+        // it keeps what a chunk may hold and gives back the rest, so that two chunks fit again.
+        meter.freed(other.keepHead());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

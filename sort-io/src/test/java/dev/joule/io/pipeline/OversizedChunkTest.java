@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.index.RecordIndex;
+import dev.joule.core.memory.RecordArena;
+import dev.joule.core.radix.RadixRunSorter;
+import dev.joule.core.record.KeySpec;
+import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.LastResort;
@@ -51,6 +55,93 @@ class OversizedChunkTest {
       assertEquals(indexBytes, (long) chunk.index().capacity() * RecordIndex.BYTES_PER_ENTRY);
       assertEquals(added, chunk.index().size(), "it holds the new entries, and only them");
       assertTrue(chunk.charged() <= plan.chunkBytes(), chunk.charged() + " bytes");
+    }
+  }
+
+  /**
+   * A written oversized chunk keeps its first slabs, as many as a chunk may hold, instead of giving
+   * back its arena to grow it again as fresh memory ({@code SessionChunk.keepHead}): the same
+   * buffers take the next fill, and the chunk holds no more than a chunk of a spilling session.
+   */
+  @Test
+  void anOversizedPairChunkKeepsItsFirstSlabsForItsNextFills() throws Exception {
+    SessionPlan plan = plan16MiB();
+    EntrySpec spec = EntrySpec.pairs(false, LastResort.NONE);
+    Random random = new Random(28);
+    try (SessionChunk chunk = new SessionChunk(spec, plan, 0, true, true)) {
+      fill(chunk, spec, random);
+      assertTrue(chunk.oversized(), chunk.charged() + " bytes, a chunk " + plan.chunkBytes());
+      RecordArena arena = chunk.arena();
+      long firstBytes = arena.writableWindow(0, 0, 8).getLong(0); // random: not zero
+      long held = chunk.charged();
+
+      chunk.keepToChunkBytes(); // the session's first spill
+      long freed = chunk.keepHead();
+      assertSame(arena, chunk.arena(), "the arena stays");
+      assertTrue(arena.allocatedSlabs() > 0, "with its first slabs");
+      assertTrue(chunk.charged() <= plan.chunkBytes(), chunk.charged() + " bytes kept");
+      assertEquals(held - freed, chunk.charged());
+      assertTrue(!chunk.oversized() && chunk.isEmpty());
+      assertTrue(firstBytes != 0);
+      assertEquals(firstBytes, arena.writableWindow(0, 0, 8).getLong(0), "slab 0 is the same");
+      int slabs = arena.allocatedSlabs();
+
+      long added = fill(chunk, spec, random);
+      assertEquals(added, chunk.index().size(), "it holds the new entries, and only them");
+      assertSame(arena, chunk.arena());
+      assertTrue(arena.allocatedSlabs() >= slabs);
+      assertTrue(chunk.charged() <= plan.chunkBytes(), chunk.charged() + " bytes");
+    }
+  }
+
+  /** Fixed records in place keep their first slabs too, and index only them when next sorted. */
+  @Test
+  void anOversizedChunkOfFixedRecordsKeepsItsFirstSlabs() throws Exception {
+    SessionPlan plan = plan16MiB();
+    int size = 100;
+    EntrySpec spec =
+        EntrySpec.of(
+            SortConfig.builder()
+                .format(RecordFormat.fixed(size, KeySpec.bytes(0, 10)))
+                .tempDirs(java.util.List.of(dir))
+                .build());
+    try (SessionChunk chunk = new SessionChunk(spec, plan, size, false, true);
+        RadixRunSorter sorter = new RadixRunSorter(1)) {
+      long records = fillFixed(chunk, size, new Random(29));
+      assertTrue(chunk.oversized(), chunk.charged() + " bytes, a chunk " + plan.chunkBytes());
+      assertEquals(records, chunk.sort(sorter));
+      RecordArena arena = chunk.arena();
+
+      chunk.keepToChunkBytes();
+      chunk.keepHead();
+      assertSame(arena, chunk.arena(), "the arena stays");
+      assertTrue(chunk.charged() <= plan.chunkBytes(), chunk.charged() + " bytes kept");
+      long again = fillFixed(chunk, size, new Random(30));
+      assertTrue(again > 0 && again < records, again + " records after " + records);
+      assertEquals(again, chunk.sort(sorter), "the new index holds the kept slabs' records");
+      assertTrue(chunk.charged() <= plan.chunkBytes(), chunk.charged() + " bytes");
+    }
+  }
+
+  /** Adds random fixed records in place until the chunk cannot grow; returns how many. */
+  private static long fillFixed(SessionChunk chunk, int size, Random random) {
+    byte[] rec = new byte[size * 64];
+    long n = 0;
+    while (true) {
+      random.nextBytes(rec);
+      ByteBuffer b = ByteBuffer.wrap(rec);
+      while (b.hasRemaining()) {
+        int put = chunk.appendInPlace(b);
+        if (put > 0) {
+          n += put / size;
+          continue;
+        }
+        long step = chunk.growthFor(0);
+        if (step == 0) {
+          return n;
+        }
+        chunk.grow(step);
+      }
     }
   }
 
