@@ -249,6 +249,95 @@ public final class RecordArena implements AutoCloseable {
     }
   }
 
+  /**
+   * Takes the last allocated slab out of this arena (made by {@link #reserveGrowing}) with its
+   * memory and data, for another arena of the same layout to {@link #adoptSlab} instead of
+   * allocating fresh memory; null when none is allocated. The caller owns the slab: adopt it or
+   * close it.
+   */
+  public Slab detachLastSlab() {
+    if (slabRegions == null) {
+      throw new IllegalStateException("only a growing arena detaches slabs");
+    }
+    if (allocated == 0) {
+      return null;
+    }
+    int i = allocated - 1;
+    Slab s = new Slab(slabRegions[i], slabs()[i]);
+    slabRegions[i] = null; // not closed: the slab owns it now
+    slabs[i] = null;
+    readers[i] = null;
+    filled[i] = 0;
+    allocated = i;
+    return s;
+  }
+
+  /** Whether {@code s} has the capacity of slab {@code slab}, the next one to allocate. */
+  public boolean canAdopt(int slab, Slab s) {
+    return slabRegions != null
+        && slab == allocated
+        && slab < capacities.length
+        && capacities[slab] == s.capacity();
+  }
+
+  /**
+   * Allocates slab {@code slab} (the next) with the memory of {@code s}, which this arena then
+   * owns: no fresh pages, no zeroing; the slab holds whatever {@code s} held, as a cleared slab
+   * does.
+   *
+   * @throws IllegalStateException unless {@link #canAdopt} and {@code s} is open
+   */
+  public void adoptSlab(int slab, Slab s) {
+    if (!canAdopt(slab, s) || s.region == null) {
+      throw new IllegalStateException("slab " + slab + " cannot adopt " + s);
+    }
+    ByteBuffer b = s.buffer.clear().order(ByteOrder.BIG_ENDIAN);
+    slabRegions[slab] = s.region;
+    s.region = null;
+    slabs()[slab] = b;
+    readers[slab] = b.asReadOnlyBuffer().order(ByteOrder.BIG_ENDIAN);
+    allocated++;
+  }
+
+  /**
+   * A slab's memory between two growing arenas ({@link #detachLastSlab}, {@link #adoptSlab}), or
+   * given back by {@link #close()}. Not thread-safe: hand it over through something that publishes
+   * it.
+   */
+  public static final class Slab implements AutoCloseable {
+    private DirectRegion region; // null once adopted or closed
+    private final ByteBuffer buffer;
+
+    private Slab(DirectRegion region, ByteBuffer buffer) {
+      this.region = region;
+      this.buffer = buffer;
+    }
+
+    /** Its capacity in bytes. */
+    public int capacity() {
+      return buffer.capacity();
+    }
+
+    /** The bytes its memory reserves, as {@link RecordArena#directBytes()} counts a slab. */
+    public long reservedBytes() {
+      return (long) buffer.capacity() + Alignment.BYTES;
+    }
+
+    /** Gives the memory back, unless an arena adopted it; idempotent. */
+    @Override
+    public void close() {
+      if (region != null) {
+        region.close();
+        region = null;
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "slab of " + capacity() + " bytes" + (region == null ? " (adopted or closed)" : "");
+    }
+  }
+
   private void closeRegions() {
     if (region != null) {
       region.close();

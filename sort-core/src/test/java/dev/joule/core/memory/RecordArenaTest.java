@@ -148,4 +148,38 @@ class RecordArenaTest {
   private static RecordArena allocateAndForget() {
     return RecordArena.allocate(4096);
   }
+
+  /**
+   * A growing arena's last slab moves to another arena of the same layout with its memory and bytes
+   * (no fresh allocation), and only where the capacities match.
+   */
+  @Test
+  void aDetachedSlabIsAdoptedByAnArenaOfTheSameLayout() {
+    try (RecordArena from = RecordArena.reserveGrowing(16 * 4096, 4096, 4 * 4096);
+        RecordArena to = RecordArena.reserveGrowing(16 * 4096, 4096, 4 * 4096)) {
+      for (int s = 0; s < 3; s++) { // 1, 2 and 4 pages
+        from.allocateSlab(s);
+      }
+      from.writableWindow(2, 0, 4096).putLong(0, 0x5EED_CAFEL);
+      RecordArena.Slab slab = from.detachLastSlab();
+      assertEquals(2, from.allocatedSlabs());
+      assertEquals(4 * 4096, slab.capacity());
+      assertEquals(4 * 4096 + Alignment.BYTES, slab.reservedBytes());
+
+      to.allocateSlab(0);
+      assertFalse(to.canAdopt(1, slab), "slab 1 of the layout has 2 pages, not 4");
+      assertThrows(IllegalStateException.class, () -> to.adoptSlab(1, slab));
+      to.allocateSlab(1);
+      assertTrue(to.canAdopt(2, slab));
+      to.adoptSlab(2, slab);
+      assertEquals(3, to.allocatedSlabs());
+      assertEquals(0x5EED_CAFEL, to.writableWindow(2, 0, 4096).getLong(0), "the same memory");
+      assertThrows(IllegalStateException.class, () -> to.adoptSlab(3, slab), "adopted once");
+      slab.close(); // the arena owns it now: nothing to free, the arena still reads it
+      assertEquals(0x5EED_CAFEL, to.writableWindow(2, 0, 4096).getLong(0));
+
+      from.allocateSlab(2); // the layout's slab again, fresh
+      assertEquals(4 * 4096, from.slabCapacity(2));
+    }
+  }
 }

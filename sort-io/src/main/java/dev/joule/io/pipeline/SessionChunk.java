@@ -11,6 +11,7 @@ import dev.joule.io.input.EntryAppender;
 import dev.joule.io.input.EntrySpec;
 import dev.joule.io.plan.SessionPlan;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
  * One chunk of a sort session: an arena that grows slab by slab and an index that grows by doubling
@@ -78,7 +79,7 @@ final class SessionChunk implements AutoCloseable {
 
   /**
    * Whether the chunk holds more than a chunk of a spilling session may, or did until its tail was
-   * given back ({@link #releaseTail}): either way its arena goes back once it is written.
+   * taken out ({@link #detachTail}): either way its arena goes back once it is written.
    */
   boolean oversized() {
     return split || charged > plan.chunkBytes();
@@ -191,13 +192,18 @@ final class SessionChunk implements AutoCloseable {
     }
     int next = arena.allocatedSlabs();
     arena.allocateSlab(next);
+    boundSlab(next, step);
+    return 0;
+  }
+
+  /** Counts slab {@code next}, just allocated or adopted, charged {@code step}. */
+  private void boundSlab(int next, long step) {
     slabCharged[next] = step;
     if (fixedSize > 0) {
       inPlaceRecords += arena.slabCapacity(next) / fixedSize;
     } else {
       index.bindSlab(next);
     }
-    return 0;
   }
 
   private void newArena(long firstSlabCharge) {
@@ -401,7 +407,7 @@ final class SessionChunk implements AutoCloseable {
   /**
    * Where the write of an oversized chunk splits: the first slab of its tail, the slabs that hold
    * about the later half of its charge, or 0 when it is not oversized. The tail is sorted and
-   * written first and its slabs given back ({@link #releaseTail}), so that the session goes on
+   * written first and its slabs taken out ({@link #detachTail}), so that the session goes on
    * filling while the rest is written, instead of waiting for a whole budget's run.
    */
   int splitSlab() {
@@ -451,23 +457,51 @@ final class SessionChunk implements AutoCloseable {
   }
 
   /**
-   * Gives back slabs {@code from} on, whose entries were written; returns the bytes they were
-   * charged (fixed records in place: without their index entries, which the index array still holds
-   * until the chunk is released). Called by the thread that writes the chunk.
+   * Takes out slabs {@code from} on, whose entries were written, into {@code into} (last first):
+   * the chunk no longer holds their memory, which the other chunk may adopt ({@link #grow(long,
+   * RecordArena.Slab)}). Returns the bytes they were charged, their {@link
+   * RecordArena.Slab#reservedBytes()} (fixed records in place: without their index entries, which
+   * the index array still holds until the chunk is released). Called by the thread that writes the
+   * chunk.
    */
-  long releaseTail(int from) {
+  long detachTail(int from, List<RecordArena.Slab> into) {
     long freed = 0;
-    for (int s = from; s < arena.allocatedSlabs(); s++) {
+    for (int s = arena.allocatedSlabs() - 1; s >= from; s--) {
       long slabBytes = (long) arena.slabCapacity(s) + Alignment.BYTES;
-      long f = fixedSize > 0 ? slabBytes : slabCharged[s];
-      slabCharged[s] -= f;
-      freed += f;
+      slabCharged[s] -= slabBytes; // pairs: all of it; in place, the index share stays
+      freed += slabBytes;
+      into.add(arena.detachLastSlab());
+      crcViews[s] = null;
     }
-    arena.releaseSlabsFrom(from);
-    java.util.Arrays.fill(crcViews, from, crcViews.length, null);
     charged -= freed;
     split = true;
     return freed;
+  }
+
+  /**
+   * The capacity of the slab the next growth step allocates, or -1 when that step is not a slab of
+   * an arena the chunk has (the first slab, an index growth, or none).
+   */
+  int nextSlabCapacity() {
+    if (arena == null
+        || (fixedSize == 0 && !index.hasRoom())
+        || arena.allocatedSlabs() >= arena.slabCount()) {
+      return -1;
+    }
+    return arena.slabCapacity(arena.allocatedSlabs());
+  }
+
+  /**
+   * Takes the growth step {@link #growthFor} priced at {@code step}, a slab of {@link
+   * #nextSlabCapacity()} bytes, with the memory of {@code slab} instead of fresh memory: the
+   * session has {@code slab}'s bytes charged already and took the rest of the step (in place, the
+   * slab's index entries) from its ledger.
+   */
+  void grow(long step, RecordArena.Slab slab) {
+    int next = arena.allocatedSlabs();
+    arena.adoptSlab(next, slab);
+    charged += step;
+    boundSlab(next, step);
   }
 
   /** Entries sorted by the last {@link #sort}. */

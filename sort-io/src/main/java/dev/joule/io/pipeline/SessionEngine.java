@@ -94,8 +94,11 @@ final class SessionEngine implements AutoCloseable {
   private SessionChunk filling;
   private SessionChunk other;
   private Future<RunDescriptor> pending; // the write of `other`, or null
-  // An oversized chunk's write: its tail's bytes once written and given back (0 if it failed first)
-  private CompletableFuture<Long> tailFreed;
+  // An oversized chunk's write: its tail's slabs once written (none if it failed first)
+  private CompletableFuture<List<RecordArena.Slab>> tailFreed;
+  // Those slabs, charged, for the filling chunk to adopt instead of growing fresh memory
+  private final List<RecordArena.Slab> spares = new ArrayList<>();
+  private int adoptedSlabs; // for tests: growth steps that took a spare instead of fresh memory
   private WorkerThread writer;
   private Resources writeRes; // the run writer's pool, given back by spills and before merging
   private BlockPool writePool;
@@ -267,16 +270,30 @@ final class SessionEngine implements AutoCloseable {
     if (step == 0) {
       return false;
     }
+    RecordArena.Slab spare = spareFor(filling);
+    long ask = spare == null ? step : step - spare.reservedBytes(); // in place: its index share
     long e = epoch;
-    boolean ok = meter.tryAllocate(step);
+    boolean ok = meter.tryAllocate(ask);
+    while (!ok && e == epoch && spares.size() > (spare == null ? 0 : 1)) {
+      // A spare's bytes make room for what none covers: the chunk's early slabs, smaller than any
+      // spare, or in place the index entries of an adopted one
+      dropSpare(spares.get(spares.size() - 1) == spare ? 0 : spares.size() - 1);
+      ok = meter.tryAllocate(ask);
+    }
     if (e != epoch) {
       if (ok) {
-        meter.freed(step);
+        meter.freed(ask);
       }
       return true; // a spill ran inside the grant: the chunks are new, look again
     }
     if (!ok) {
       return false;
+    }
+    if (spare != null) {
+      spares.remove(spare);
+      filling.grow(step, spare);
+      adoptedSlabs++;
+      return true;
     }
     try {
       long back = filling.grow(step);
@@ -320,6 +337,9 @@ final class SessionEngine implements AutoCloseable {
     SessionChunk full = filling;
     filling = other;
     other = full;
+    // The first chunk's tail was for the chunk that filled while its head was written; the other
+    // one kept what a chunk may hold (SessionChunk.keepHead).
+    dropSpares();
     for (SessionChunk c : chunks) {
       c.keepToChunkBytes(); // runs from now on: two chunks must fit
     }
@@ -327,7 +347,7 @@ final class SessionEngine implements AutoCloseable {
     SortHooks hooks = SortHooks.of(config);
     long handedAt = added;
     int split = full.splitSlab();
-    CompletableFuture<Long> tail = split > 0 ? new CompletableFuture<>() : null;
+    CompletableFuture<List<RecordArena.Slab>> tail = split > 0 ? new CompletableFuture<>() : null;
     tailFreed = tail;
     pending = writer.submit(() -> writeChunk(full, split, tail, pool, hooks, handedAt));
     if (wait) {
@@ -343,7 +363,7 @@ final class SessionEngine implements AutoCloseable {
   private RunDescriptor writeChunk(
       SessionChunk chunk,
       int split,
-      CompletableFuture<Long> tail,
+      CompletableFuture<List<RecordArena.Slab>> tail,
       BlockPool pool,
       SortHooks hooks,
       long handedAt)
@@ -371,7 +391,7 @@ final class SessionEngine implements AutoCloseable {
       return d;
     } finally {
       if (tail != null) {
-        tail.complete(0L); // failed before the tail was given back: its bytes go with the chunk
+        tail.complete(List.of()); // failed before the tail was taken out: it goes with the chunk
       }
     }
   }
@@ -382,7 +402,7 @@ final class SessionEngine implements AutoCloseable {
   private RunDescriptor writeInTwo(
       SessionChunk chunk,
       int split,
-      CompletableFuture<Long> tail,
+      CompletableFuture<List<RecordArena.Slab>> tail,
       BlockPool pool,
       Runnable beforeSecondRun)
       throws IOException {
@@ -413,7 +433,9 @@ final class SessionEngine implements AutoCloseable {
     }
     store.addInput(chunk.records(), chunk.checksum());
     if (early) {
-      tail.complete(chunk.releaseTail(split)); // with no entry in it, at once
+      List<RecordArena.Slab> slabs = new ArrayList<>();
+      chunk.detachTail(split, slabs);
+      tail.complete(slabs); // with no entry in them, at once
     }
     if (later != null) {
       beforeSecondRun.run();
@@ -489,17 +511,18 @@ final class SessionEngine implements AutoCloseable {
   }
 
   /**
-   * Waits until the tail of the oversized chunk being written is given back, and gives its bytes
-   * back to the ledger; false if no write is split or its tail was not given back (it failed).
+   * Waits until the tail of the oversized chunk being written is taken out, and keeps its slabs,
+   * still charged, as spares for the filling chunk to grow into ({@link #grow}); false if no write
+   * is split or its tail was not taken out (it failed).
    */
   private boolean awaitTail() throws IOException {
-    CompletableFuture<Long> t = tailFreed;
+    CompletableFuture<List<RecordArena.Slab>> t = tailFreed;
     if (t == null) {
       return false;
     }
-    long bytes;
+    List<RecordArena.Slab> slabs;
     try {
-      bytes = t.get();
+      slabs = t.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SortCancelledException("session cancelled while a run was written");
@@ -507,8 +530,37 @@ final class SessionEngine implements AutoCloseable {
       throw new IllegalStateException("a tail's bytes are never an exception", e);
     }
     tailFreed = null;
-    meter.freed(bytes);
-    return bytes > 0;
+    spares.addAll(slabs);
+    return !slabs.isEmpty();
+  }
+
+  /** The spare slab the filling chunk's next growth step can adopt, or null. */
+  private RecordArena.Slab spareFor(SessionChunk c) {
+    int capacity = spares.isEmpty() ? -1 : c.nextSlabCapacity();
+    for (RecordArena.Slab s : spares) {
+      if (s.capacity() == capacity) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** Growth steps so far that adopted a spare slab instead of allocating fresh memory. */
+  int adoptedSlabs() {
+    return adoptedSlabs;
+  }
+
+  /** Gives back the spare slabs no chunk adopted. */
+  private void dropSpares() {
+    while (!spares.isEmpty()) {
+      dropSpare(spares.size() - 1);
+    }
+  }
+
+  private void dropSpare(int i) {
+    RecordArena.Slab s = spares.remove(i);
+    s.close();
+    meter.freed(s.reservedBytes());
   }
 
   /**
@@ -580,6 +632,7 @@ final class SessionEngine implements AutoCloseable {
           awaitPending();
         }
         meter.freed(filling.release() + other.release());
+        dropSpares();
         releaseWritePool();
         epoch++;
         return Math.max(0, before - meter.current());
@@ -664,6 +717,7 @@ final class SessionEngine implements AutoCloseable {
         handOff(true);
       }
       awaitPending();
+      dropSpares();
       releaseWritePool();
       // The merge borrows the arenas, not the indexes or the write pool: they go back now.
       long freed = 0;
@@ -813,9 +867,10 @@ final class SessionEngine implements AutoCloseable {
       }
       res.closeAfterFailure(primary); // the writer (joined: a write in progress ends) and store
       if (tailFreed != null) {
-        meter.freed(tailFreed.getNow(0L)); // a tail given back by a write no one awaited
+        spares.addAll(tailFreed.getNow(List.of())); // taken out by a write no one awaited
         tailFreed = null;
       }
+      dropSpares();
       if (writeRes != null) {
         writeRes.closeAfterFailure(primary);
         writeRes = null;
