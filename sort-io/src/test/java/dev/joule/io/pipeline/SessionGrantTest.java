@@ -299,7 +299,13 @@ class SessionGrantTest extends OneStripeTest {
               "test-memory-manager");
       manager.start();
       try {
-        for (byte[][] p : pairs) {
+        for (int i = 0; i < pairs.size(); i++) {
+          if (i % 10_000 == 0) {
+            // a spill among these adds, whatever the scheduler does: on a loaded machine the adds
+            // once all ran before the manager's first call (CI, "12 spills freed 0")
+            awaitNextCall(calls, failure);
+          }
+          byte[][] p = pairs.get(i);
           s.add(ByteBuffer.wrap(p[0]), ByteBuffer.wrap(p[1]));
         }
         try (RecordCursor cur = s.finish()) {
@@ -315,5 +321,16 @@ class SessionGrantTest extends OneStripeTest {
     }
     assertEquals(0, grant.held.get());
     assertSamePairs(reference(pairs), got, "validate " + validate);
+  }
+
+  /** Waits until the manager thread has called {@code spill()} once more (or failed). */
+  private static void awaitNextCall(AtomicLong calls, AtomicReference<Throwable> failure)
+      throws InterruptedException {
+    long seen = calls.get();
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (calls.get() == seen && failure.get() == null) {
+      assertTrue(System.nanoTime() < deadline, "the manager thread made no spill call for 20 s");
+      Thread.sleep(1);
+    }
   }
 }
