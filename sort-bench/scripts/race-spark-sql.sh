@@ -105,6 +105,7 @@ run() {
   if [ "$drop" = 1 ]; then sync; echo 3 > /proc/sys/vm/drop_caches; fi
   local c=0
   [ "$round" = 1 ] && c=$check
+  rm -rf "$work/out-$engine" # the last round's tables: CREATE TABLE ... LOCATION wants it empty
   SPARK_LOCAL_IP=127.0.0.1 PYSPARK_PYTHON=$py "$submit" "${common[@]}" "${extra[@]}" \
     "$root/sort-bench/scripts/spark-sql-race/queries.py" "$engine" "$data" "$work/out-$engine" \
     "$queries" "$c" > "$work/$engine.$round.log" 2>&1 || {
