@@ -58,12 +58,7 @@ public final class SessionSort {
   private static void copy(Path in, Path out) throws IOException {
     ByteBuffer buf = ByteBuffer.allocateDirect(IO);
     try (FileChannel ch = FileChannel.open(in, StandardOpenOption.READ);
-        FileChannel o =
-            FileChannel.open(
-                out,
-                StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
+        FileChannel o = openOutput(out)) {
       long size = ch.size();
       long done = 0;
       while (done < size) {
@@ -104,12 +99,7 @@ public final class SessionSort {
         }
       }
       try (RecordCursor cur = s.finish();
-          FileChannel o =
-              FileChannel.open(
-                  out,
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.TRUNCATE_EXISTING,
-                  StandardOpenOption.WRITE)) {
+          FileChannel o = openOutput(out)) {
         buf.clear();
         while (cur.next()) {
           ByteBuffer r = cur.record();
@@ -129,5 +119,13 @@ public final class SessionSort {
         o.force(true);
       }
     }
+  }
+
+  private static FileChannel openOutput(Path out) throws IOException {
+    return FileChannel.open(
+        out,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.WRITE);
   }
 }
