@@ -264,6 +264,7 @@ public final class RecordArena implements AutoCloseable {
     }
     int i = allocated - 1;
     Slab s = new Slab(slabRegions[i], slabs()[i]);
+    ArenaTracker.opened(s, s.reservedBytes()); // this arena still counts its layout's bytes
     slabRegions[i] = null; // not closed: the slab owns it now
     slabs[i] = null;
     readers[i] = null;
@@ -294,6 +295,7 @@ public final class RecordArena implements AutoCloseable {
     ByteBuffer b = s.buffer.clear().order(ByteOrder.BIG_ENDIAN);
     slabRegions[slab] = s.region;
     s.region = null;
+    ArenaTracker.closed(s, s.reservedBytes());
     slabs()[slab] = b;
     readers[slab] = b.asReadOnlyBuffer().order(ByteOrder.BIG_ENDIAN);
     allocated++;
@@ -329,6 +331,7 @@ public final class RecordArena implements AutoCloseable {
       if (region != null) {
         region.close();
         region = null;
+        ArenaTracker.closed(this, reservedBytes());
       }
     }
 
