@@ -21,7 +21,8 @@ public final class PairSession extends SortSession {
    * positions unchanged).
    *
    * @throws NullPointerException naming the argument that is null
-   * @throws IllegalStateException after {@link #finish()} or {@link #close()}
+   * @throws IllegalStateException after {@link #finish()} or {@link #close()}, or after a run write
+   *     of this session failed (it names that failure)
    * @throws IOException when a spill fails
    */
   public void add(ByteBuffer key, ByteBuffer value) throws IOException {

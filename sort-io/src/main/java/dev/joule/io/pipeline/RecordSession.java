@@ -21,7 +21,8 @@ public final class RecordSession extends SortSession {
    * @throws NullPointerException if {@code records} is null
    * @throws IllegalArgumentException if the bytes are not whole records, a record exceeds the
    *     format's limit, or the record lacks a fixed-position key field
-   * @throws IllegalStateException after {@link #finish()} or {@link #close()}
+   * @throws IllegalStateException after {@link #finish()} or {@link #close()}, or after a run write
+   *     of this session failed (it names that failure)
    * @throws IOException when a spill fails
    */
   public void add(ByteBuffer records) throws IOException {

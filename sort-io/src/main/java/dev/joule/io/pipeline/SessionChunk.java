@@ -470,7 +470,11 @@ final class SessionChunk implements AutoCloseable {
       long slabBytes = (long) arena.slabCapacity(s) + Alignment.BYTES;
       slabCharged[s] -= slabBytes; // pairs: all of it; in place, the index share stays
       freed += slabBytes;
-      into.add(arena.detachLastSlab());
+      RecordArena.Slab slab = arena.detachLastSlab();
+      if (slab == null) {
+        throw new IllegalStateException("slab " + s + " of " + arena + " is not allocated");
+      }
+      into.add(slab);
       crcViews[s] = null;
     }
     charged -= freed;

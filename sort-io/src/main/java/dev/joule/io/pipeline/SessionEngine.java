@@ -106,8 +106,8 @@ final class SessionEngine implements AutoCloseable {
   private long epoch;
   private int spillDepth; // spills running on the thread that holds the lock
   private long added; // records added, for error messages and the overlap test's hook
-  private long
-      stallNanos; // add's time beyond copying (growing, handing off, waiting): its thread's
+  private Throwable failed; // a run write's failure: the session takes nothing more
+  private long stallNanos; // add's time beyond copying: growing, handing off, waiting
   private final AtomicLong sortNanos = new AtomicLong(); // chunks sorted (writer or adding thread)
   private int mergePasses;
   private long mergedBytes;
@@ -238,7 +238,15 @@ final class SessionEngine implements AutoCloseable {
       int entry)
       throws IOException {
     do {
+      SessionChunk was = filling;
+      long e = epoch;
       if (grow(entry) || awaitTail()) {
+        if (key == null && (filling != was || epoch != e)) {
+          // A spill inside the grant handed the chunk off and released both: the derived key was
+          // encoded into the old chunk's appender; the next append reads the new one's.
+          keys = filling.appenderForKeys();
+          keys.encodeKey(src, start, length);
+        }
         continue; // grown, or the first chunk's tail was given back: grow into it
       }
       if (entry > filling.largestEntry() || (filling.isEmpty() && !swapToIdle())) {
@@ -503,8 +511,12 @@ final class SessionEngine implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new SortCancelledException("session cancelled while a run was written");
+      SortCancelledException c =
+          new SortCancelledException("session cancelled while a run was written");
+      failed = c;
+      throw c;
     } catch (ExecutionException e) {
+      failed = e.getCause();
       awaitTail(); // the write ended: a tail given back before it failed is counted back now
       throw Failures.translate(e.getCause());
     }
@@ -607,6 +619,12 @@ final class SessionEngine implements AutoCloseable {
       throw new IllegalStateException(
           state == State.CLOSED ? "session is closed" : "finish() was already called");
     }
+    if (failed != null) {
+      // The failed write's chunk may still view memory the other chunk has taken since (its
+      // tail's slabs): adding on would write into another run's entries.
+      throw new IllegalStateException(
+          "a run write of this session failed (" + failed + "); close it", failed);
+    }
   }
 
   // ---- spilling ----
@@ -624,7 +642,7 @@ final class SessionEngine implements AutoCloseable {
         // spills every consumer, the asking one included, as Spark's does): nothing more now.
         return 0;
       }
-      if (state == State.ADDING) {
+      if (state == State.ADDING && failed == null) {
         long before = meter.current();
         if (!filling.isEmpty()) {
           handOff(true);

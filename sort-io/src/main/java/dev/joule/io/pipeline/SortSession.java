@@ -46,7 +46,9 @@ import java.io.IOException;
  * thread; merges prefetch on threads of their own; all come from the configuration's factory if it
  * has one, and each is joined before the session closes. A refused thread or a shut-down pool fails
  * that step with a {@link java.util.concurrent.RejectedExecutionException}; {@link #close()} then
- * deletes what was written.
+ * deletes what was written. After a failed run write the session takes nothing more: adding and
+ * finishing throw {@link IllegalStateException} naming the failure, and {@link #spill()} gives back
+ * nothing; close it.
  *
  * <p>Thread-safety: one thread adds, finishes and iterates; {@link #spill()} and {@link
  * #memoryBytes()} from any thread. {@link #close()} releases everything (memory, threads, temp

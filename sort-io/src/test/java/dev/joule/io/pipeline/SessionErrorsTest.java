@@ -9,6 +9,7 @@ import dev.joule.io.config.DataSize;
 import dev.joule.io.config.LastResort;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
+import dev.joule.io.hooks.SortHooks;
 import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,6 +19,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -124,6 +126,49 @@ class SessionErrorsTest extends OneStripeTest {
         assertArrayEquals(new byte[] {1}, SortSessionTest.copy(c.value()));
         assertTrue(!c.next());
       }
+    }
+  }
+
+  /**
+   * After a run write failed, the session takes nothing more: the failed chunk may still view
+   * memory the other chunk took since (the first chunk's tail slabs), so adding on, finishing or
+   * spilling would write into another run's entries. Each says so, naming the failure; close still
+   * gives everything back.
+   */
+  @Test
+  void aSessionWhoseRunWriteFailedRefusesMore() throws IOException {
+    AtomicInteger writes = new AtomicInteger();
+    SortConfig.Builder b = config();
+    SortHooks.set(
+        b,
+        SortHooks.of(b)
+            .withBeforeSessionRunWrite(
+                at -> {
+                  if (writes.incrementAndGet() == 2) {
+                    throw new java.io.UncheckedIOException(new IOException("disk gone (test)"));
+                  }
+                }));
+    Random r = new Random(SEED + 7);
+    byte[] value = new byte[100];
+    try (PairSession s = ExternalSorter.openPairs(b.build())) {
+      IOException failure = null;
+      for (int i = 0; i < 400_000 && failure == null; i++) {
+        r.nextBytes(value);
+        try {
+          s.add(ByteBuffer.wrap(value, 0, 8), ByteBuffer.wrap(value));
+        } catch (IOException e) {
+          failure = e;
+        }
+      }
+      assertTrue(failure != null, "no write failed: " + writes + " writes");
+      assertTrue(failure.getMessage().contains("disk gone"), failure.toString());
+      IllegalStateException again =
+          assertThrows(
+              IllegalStateException.class,
+              () -> s.add(ByteBuffer.wrap(value, 0, 8), ByteBuffer.wrap(value)));
+      assertTrue(again.getMessage().contains("disk gone"), again.getMessage());
+      assertThrows(IllegalStateException.class, s::finish);
+      assertEquals(0, s.spill(), "a failed session spills nothing");
     }
   }
 }

@@ -3,13 +3,17 @@ package dev.joule.io.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.key.GnuSortKeys;
+import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.FileKind;
+import dev.joule.io.config.LastResort;
 import dev.joule.io.config.MemoryGrant;
 import dev.joule.io.config.SortConfig;
 import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -185,6 +189,66 @@ class SessionGrantTest extends OneStripeTest {
     }
     assertEquals(0, grant.held.get());
     assertSamePairs(reference(pairs), got, "re-entrant spills");
+  }
+
+  /**
+   * Records whose key the session derives (lines keyed by their second comma-separated field as a
+   * number, {@code -t, -k2,2n}, ties by the whole line) under a grant that spills the asking
+   * session from inside {@code acquire}: that spill hands the full chunk off and releases both, and
+   * the line that asked goes into the other chunk, whose key encoder must then hold its key.
+   * Before, it kept that encoder's last key (or none): lines came out of order without an error
+   * (the session's check sums records, not keys). The reference sorts by the definition.
+   */
+  @Test
+  void derivedKeysSurviveASpillFromInsideTheGrant() throws IOException {
+    Random r = new Random(SEED + 5);
+    List<byte[]> lines = new ArrayList<>();
+    for (int i = 0; i < 60_000; i++) {
+      String name = Integer.toString(r.nextInt(1 << 20), 36).repeat(1 + r.nextInt(8));
+      lines.add((name + "," + (r.nextInt(20_001) - 10_000)).getBytes(StandardCharsets.US_ASCII));
+    }
+    LimitedGrant grant = new LimitedGrant(1 << 20);
+    SortConfig c =
+        config(16 << 20, grant, true)
+            .format(RecordFormat.lines())
+            .key(GnuSortKeys.parse("", ',', List.of("2,2n")))
+            .lastResort(LastResort.ASCENDING)
+            .build();
+    AtomicReference<RecordSession> session = new AtomicReference<>();
+    AtomicLong spills = new AtomicLong();
+    grant.onShortage =
+        () -> {
+          try {
+            session.get().spill();
+            spills.incrementAndGet();
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        };
+    List<byte[]> got = new ArrayList<>();
+    try (RecordSession s = ExternalSorter.open(c)) {
+      session.set(s);
+      for (byte[] l : lines) {
+        s.add(ByteBuffer.wrap(l));
+      }
+      grant.onShortage = () -> {};
+      assertTrue(spills.get() > 2, "spills from inside the grant: " + spills);
+      try (RecordCursor cur = s.finish()) {
+        while (cur.next()) {
+          got.add(SortSessionTest.copy(cur.record()));
+        }
+      }
+    }
+    List<byte[]> expected = new ArrayList<>(lines);
+    expected.sort(
+        Comparator.comparingInt(
+                (byte[] l) -> {
+                  String t = new String(l, StandardCharsets.US_ASCII);
+                  return Integer.parseInt(t.substring(t.indexOf(',') + 1));
+                })
+            .thenComparing(Arrays::compareUnsigned));
+    SortSessionTest.assertSameRecords(expected, got, "lines spilled from inside the grant");
+    assertEquals(0, grant.held.get());
   }
 
   /**
