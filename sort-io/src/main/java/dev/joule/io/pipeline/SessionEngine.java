@@ -47,10 +47,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * filling chunk may grow into the other's half too ({@link SessionPlan#firstChunkBytes()}): a
  * session that never spills holds its whole budget in one chunk. If it does spill, that chunk is
  * written in two runs: the entries of its later slabs (about half of it) are sorted and written
- * first and those slabs given back, so filling goes on after half a write instead of a whole one
- * (the runs keep input order in the store, {@link RunStore#moveBefore}); once both are written the
- * chunk keeps the first slabs a chunk may hold and gives back the rest ({@link
- * SessionChunk#keepHead}), rather than all of them to grow them again as fresh memory.
+ * first and those slabs taken out, so filling goes on after half a write instead of a whole one
+ * (the runs keep input order in the store, {@link RunStore#moveBefore}); the other chunk grows into
+ * them (spares, still charged: fresh memory costs 3-7 µs a page on these VMs), and once both runs
+ * are written the first chunk keeps the first slabs a chunk may hold and gives back the rest
+ * ({@link SessionChunk#keepHead}).
  *
  * <p><b>Finishing.</b> Without runs, the filling chunk is sorted and read from memory. Otherwise it
  * is spilled too; the indexes and the write pool are given back, the merge passes run ({@link
