@@ -274,7 +274,7 @@ final class RunStore implements AutoCloseable {
               config.directIo(),
               threads,
               compression)) {
-        spill.add(index, from, to, gatherer);
+        spill.add(index, from, to, gatherer, known);
         d = spill.finish();
       }
     }

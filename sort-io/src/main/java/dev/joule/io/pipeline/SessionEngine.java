@@ -437,7 +437,7 @@ final class SessionEngine implements AutoCloseable {
               chunk.filledBytes(split, Integer.MAX_VALUE),
               pool,
               gatherer,
-              null);
+              chunk.sumOfSlabs(split, Integer.MAX_VALUE));
       t0 = System.nanoTime();
     }
     store.addInput(chunk.records(), chunk.checksum());
@@ -462,7 +462,7 @@ final class SessionEngine implements AutoCloseable {
                 : Math.min(chunk.recordBytes(), chunk.filledBytes(0, split)),
             pool,
             gatherer,
-            later == null ? chunk.checksum() : null);
+            later == null ? chunk.checksum() : chunk.sumOfSlabs(0, split));
     if (later != null) {
       store.moveBefore(d, later);
     }

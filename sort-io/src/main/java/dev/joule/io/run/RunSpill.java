@@ -114,6 +114,16 @@ public final class RunSpill implements AutoCloseable {
     writer.add(index, from, to, gatherer, null);
   }
 
+  /**
+   * Appends the entries {@code [from, to)} of the sorted {@code index} whose checksum the caller
+   * knows ({@code known}: exactly these records'; null to compute it).
+   */
+  public void add(
+      RecordIndex index, int from, int to, RecordGatherer gatherer, RecordChecksum known)
+      throws IOException {
+    writer.add(index, from, to, gatherer, known);
+  }
+
   /** Appends whole entries from {@code entries}' position to its limit (position advances). */
   public void add(ByteBuffer entries) throws IOException {
     writer.add(entries);

@@ -53,6 +53,7 @@ class SessionSplitWriteTest extends OneStripeTest {
       }
       assertAdopted(s);
       try (RecordCursor c = s.finish()) {
+        assertRunSumsAddUp(s);
         while (c.next()) {
           got.add(new byte[][] {SortSessionTest.copy(c.key()), SortSessionTest.copy(c.value())});
         }
@@ -113,6 +114,24 @@ class SessionSplitWriteTest extends OneStripeTest {
    */
   private static void assertAdopted(SortSession s) {
     assertTrue(s.engine.adoptedSlabs() > 0, "no spare slab was adopted");
+  }
+
+  /**
+   * Every run carries the checksum of exactly its entries, the split first chunk's two included
+   * (their slabs' sums, taken as the entries were added, instead of a CRC pass while writing): the
+   * runs' sums add up to the input's.
+   */
+  private static void assertRunSumsAddUp(SortSession s) {
+    RunStore store = s.engine.store();
+    dev.joule.core.valsort.RecordChecksum runs = dev.joule.core.valsort.RecordChecksum.of(0, 0);
+    long records = 0;
+    for (dev.joule.io.run.RunDescriptor d : store.runs()) {
+      runs.add(d.checksum()); // a run file keeps the sum, not its kind
+      records += d.recordCount();
+    }
+    dev.joule.core.valsort.RecordChecksum input = store.inputChecksum();
+    assertEquals(store.inputRecords(), records, "records in runs");
+    assertEquals(input.toHex(), runs.toHex(), "the runs' checksums against the input's");
   }
 
   /** The first chunk went out as two runs (the path under test was taken), the others as one. */
