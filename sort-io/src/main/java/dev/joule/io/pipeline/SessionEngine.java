@@ -238,28 +238,24 @@ final class SessionEngine implements AutoCloseable {
       EntryAppender keys,
       int entry)
       throws IOException {
+    SessionChunk encoded = filling; // a derived key: the chunk whose appender holds it
     do {
-      SessionChunk was = filling;
-      long e = epoch;
-      if (grow(entry) || awaitTail()) {
-        if (key == null && (filling != was || epoch != e)) {
-          // A spill inside the grant handed the chunk off and released both: the derived key was
-          // encoded into the old chunk's appender; the next append reads the new one's.
-          keys = filling.appenderForKeys();
-          keys.encodeKey(src, start, length);
+      // grown, or the first chunk's tail came back to grow into; else write or hand off
+      if (!grow(entry) && !awaitTail()) {
+        if (entry > filling.largestEntry() || (filling.isEmpty() && !swapToIdle())) {
+          spillOutsized(src, start, length, key, keyStart, keyLength, keys);
+          return;
         }
-        continue; // grown, or the first chunk's tail was given back: grow into it
+        if (!filling.isEmpty()) {
+          handOff(false);
+        }
       }
-      if (entry > filling.largestEntry() || (filling.isEmpty() && !swapToIdle())) {
-        spillOutsized(src, start, length, key, keyStart, keyLength, keys);
-        return;
-      }
-      if (!filling.isEmpty()) {
-        handOff(false);
-      }
-      if (key == null) {
-        keys = filling.appenderForKeys(); // the other chunk's appender: encode again
+      if (key == null && filling != encoded) {
+        // Another chunk fills now (a hand-off, a swap, or a spill inside the grant, which hands
+        // off and releases both): the next append reads its appender, so encode the key there.
+        keys = filling.appenderForKeys();
         keys.encodeKey(src, start, length);
+        encoded = filling;
       }
     } while (!filling.append(src, start, length, key, keyStart, keyLength));
   }

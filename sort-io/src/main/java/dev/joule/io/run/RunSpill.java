@@ -108,15 +108,8 @@ public final class RunSpill implements AutoCloseable {
 
   /**
    * Appends the entries {@code [from, to)} of the sorted {@code index} ({@link
-   * RunWriter#add(RecordIndex, int, int, RecordGatherer, RecordChecksum)}, checksums computed).
-   */
-  public void add(RecordIndex index, int from, int to, RecordGatherer gatherer) throws IOException {
-    writer.add(index, from, to, gatherer, null);
-  }
-
-  /**
-   * Appends the entries {@code [from, to)} of the sorted {@code index} whose checksum the caller
-   * knows ({@code known}: exactly these records'; null to compute it).
+   * RunWriter#add(RecordIndex, int, int, RecordGatherer, RecordChecksum)}); {@code known} is the
+   * checksum of exactly these records if the caller has it, or null to compute it.
    */
   public void add(
       RecordIndex index, int from, int to, RecordGatherer gatherer, RecordChecksum known)
