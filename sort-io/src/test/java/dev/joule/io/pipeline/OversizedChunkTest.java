@@ -180,6 +180,42 @@ class OversizedChunkTest {
     }
   }
 
+  /**
+   * A budget far above the input (a stream sorted at the default budget, a quarter of the RAM) does
+   * not size the index for it: the index grows at most {@code SessionPlan.MAX_INDEX_GROWTH}-fold
+   * per step, so it stays within that many times the entries held (projected to the limit instead,
+   * 200,000 pairs of 24 bytes took an index of 38 million entries, 600 MB of heap).
+   */
+  @Test
+  void aSmallInputUnderALargeBudgetKeepsASmallIndex() throws Exception {
+    SessionPlan plan =
+        SessionPlan.of(
+            SortConfig.builder()
+                .memoryBudget(DataSize.ofGiB(2))
+                .threads(2)
+                .tempDirs(java.util.List.of(dir))
+                .build());
+    EntrySpec spec = EntrySpec.pairs(false, LastResort.NONE);
+    try (SessionChunk chunk = new SessionChunk(spec, plan, 0, true, true)) {
+      byte[] key = new byte[8];
+      byte[] value = new byte[8];
+      int n = 200_000;
+      for (int i = 0; i < n; i++) {
+        java.util.Arrays.fill(key, (byte) i);
+        while (!chunk.append(ByteBuffer.wrap(value), 0, 8, ByteBuffer.wrap(key), 0, 8)) {
+          long step = chunk.growthFor(spec.layout().entryLength(8, 8));
+          assertTrue(step > 0, "a 2 GiB chunk refused to grow at " + i + " entries");
+          chunk.grow(step);
+        }
+      }
+      RecordIndex index = chunk.index();
+      assertEquals(n, index.size());
+      assertTrue(
+          index.capacity() <= (long) SessionPlan.MAX_INDEX_GROWTH * n,
+          index.capacity() + " index entries for " + n + " pairs");
+    }
+  }
+
   /** A session's plan for a 16 MiB budget and 64 KiB temp transfers. */
   private SessionPlan plan16MiB() throws Exception {
     return SessionPlan.of(
