@@ -247,9 +247,10 @@ final class SessionChunk implements AutoCloseable {
    * The capacity a full index grows to: twice its own, or from {@link
    * SessionPlan#PROJECTED_INDEX_FROM} entries on the entries the chunk holds at its limit if they
    * keep their mean size (arena and index bytes together), at most {@link
-   * SessionPlan#MAX_INDEX_GROWTH} times its own, when that is more and fits beside what the chunk
-   * holds. An estimate too low costs a doubling more at the end (or a run written a little early,
-   * if that does not fit); too high, a little of the chunk's arena.
+   * SessionPlan#MAX_INDEX_GROWTH} times its own or {@link SessionPlan#INDEX_PROJECTION_FREE}, when
+   * that is more and fits beside what the chunk holds. An estimate too low costs a doubling more at
+   * the end (or a run written a little early, if that does not fit); too high, a little of the
+   * chunk's arena.
    */
   private int nextIndexCapacity() {
     int cap = index.capacity();
@@ -258,7 +259,10 @@ final class SessionChunk implements AutoCloseable {
       return doubled;
     }
     long perEntry = arena.filledBytes() / index.size() + RecordIndex.BYTES_PER_ENTRY;
-    long projected = Math.min(limit / perEntry, (long) cap * SessionPlan.MAX_INDEX_GROWTH);
+    long projected =
+        Math.min(
+            limit / perEntry,
+            Math.max(SessionPlan.INDEX_PROJECTION_FREE, (long) cap * SessionPlan.MAX_INDEX_GROWTH));
     if (projected <= doubled
         || projected > Integer.MAX_VALUE - 8
         || charged + indexCharge((int) projected) > limit) {

@@ -60,14 +60,23 @@ public final class SessionPlan {
   public static final int PROJECTED_INDEX_FROM = 1 << 14;
 
   /**
-   * How many times its capacity a chunk's index may grow to in one projected step. The projection
-   * is to the chunk's limit, which a default budget puts far above a small input: 300,000 lines of
-   * a 10 MB stream grew the index (and the sorter's scratch bank beside it) to 90 million entries
-   * of a 6 GiB budget, 2.8 GB of heap zeroed, 2.6 s against 0.35 s at {@code -S 64M} (2026-12-07,
-   * {@code joule sort < 10 MB}). Eightfold steps leave the collector an eighth of the final index
-   * per step instead of doubling's half.
+   * How many times its capacity a chunk's index may grow to in one projected step, beyond {@link
+   * #INDEX_PROJECTION_FREE}. The projection is to the chunk's limit, which a default budget puts
+   * far above a small input: 300,000 lines of a 10 MB stream grew the index (and the sorter's
+   * scratch bank beside it) to 90 million entries of a 6 GiB budget, 2.8 GB of heap zeroed, 2.6 s
+   * against 0.35 s at {@code -S 64M} (2026-12-07, {@code joule sort < 10 MB}). Eightfold steps
+   * leave the collector an eighth of the final index per step instead of doubling's half.
    */
   public static final int MAX_INDEX_GROWTH = 8;
+
+  /**
+   * Index entries a projection may reach in one step whatever the capacity before (32 MiB with the
+   * sorter's scratch bank): the chunks of issue 27's race (a 128 MiB budget, pairs of 284 bytes)
+   * project to about 400,000 entries from 16,384 at once, as before {@link #MAX_INDEX_GROWTH}; an
+   * eightfold step between cost that race 10-25 MiB of peak RSS (235-247 against 220-226 MiB, 3
+   * alternating rounds).
+   */
+  public static final int INDEX_PROJECTION_FREE = 1 << 20;
 
   /** Budget per temp transfer of a session that did not set its own: see the class comment. */
   static final int BUDGET_PER_TRANSFER = 128;

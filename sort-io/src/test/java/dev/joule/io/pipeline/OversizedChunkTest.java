@@ -182,9 +182,10 @@ class OversizedChunkTest {
 
   /**
    * A budget far above the input (a stream sorted at the default budget, a quarter of the RAM) does
-   * not size the index for it: the index grows at most {@code SessionPlan.MAX_INDEX_GROWTH}-fold
-   * per step, so it stays within that many times the entries held (projected to the limit instead,
-   * 200,000 pairs of 24 bytes took an index of 38 million entries, 600 MB of heap).
+   * not size the index for it: past {@code SessionPlan.INDEX_PROJECTION_FREE} entries the index
+   * grows at most {@code SessionPlan.MAX_INDEX_GROWTH}-fold per step, so it stays within that many
+   * times the entries held (projected to the limit instead, 2,000,000 pairs of 24 bytes took an
+   * index of 38 million entries, 600 MB of heap).
    */
   @Test
   void aSmallInputUnderALargeBudgetKeepsASmallIndex() throws Exception {
@@ -199,7 +200,7 @@ class OversizedChunkTest {
     try (SessionChunk chunk = new SessionChunk(spec, plan, 0, true, true)) {
       byte[] key = new byte[8];
       byte[] value = new byte[8];
-      int n = 200_000;
+      int n = 2_000_000;
       for (int i = 0; i < n; i++) {
         java.util.Arrays.fill(key, (byte) i);
         while (!chunk.append(ByteBuffer.wrap(value), 0, 8, ByteBuffer.wrap(key), 0, 8)) {
@@ -210,6 +211,7 @@ class OversizedChunkTest {
       }
       RecordIndex index = chunk.index();
       assertEquals(n, index.size());
+      assertTrue(n > SessionPlan.INDEX_PROJECTION_FREE);
       assertTrue(
           index.capacity() <= (long) SessionPlan.MAX_INDEX_GROWTH * n,
           index.capacity() + " index entries for " + n + " pairs");
