@@ -42,6 +42,20 @@ public final class SortKey {
     return fields;
   }
 
+  /**
+   * Whether a field is text in a locale's collation ({@link KeyType#collated}, a locale other than
+   * C, POSIX and C.UTF-8): its key is the C library's transform of the text, which costs more than
+   * the rest of the sort does per line (docs/decisions/D33).
+   */
+  public boolean collated() {
+    for (KeyField f : fields) {
+      if (f.type().kind() == KeyType.Kind.COLLATED) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof SortKey k && k.fields.equals(fields);

@@ -50,6 +50,8 @@ public final class EntryFiller implements AutoCloseable {
   private int workers = 1; // parse threads per chunk (parseInParallel)
   private SortThreads helperThreads;
   private ParallelFill parallel; // the parse threads, from the first fill with workers > 1
+  private boolean keysAhead; // workers > 1 encode keys of batches in input order (KeyAhead)
+  private KeyAhead ahead; // from the first fill that uses it
 
   /** Fills from {@code records}, entries as {@code spec} says. */
   public EntryFiller(RecordReader records, EntrySpec spec) {
@@ -76,16 +78,32 @@ public final class EntryFiller implements AutoCloseable {
    * {@code joule-parse-N} helpers of {@code threads}), if the records are lines and the sort's
    * output cannot tell lines that compare equal apart ({@link EntrySpec#orderFree()}: each thread
    * takes spans of whole lines, and a line another thread could not place starts a later chunk than
-   * lines after it); else a no-op. Call before the first {@link #fill}.
+   * lines after it). Where the order of lines must be kept but their keys cost most of the parse
+   * ({@link EntrySpec#parseBound()}: a field collated in a locale), the keys of batches of records
+   * are encoded on two threads instead, in input order ({@link KeyAhead}). Else a no-op. Call
+   * before the first {@link #fill}.
    */
   public void parseInParallel(int workers, SortThreads threads) {
-    if (workers > 1 && spec.orderFree() && spec.format() instanceof LineFormat) {
-      if (pending || parallel != null) {
+    if (workers <= 1) {
+      return;
+    }
+    boolean spans = spec.orderFree() && spec.format() instanceof LineFormat;
+    if (spans || spec.parseBound()) {
+      if (pending || parallel != null || ahead != null) {
         throw new IllegalStateException("parallel parsing starts before the first fill");
       }
       this.workers = workers;
       this.helperThreads = threads;
+      this.keysAhead = !spans;
     }
+  }
+
+  /**
+   * Whether deriving the keys is most of the parse's cost ({@link EntrySpec#parseBound()}): run
+   * formation then parses every chunk on all the parse threads.
+   */
+  public boolean parseBound() {
+    return spec.parseBound();
   }
 
   /** The parse threads a chunk may be filled on ({@link #parseInParallel}; 1 if not parallel). */
@@ -124,7 +142,10 @@ public final class EntryFiller implements AutoCloseable {
       throws IOException {
     tooLarge = null;
     release(index); // its chunk is written: the caller fills an index again only then
-    if (workers > 1) {
+    if (keysAhead && (repeats == null || ahead != null)) {
+      return fillAhead(arena, index, threads > 1);
+    }
+    if (workers > 1 && !keysAhead) {
       return fillInParallel(arena, index, Math.max(1, Math.min(threads, workers)));
     }
     appender.reset(arena, index);
@@ -166,7 +187,7 @@ public final class EntryFiller implements AutoCloseable {
         encoded = true;
       }
       if (!appender.append(src, start, length)) {
-        if (appender.size() == 0 && appendOutsized(index, src, start, length)) {
+        if (appender.size() == 0 && appendOutsized(index, src, start, length, records.offset())) {
           sum.addRecord(src, start, length);
           bytes += length;
           pending = false;
@@ -194,6 +215,55 @@ public final class EntryFiller implements AutoCloseable {
     RepeatCounts counted =
         active != null && active.counts() ? active.repeatCounts() : RepeatCounts.NONE;
     return new ChunkSource.Chunk(index.size(), bytes, sum, dropped, droppedSum, counted);
+  }
+
+  /**
+   * {@link #fill} with the keys of the records encoded ahead in batches ({@link KeyAhead}), by a
+   * helper thread too if {@code helped}. The records stay in input order; a record that does not
+   * fit ends the chunk and starts the next, as in the one-thread fill.
+   */
+  private ChunkSource.Chunk fillAhead(RecordArena arena, RecordIndex index, boolean helped)
+      throws IOException {
+    if (ahead == null) {
+      ahead = new KeyAhead(records, spec, helperThreads);
+    }
+    appender.reset(arena, index);
+    RecordChecksum sum = new RecordChecksum();
+    long bytes = 0;
+    boolean full = false;
+    while (!full) {
+      KeyAhead.Batch b = ahead.current(helped);
+      if (b == null) {
+        exhausted = true;
+        break;
+      }
+      ByteBuffer src = b.bytes();
+      for (int i = b.next; i < b.count; i++) {
+        if (i == b.failedAt) {
+          throw noKey(records, b.offset[i], b.failure);
+        }
+        int start = b.start[i];
+        int length = b.length[i];
+        if (!appender.append(src, start, length, b.keys(), b.keyStart[i], b.keyLength[i])) {
+          if (appender.size() == 0) {
+            appender.encodeKey(src, start, length); // the overflow arena's entry, sized by it
+            if (appendOutsized(index, src, start, length, b.offset[i])) {
+              sum.addRecord(src, start, length);
+              bytes += length;
+              b.next = i + 1;
+              // known now, so that no empty chunk follows the last record
+              exhausted = ahead.current(helped) == null;
+            }
+          }
+          full = true; // the arena or index is full: this record starts the next chunk
+          break;
+        }
+        sum.addRecord(src, start, length);
+        bytes += length;
+        b.next = i + 1;
+      }
+    }
+    return new ChunkSource.Chunk(index.size(), bytes, sum);
   }
 
   /** A chunk filled by the parse threads, or one outsized line alone in an overflow arena. */
@@ -231,9 +301,10 @@ public final class EntryFiller implements AutoCloseable {
    * Puts the record alone in an overflow arena of its entry's size bound to {@code index}; false
    * with {@link #tooLarge()} set if that arena cannot be allocated.
    */
-  private boolean appendOutsized(RecordIndex index, ByteBuffer src, int start, int length) {
+  private boolean appendOutsized(
+      RecordIndex index, ByteBuffer src, int start, int length, long offset) {
     long entry = appender.entryLength(length);
-    RecordArena big = overflowArena(index, entry, records.offset());
+    RecordArena big = overflowArena(index, entry, offset);
     if (big == null) {
       return false;
     }
@@ -285,6 +356,9 @@ public final class EntryFiller implements AutoCloseable {
   public void close() {
     if (parallel != null) {
       parallel.close();
+    }
+    if (ahead != null) {
+      ahead.close();
     }
     for (RecordArena big : overflows.values()) {
       big.close();

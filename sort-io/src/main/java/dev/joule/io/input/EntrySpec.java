@@ -226,6 +226,14 @@ public final class EntrySpec {
             && sameKey == null);
   }
 
+  /**
+   * Whether deriving a key is most of what parsing a record costs: a field collated in a locale
+   * ({@link SortKey#collated()}), whose transform is a call into the C library per line.
+   */
+  public boolean parseBound() {
+    return keys != null && keys.sortKey().collated();
+  }
+
   /** Whether entries are the input's records, read straight into arenas (fixed records). */
   public boolean inPlace() {
     return layout.place() == EntryLayout.KeyPlace.RANGE;

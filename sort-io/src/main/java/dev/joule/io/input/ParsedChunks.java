@@ -63,11 +63,15 @@ public final class ParsedChunks implements ChunkSource {
    * later ones beside the sort of the chunk before and the run writer, on all but {@link
    * #BESIDE_PIPELINE} of them. On 2 cores parsing on 2 threads there took 0.4 more CPU-seconds for
    * no gain in wall time (the CSV of sort-bench's text race, -S 64M, 5 alternating rounds: the
-   * cores were busy already), so later chunks take one.
+   * cores were busy already), so later chunks take one; all of them where the keys are most of the
+   * parse ({@link EntrySpec#parseBound()}), which leaves the other stages idle.
    */
   @Override
   public void start(RecordArena arena, RecordIndex index) {
-    int threads = started++ == 0 ? filler.parseThreads() : filler.parseThreads() - BESIDE_PIPELINE;
+    int threads =
+        started++ == 0 || filler.parseBound()
+            ? filler.parseThreads()
+            : filler.parseThreads() - BESIDE_PIPELINE;
     pending = parser.submit(() -> filler.fill(arena, index, threads));
   }
 

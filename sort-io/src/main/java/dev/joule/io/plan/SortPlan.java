@@ -140,6 +140,7 @@ public final class SortPlan {
   private final int onePassSlabTarget;
   private final boolean onePassAllowed; // false: the rest of an input that outgrew one pass
   private final boolean linesInAnyOrder; // a one-pass sort may parse on several threads
+  private final boolean parseBound; // a key collated in a locale: the parse is the sort's CPU
   private final boolean inPlace;
   private final long recordsPerRun;
   private final int runs;
@@ -163,6 +164,7 @@ public final class SortPlan {
     SortHooks hooks = SortHooks.of(c);
     this.onePassAllowed = onePassAllowed;
     this.linesInAnyOrder = estimate.linesInAnyOrder();
+    this.parseBound = c.key() != null && c.key().collated();
     this.inputBytes = inputBytes;
     this.inPlace = estimate.inPlace();
     // For parsed records the "record size" of the memory model is the average entry, rounded up;
@@ -322,14 +324,22 @@ public final class SortPlan {
    * one. Run formation parses beside the sort of the previous chunk and the run writer, which on 2
    * cores keep them busy: two parse threads there cost the CSV sort of sort-bench's text race
    * ({@code -S 64M}) 0.6 more CPU-seconds and 9 % more wall time (7 alternating rounds), while the
-   * one-pass sort of the same CSV ({@code -S 2G}) took 0.77 of the time with them.
+   * one-pass sort of the same CSV ({@code -S 2G}) took 0.77 of the time with them. A key collated
+   * in a locale makes the parse most of the sort's CPU (the C library's transform of every line):
+   * then the sort's threads parse in run formation too, and where lines must keep their input order
+   * they encode the keys of batches of lines ({@code EntryFiller#parseInParallel}).
    */
   public int parseThreads() {
-    return onePass ? onePassParseThreads() : 1;
+    return onePass || parseBound ? onePassParseThreads() : 1;
   }
 
   /** The parse threads of a one-pass sort: 1 unless its records are lines it may parse so. */
   private int onePassParseThreads() {
+    return linesInAnyOrder || parseBound ? Math.min(threads, MAX_PARSE_THREADS) : 1;
+  }
+
+  /** The threads that split lines in spans, each holding an input buffer: see readBuffers. */
+  private int spanParseThreads() {
     return linesInAnyOrder ? Math.min(threads, MAX_PARSE_THREADS) : 1;
   }
 
@@ -339,13 +349,14 @@ public final class SortPlan {
   }
 
   /**
-   * Input buffers of parsed records: {@link #READ_BUFFERS}, and for a one-pass sort one more per
-   * parse thread beyond the first (each holds the buffer whose lines it splits).
+   * Input buffers of parsed records: {@link #READ_BUFFERS}, and where lines are parsed in spans on
+   * several threads one more per thread beyond the first (each holds the buffer whose lines it
+   * splits).
    */
   private int readBuffers(boolean onePassSort) {
     // After a one-pass sort's arena overflowed, its read pool, made for one pass, is still in use.
     boolean onePassPool = onePassSort || !onePassAllowed;
-    return READ_BUFFERS + (onePassPool ? onePassParseThreads() - 1 : 0);
+    return READ_BUFFERS + (onePassPool || parseBound ? spanParseThreads() - 1 : 0);
   }
 
   /**

@@ -350,6 +350,71 @@ class ParallelParsingTest {
     }
   }
 
+  /**
+   * A sort in a locale keeps equal lines in input order, so its lines are not split over threads;
+   * their keys, most of the parse, are encoded ahead in batches on two threads ({@code KeyAhead}).
+   * Every chunk then holds its lines in input order, all lines once with the input's checksum,
+   * through lines of up to 20,000 bytes and one too large for the arena; and a helper thread
+   * encoded keys.
+   */
+  @Test
+  void collatedKeysAreEncodedAheadOnTwoThreadsInInputOrder() throws Exception {
+    dev.joule.testing.TestLocales.prepare(List.of("en_US.UTF-8"));
+    Random r = new Random(SEED);
+    List<String> lines = randomLines(r, 30_000, true);
+    lines.add(r.nextInt(lines.size()), "x".repeat(300_000)); // an entry larger than the arena
+    Path p = write(lines, true);
+    KeyType collated = KeyType.collated(dev.joule.core.key.TextLocale.of("en_US.UTF-8"));
+    EntrySpec spec =
+        EntrySpec.of(
+            SortConfig.builder()
+                .format(RecordFormat.lines())
+                .key(SortKey.of(KeyField.of(KeyLocation.wholeRecord(), collated)))
+                .lastResort(LastResort.NONE)
+                .build());
+    assertFalse(spec.orderFree(), "equal lines keep input order");
+    assertTrue(spec.parseBound(), "collated keys are most of the parse");
+    ConcurrentLinkedQueue<String> started = new ConcurrentLinkedQueue<>();
+    SortThreads named =
+        SortThreads.of(
+            body -> {
+              started.add(body.toString());
+              return new Thread(body);
+            });
+    List<String> got = new ArrayList<>();
+    RecordChecksum sum = new RecordChecksum();
+    int chunks = 0;
+    try (InputFile in = InputFile.open(p, DirectIoPolicy.OFF, NoticeSink.IGNORE);
+        BlockPool pool = new BlockPool(3, 4096);
+        RecordReader reader = reader(in, RecordFormat.lines(), pool, 4096);
+        EntryFiller filler = new EntryFiller(reader, spec);
+        RecordArena arena = RecordArena.allocate(256 << 10)) {
+      filler.filterRepeatsAsRead();
+      filler.parseInParallel(2, named);
+      RecordIndex index = RecordIndex.allocate(lines.size());
+      while (!filler.exhausted()) {
+        ChunkSource.Chunk c = filler.fill(arena, index);
+        assertNull(filler.tooLarge());
+        chunks++;
+        sum.add(c.checksum());
+        assertEquals(index.size(), c.records(), "seed " + SEED);
+        for (int i = 0; i < index.size(); i++) {
+          long ref = index.refs()[i];
+          ByteBuffer b = index.slabBuffer(RecordIndex.slabOf(ref));
+          int at = RecordIndex.offsetOf(ref);
+          got.add(text(b, index.layout().recordStart(b, at), index.layout().recordLength(b, at)));
+        }
+      }
+      reader.finish();
+    }
+    assertEquals(lines, got, "every line once, in input order; seed " + SEED);
+    assertEquals(checksum(lines), sum, "seed " + SEED);
+    assertTrue(chunks > 10, chunks + " chunks");
+    assertTrue(
+        started.stream().anyMatch(t -> t.contains("keys")),
+        "a helper thread encoded keys: " + started);
+  }
+
   /** Sorts that keep the input order of equal keys parse on one thread whatever they are given. */
   @Test
   void stableAndKeyedUniqueSortsParseOnOneThread() throws IOException {

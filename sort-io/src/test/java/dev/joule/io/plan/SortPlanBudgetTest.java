@@ -3,11 +3,19 @@ package dev.joule.io.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.joule.core.key.KeyField;
+import dev.joule.core.key.KeyLocation;
+import dev.joule.core.key.KeyType;
+import dev.joule.core.key.SortKey;
+import dev.joule.core.key.TextLocale;
+import dev.joule.core.key.TextPosition;
+import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.input.InputStage;
+import dev.joule.testing.TestLocales;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,6 +132,36 @@ class SortPlanBudgetTest {
     assertEquals(3, stable.readBuffers());
     assertEquals(1, twoPass.parseThreads());
     assertEquals(3, twoPass.readBuffers());
+  }
+
+  /**
+   * A key collated in a locale makes the parse most of the sort: a two-pass sort parses on the one
+   * pass's threads too, with input buffers for them only where lines are split in spans (in any
+   * order); in input order the threads encode keys and hold no buffer.
+   */
+  @Test
+  void collatedKeysParseOnTheSortsThreadsInRunFormation() throws Exception {
+    TestLocales.prepare(List.of("en_US.UTF-8"));
+    KeyType collated = KeyType.collated(TextLocale.of("en_US.UTF-8"));
+    SortConfig c =
+        SortConfig.builder()
+            .memoryBudget(DataSize.ofMiB(1024))
+            .threads(4)
+            .tempDirs(List.of(Path.of("/tmp/joule-plan-budget-test-0")))
+            .format(RecordFormat.lines())
+            .key(SortKey.of(KeyField.of(KeyLocation.text(TextPosition.field(2)), collated)))
+            .build();
+    SortPlan inOrder = SortPlan.of(4L << 30, c, new RecordEstimate(false, 60, 70));
+    SortPlan anyOrder = SortPlan.of(4L << 30, c, new RecordEstimate(false, 60, 70, true));
+    SortPlan bytes =
+        SortPlan.of(4L << 30, config(1024, TRANSFERS[0], 4, 1), new RecordEstimate(false, 60, 70));
+    assertTrue(!inOrder.onePass() && !anyOrder.onePass() && !bytes.onePass());
+    assertEquals(4, inOrder.parseThreads());
+    assertEquals(3, inOrder.readBuffers());
+    assertEquals(4, anyOrder.parseThreads());
+    assertEquals(6, anyOrder.readBuffers());
+    assertEquals(1, bytes.parseThreads());
+    assertEquals(3, bytes.readBuffers());
   }
 
   @Test
