@@ -240,14 +240,14 @@ public final class EntryFiller implements AutoCloseable {
       ByteBuffer src = b.bytes();
       for (int i = b.next; i < b.count; i++) {
         if (i == b.failedAt) {
-          throw noKey(records, b.offset[i], b.failure);
+          throw noKey(records, b.position[i], b.failure);
         }
         int start = b.start[i];
         int length = b.length[i];
         if (!appender.append(src, start, length, b.keys(), b.keyStart[i], b.keyLength[i])) {
           if (appender.size() == 0) {
             appender.encodeKey(src, start, length); // the overflow arena's entry, sized by it
-            if (appendOutsized(index, src, start, length, b.offset[i])) {
+            if (appendOutsized(index, src, start, length, b.position[i])) {
               sum.addRecord(src, start, length);
               bytes += length;
               b.next = i + 1;

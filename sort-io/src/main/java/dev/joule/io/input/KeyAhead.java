@@ -10,45 +10,51 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 /**
- * The records of a {@link RecordReader} read ahead in batches, in input order, with their keys
- * encoded by two threads: the filling thread encodes one batch while a helper ({@code joule-keys})
- * encodes the batch before it. For sorts whose key costs most of the parse (a field collated in a
- * locale, {@link EntrySpec#parseBound()}: a call of the C library's {@code strxfrm_l} per line, 0.9
- * µs for a 41-byte line) and whose lines must stay in input order, so that the parse itself cannot
- * be split over threads ({@link EntrySpec#orderFree()} false: equal lines keep their input order).
- * A batch's records are copied out of the reader's buffers (a few percent of a transform's cost),
- * so the reader moves on while their keys are encoded.
+ * The records of a {@link RecordSource} (a file's {@link RecordReader}, a stream's {@link
+ * StreamRecords}) read ahead in batches, in input order, with their keys encoded by two threads:
+ * the filling thread encodes one batch while a helper ({@code joule-keys}) encodes the batch before
+ * it. For sorts whose key costs most of the parse (a field collated in a locale, {@link
+ * EntrySpec#parseBound()}: a call of the C library's {@code strxfrm_l} per line, 0.9 µs for a
+ * 41-byte line) and whose lines must stay in input order, so that the parse itself cannot be split
+ * over threads ({@link EntrySpec#orderFree()} false: equal lines keep their input order). A batch's
+ * records are copied out of the reader's buffers (a few percent of a transform's cost), so the
+ * reader moves on while their keys are encoded.
  *
  * <p>Memory: two batches of {@link #BATCH_RECORDS} records, their bytes and keys on the heap (tens
  * of KiB each for lines of tens of bytes), and the helper thread. Not thread-safe: one filling
  * thread; {@link #close()} waits for the helper.
  */
-final class KeyAhead implements AutoCloseable {
+public final class KeyAhead implements AutoCloseable {
   /**
    * Records per batch: a batch of 41-byte lines is about 1 ms of transforms, against the tens of
    * microseconds a hand-over to the helper costs.
    */
   static final int BATCH_RECORDS = 1024;
 
-  /** A batch of records, their input offsets and, once encoded, their keys. */
-  static final class Batch {
+  /**
+   * A batch of records, where each was ({@link RecordSource#position()}) and, once encoded, their
+   * keys: record {@code i} is {@code [start[i], start[i] + length[i])} of {@link #bytes()}, its key
+   * {@code [keyStart[i], keyStart[i] + keyLength[i])} of {@link #keys()}, unless {@code i} is
+   * {@code failedAt} (the record has no key: {@code failure}). The caller advances {@code next}.
+   */
+  public static final class Batch {
     private ByteBuffer bytes = ByteBuffer.allocate(64 << 10);
     private ByteBuffer keys = ByteBuffer.allocate(64 << 10);
-    final int[] start = new int[BATCH_RECORDS];
-    final int[] length = new int[BATCH_RECORDS];
-    final long[] offset = new long[BATCH_RECORDS];
-    final int[] keyStart = new int[BATCH_RECORDS];
-    final int[] keyLength = new int[BATCH_RECORDS];
-    int count;
-    int next; // the first record not yet in an arena
-    int failedAt = -1; // the record that has no key, or -1
-    IllegalArgumentException failure;
+    public final int[] start = new int[BATCH_RECORDS];
+    public final int[] length = new int[BATCH_RECORDS];
+    public final long[] position = new long[BATCH_RECORDS];
+    public final int[] keyStart = new int[BATCH_RECORDS];
+    public final int[] keyLength = new int[BATCH_RECORDS];
+    public int count;
+    public int next; // the first record not yet taken
+    public int failedAt = -1; // the record that has no key, or -1
+    public IllegalArgumentException failure;
 
-    ByteBuffer bytes() {
+    public ByteBuffer bytes() {
       return bytes;
     }
 
-    ByteBuffer keys() {
+    public ByteBuffer keys() {
       return keys;
     }
 
@@ -57,7 +63,7 @@ final class KeyAhead implements AutoCloseable {
     }
 
     /** Copies the reader's current record in; false when the batch is full. */
-    boolean add(RecordReader records) {
+    boolean add(RecordSource records) {
       if (count == BATCH_RECORDS) {
         return false;
       }
@@ -74,7 +80,7 @@ final class KeyAhead implements AutoCloseable {
       bytes.put(at, records.buffer(), records.start(), n);
       start[count] = at;
       length[count] = n;
-      offset[count] = records.offset();
+      position[count] = records.position();
       count++;
       return true;
     }
@@ -115,7 +121,7 @@ final class KeyAhead implements AutoCloseable {
     }
   }
 
-  private final RecordReader records;
+  private final RecordSource records;
   private final EntrySpec spec;
   private final SortThreads threads;
   private WorkerThread helper; // made at the first batch a helper encodes
@@ -124,7 +130,10 @@ final class KeyAhead implements AutoCloseable {
   private boolean readerDone;
   private boolean held; // the reader's current record is in no batch yet
 
-  KeyAhead(RecordReader records, EntrySpec spec, SortThreads threads) {
+  /**
+   * Batches of {@code records}, keys as {@code spec} derives them, a helper from {@code threads}.
+   */
+  public KeyAhead(RecordSource records, EntrySpec spec, SortThreads threads) {
     this.records = records;
     this.spec = spec;
     this.threads = threads;
@@ -136,7 +145,7 @@ final class KeyAhead implements AutoCloseable {
    * up. With {@code helped}, the next two batches are read and encoded at once, one by the helper;
    * else one, by the calling thread.
    */
-  Batch current(boolean helped) throws IOException {
+  public Batch current(boolean helped) throws IOException {
     if (!ready.consumed()) {
       return ready;
     }
@@ -206,6 +215,7 @@ final class KeyAhead implements AutoCloseable {
     }
   }
 
+  /** Stops the helper, waiting for a batch it encodes. */
   @Override
   public void close() {
     if (helper != null) {

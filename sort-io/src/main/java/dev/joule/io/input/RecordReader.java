@@ -29,7 +29,7 @@ import java.nio.file.Path;
  * <p>Memory: the pool's buffers (the caller's) and the carry buffer (at most the record limit, only
  * while a record crosses buffers). Not thread-safe: one thread pulls records.
  */
-public final class RecordReader implements AutoCloseable {
+public final class RecordReader implements RecordSource, AutoCloseable {
 
   private final InputFile in;
   private final RecordFormat format;
@@ -107,6 +107,7 @@ public final class RecordReader implements AutoCloseable {
    *
    * @return false at the end of the input
    */
+  @Override
   public boolean next() throws IOException {
     if (spans) {
       throw new IllegalStateException("the reader hands out spans of lines");
@@ -465,22 +466,31 @@ public final class RecordReader implements AutoCloseable {
   }
 
   /** The buffer holding the current record (valid until the next call; absolute reads only). */
+  @Override
   public ByteBuffer buffer() {
     return recordBuffer;
   }
 
   /** Index of the current record's first byte in {@link #buffer()}. */
+  @Override
   public int start() {
     return recordStart;
   }
 
   /** Bytes of the current record (without delimiter or length prefix). */
+  @Override
   public int length() {
     return recordLength;
   }
 
   /** Input offset of the current record (of its length prefix, for rows). */
   public long offset() {
+    return recordOffset;
+  }
+
+  /** {@link #offset()}. */
+  @Override
+  public long position() {
     return recordOffset;
   }
 

@@ -28,7 +28,7 @@ import java.util.Arrays;
  * <p>Memory: one buffer of {@value #INITIAL} bytes, grown to hold the longest record (at most the
  * format's limit). Not thread-safe.
  */
-public final class StreamRecords implements AutoCloseable {
+public final class StreamRecords implements RecordSource, AutoCloseable {
   /** First buffer size: many records per {@code read} call; grown only for a longer record. */
   static final int INITIAL = 1 << 16;
 
@@ -69,6 +69,7 @@ public final class StreamRecords implements AutoCloseable {
    * @return false at the end of the stream
    * @throws SortIOException on a read error or a malformed record, naming the input
    */
+  @Override
   public boolean next() throws IOException {
     if (delimiter >= 0) {
       return nextLine();
@@ -192,22 +193,31 @@ public final class StreamRecords implements AutoCloseable {
   }
 
   /** The buffer holding the current record. */
+  @Override
   public ByteBuffer buffer() {
     return view;
   }
 
   /** The current record's first byte in {@link #buffer()}. */
+  @Override
   public int start() {
     return start;
   }
 
   /** The current record's length, without its delimiter or length prefix. */
+  @Override
   public int length() {
     return length;
   }
 
   /** The current record's number, from 1 (GNU's line number). */
   public long number() {
+    return number;
+  }
+
+  /** {@link #number()}. */
+  @Override
+  public long position() {
     return number;
   }
 

@@ -7,6 +7,7 @@ import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.fs.Failures;
 import dev.joule.io.input.EntrySpec;
+import dev.joule.io.input.KeyAhead;
 import dev.joule.io.input.StreamRecords;
 import dev.joule.io.output.AtomicOutput;
 import dev.joule.io.plan.MergePlan;
@@ -210,15 +211,46 @@ final class StreamSortJob {
     config.progress().update("reading", bytesRead, bytesRead);
   }
 
-  /** Lines and length-prefixed rows, one at a time. */
+  /**
+   * Lines and length-prefixed rows, one at a time; where their keys are most of the work (collated
+   * in a locale) and the sort has a second thread, with the keys encoded ahead on two threads.
+   */
   private void addLines(SessionEngine engine, SortedInputs.Input in) throws IOException {
     StreamRecords records = new StreamRecords(in.stream(), in.name(), config.format());
     long before = bytesRead;
+    if (engine.spec.parseBound() && config.threads() > 1) {
+      addWithKeysAhead(engine, records, before);
+      return;
+    }
     while (records.next()) {
       engine.addEntry(records.buffer(), records.start(), records.length(), null, 0, 0);
       bytesRead = before + records.bytesRead();
       if (bytesRead >= nextProgress) {
         progress("reading", bytesRead);
+      }
+    }
+    bytesRead = before + records.bytesRead();
+  }
+
+  /** {@link #addLines} with the keys encoded ahead in batches (docs/decisions/D37). */
+  private void addWithKeysAhead(SessionEngine engine, StreamRecords records, long before)
+      throws IOException {
+    try (KeyAhead ahead =
+        new KeyAhead(records, engine.spec, SortThreads.of(config.threadFactory()))) {
+      for (KeyAhead.Batch b = ahead.current(true); b != null; b = ahead.current(true)) {
+        for (int i = b.next; i < b.count; i++) {
+          if (i == b.failedAt) {
+            throw new IllegalArgumentException(
+                "record " + b.position[i] + " has no key: " + b.failure.getMessage(), b.failure);
+          }
+          engine.addEntry(
+              b.bytes(), b.start[i], b.length[i], b.keys(), b.keyStart[i], b.keyLength[i]);
+          b.next = i + 1;
+        }
+        bytesRead = before + records.bytesRead();
+        if (bytesRead >= nextProgress) {
+          progress("reading", bytesRead);
+        }
       }
     }
     bytesRead = before + records.bytesRead();

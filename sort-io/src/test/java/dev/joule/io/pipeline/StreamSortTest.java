@@ -112,6 +112,71 @@ class StreamSortTest {
   }
 
   /**
+   * A stream sorted in a locale has its keys encoded ahead on two threads (docs/decisions/D37), in
+   * memory and spilled, and orders as GNU sort does in that locale (the reference: the machine's
+   * GNU sort with the same LC_ALL, run on the same bytes); a {@code keys} thread ran.
+   */
+  @Test
+  void aStreamInALocaleEncodesItsKeysAheadAndOrdersAsGnuSort() throws Exception {
+    dev.joule.testing.TestLocales.prepare(List.of("en_US.UTF-8"));
+    String[] words = {
+      "Émile", "emile", "Ölaf", "olaf", "zeta", "Zeta", "ångström", "Angstrom", "café", "cafe",
+      "b", "B", "Łódź", "lodz", "éa", "eb", "ß", "ss", "Æther", "aether"
+    };
+    Random r = new Random(SEED);
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 300_000; i++) {
+      int n = 1 + r.nextInt(4);
+      for (int w = 0; w < n; w++) {
+        text.append(w == 0 ? "" : " ").append(words[r.nextInt(words.length)]);
+      }
+      text.append('\n');
+    }
+    byte[] data = text.toString().getBytes(StandardCharsets.UTF_8);
+    Path input = dir.resolve("intl.txt");
+    Files.write(input, data);
+    ProcessBuilder gnu = new ProcessBuilder("sort", input.toString());
+    gnu.environment().put("LC_ALL", "en_US.UTF-8");
+    Process p = gnu.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    byte[] expected = p.getInputStream().readAllBytes();
+    assertEquals(0, p.waitFor(), "GNU sort");
+    assertEquals(data.length, expected.length, "GNU sort's output");
+    dev.joule.core.key.KeyType collated =
+        dev.joule.core.key.KeyType.collated(dev.joule.core.key.TextLocale.of("en_US.UTF-8"));
+    for (int mib : new int[] {128, 8}) {
+      List<String> started = java.util.Collections.synchronizedList(new ArrayList<>());
+      SortConfig c =
+          SortConfig.builder()
+              .memoryBudget(DataSize.ofMiB(mib))
+              .threads(2)
+              .tempDirs(List.of(tmp()))
+              .format(RecordFormat.lines())
+              .key(
+                  dev.joule.core.key.SortKey.of(
+                      dev.joule.core.key.KeyField.of(
+                          dev.joule.core.key.KeyLocation.wholeRecord(), collated)))
+              .lastResort(dev.joule.io.config.LastResort.NONE) // equal lines keep input order
+              .threadFactory(
+                  body -> {
+                    started.add(body.toString());
+                    return new Thread(body);
+                  })
+              .build();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      SortReport rep =
+          ExternalSorter.sort(
+              List.of(new SortedInputs.Input(Path.of("-"), trickle(data, SEED))),
+              out,
+              Path.of("/dev/stdout"),
+              c);
+      String ctx = mib + " MiB, seed " + SEED;
+      assertArrayEquals(expected, out.toByteArray(), ctx);
+      assertEquals(mib == 8, rep.runs() > 0, ctx + ": runs " + rep.runs());
+      assertTrue(started.stream().anyMatch(t -> t.contains("keys")), ctx + ": " + started);
+    }
+  }
+
+  /**
    * Several streams are read one after another, each one's last line a line of its own even without
    * its delimiter (GNU sort reads files so), and all of them are closed.
    */
