@@ -102,7 +102,7 @@ public final class EntryFiller implements AutoCloseable {
    * Whether deriving the keys is most of the parse's cost ({@link EntrySpec#parseBound()}): run
    * formation then parses every chunk on all the parse threads.
    */
-  public boolean parseBound() {
+  boolean parseBound() {
     return spec.parseBound();
   }
 

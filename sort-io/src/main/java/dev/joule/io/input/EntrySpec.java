@@ -257,7 +257,16 @@ public final class EntrySpec {
    * @throws IllegalArgumentException if the record is too short for a fixed byte-range field
    */
   public int encodeKey(ByteBuffer src, int start, int length, ByteBuffer dst) {
-    return keys.encode(src, start, length, dst, 0);
+    return encodeKey(src, start, length, dst, 0);
+  }
+
+  /**
+   * {@link #encodeKey(ByteBuffer, int, int, ByteBuffer)} from index {@code dstPos} of {@code dst}:
+   * minus the key's length when it does not fit before the limit (bytes from {@code dstPos} may
+   * then have been written).
+   */
+  public int encodeKey(ByteBuffer src, int start, int length, ByteBuffer dst, int dstPos) {
+    return keys.encode(src, start, length, dst, dstPos);
   }
 
   /** Output bytes per record beyond the record: a line's delimiter, a row's length. */

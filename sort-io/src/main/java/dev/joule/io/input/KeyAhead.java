@@ -91,10 +91,10 @@ public final class KeyAhead implements AutoCloseable {
       for (int i = from; i < to; i++) {
         int n;
         try {
-          n = spec.encodeKey(bytes, start[i], length[i], keys.slice(at, keys.capacity() - at));
+          n = spec.encodeKey(bytes, start[i], length[i], keys, at);
           if (n < 0) {
             grow(at, -n);
-            n = spec.encodeKey(bytes, start[i], length[i], keys.slice(at, keys.capacity() - at));
+            n = spec.encodeKey(bytes, start[i], length[i], keys, at);
           }
         } catch (IllegalArgumentException e) {
           failedAt = i;

@@ -333,7 +333,10 @@ public final class SortPlan {
     return onePass || parseBound ? onePassParseThreads() : 1;
   }
 
-  /** The parse threads of a one-pass sort: 1 unless its records are lines it may parse so. */
+  /**
+   * The parse threads of a one-pass sort: 1 unless its records are lines it may split among threads
+   * or keys collated in a locale whose encoding it may share.
+   */
   private int onePassParseThreads() {
     return linesInAnyOrder || parseBound ? Math.min(threads, MAX_PARSE_THREADS) : 1;
   }
