@@ -119,4 +119,25 @@ class RecordIndexTest {
           IllegalArgumentException.class, () -> RecordIndex.allocate(5).build(arena.view(), f));
     }
   }
+
+  @Test
+  void secondLineReadsTheNextCacheLineAndStopsAtTheSlabsEnd() {
+    int size = RecordIndex.CACHE_LINE; // the second line of a record is the next record's start
+    FixedLengthFormat f = RecordFormat.fixed(size, KeySpec.bytes(0, 4));
+    int perSlab = 4096 / size;
+    byte[][] records = RandomRecords.generate(KeyShape.UNIFORM, 2 * perSlab, f, SEED);
+    try (RecordArena arena = RecordArena.allocate(2 * 4096, 4096)) {
+      RandomRecords.fill(arena, records, size);
+      RecordIndex index = RecordIndex.forArena(arena, f);
+      assertEquals(2 * perSlab, index.build(arena.view(), f));
+      for (int i = 0; i < 2 * perSlab; i++) {
+        long ref = index.ref(i);
+        int slab = RecordIndex.slabOf(ref);
+        int at = RecordIndex.offsetOf(ref);
+        byte expected =
+            at + size < 4096 ? records[i + 1][0] : records[slab * perSlab + perSlab - 1][size - 1];
+        assertEquals(expected, index.secondLine(ref), "entry " + i + " seed=" + SEED);
+      }
+    }
+  }
 }

@@ -196,13 +196,15 @@ final class InMemorySortPhase {
 
   /**
    * Reads the first byte of entries {@code [from, to)} of {@code index} (a byte: the entry of a
-   * fixed record of one byte is that byte, at the end of its slab); returns {@code to}.
+   * fixed record of one byte is that byte, at the end of its slab) and a byte of the cache line
+   * after it ({@link RecordIndex#secondLine}); returns {@code to}.
    */
   static int touchAhead(RecordIndex index, long[] refs, int from, int to) {
     long sum = 0;
     for (int i = from; i < to; i++) {
       long ref = refs[i];
       sum += index.slabBuffer(RecordIndex.slabOf(ref)).get(RecordIndex.offsetOf(ref));
+      sum += index.secondLine(ref);
     }
     if (sum == 42) {
       TOUCHED.lazySet(sum);
