@@ -554,7 +554,7 @@ abstract class FieldCodec {
       int endA = la + 1;
       int endB = la + 1 + lb + 1;
       while (true) {
-        int d = LibC.strcoll_l(address + pa, address + pb, locale);
+        int d = ForeignCalls.strcoll(address + pa, address + pb, locale);
         if (d != 0) {
           return d;
         }

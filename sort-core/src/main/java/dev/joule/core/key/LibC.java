@@ -10,6 +10,9 @@ import com.sun.jna.Platform;
  * addresses, which the x86-64 and AArch64 calling conventions pass exactly as pointers, so that a
  * call allocates nothing; {@code size_t} is {@code long} on both.
  *
+ * <p>On JDK 22 and later the two calls a sort makes per key, {@code strxfrm_l} and {@code
+ * strcoll_l}, go through the JDK's foreign function API instead ({@link ForeignCalls}).
+ *
  * <p>The category numbers and masks are glibc's ({@code locale.h}, {@code langinfo.h}): this class
  * is used only on Linux with glibc ({@link #UNAVAILABLE} says why not elsewhere). Thread-safety:
  * every function here is thread-safe on a {@code locale_t} that no thread frees.

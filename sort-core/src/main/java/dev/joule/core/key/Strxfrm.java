@@ -63,13 +63,13 @@ final class Strxfrm {
    * (grown as needed); returns the transform's length.
    */
   int transform(long locale, int from) {
-    long n = LibC.strxfrm_l(outAddress, inAddress + from, outView.capacity(), locale);
+    long n = ForeignCalls.strxfrm(outAddress, inAddress + from, outView.capacity(), locale);
     if (n >= outView.capacity()) {
       if (n >= Integer.MAX_VALUE - 1) {
         throw new IllegalArgumentException("a key's collation transform exceeds 2 GiB");
       }
       growOut((int) Math.max(n + 1, Math.min(Integer.MAX_VALUE - 1L, 2L * outView.capacity())));
-      n = LibC.strxfrm_l(outAddress, inAddress + from, outView.capacity(), locale);
+      n = ForeignCalls.strxfrm(outAddress, inAddress + from, outView.capacity(), locale);
     }
     return (int) n;
   }
