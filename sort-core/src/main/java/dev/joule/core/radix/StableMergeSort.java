@@ -69,6 +69,10 @@ final class StableMergeSort {
   }
 
   private void insertion(long[] k, long[] r, int from, int to, int tailFrom) {
+    if (order == Order.TIES) {
+      SmallRangeSorter.byTies(index, k, r, from, to); // each compare may be a C library call
+      return;
+    }
     for (int i = from + 1; i < to; i++) {
       long key = k[i];
       long ref = r[i];
