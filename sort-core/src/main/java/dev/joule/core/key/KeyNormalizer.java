@@ -223,7 +223,7 @@ public final class KeyNormalizer {
     if (exact) {
       return 0;
     }
-    Scratch s = SCRATCH.get();
+    Scratch s = null; // a thread-local lookup only for the codes that need it
     for (FieldCodec c : tail) {
       long ra = c.locate(a, aOffset, aLength);
       long rb = c.locate(b, bOffset, bLength);
@@ -235,11 +235,13 @@ public final class KeyNormalizer {
       if (c instanceof FieldCodec.Collated coll) {
         diff = coll.compareFull(a, as, ae, b, bs, be);
       } else if (c instanceof FieldCodec.Version v) {
+        s = s != null ? s : SCRATCH.get();
         s.ensure(ae - as, be - bs);
         int la = v.filtered(a, as, ae, s.a);
         int lb = v.filtered(b, bs, be, s.b);
         diff = GnuVersion.compare(s.a, la, s.b, lb, v.wholeSuffix);
       } else {
+        s = s != null ? s : SCRATCH.get();
         s.ensure(c.encode(a, as, ae, null, 0, true), c.encode(b, bs, be, null, 0, true));
         int la = c.encode(a, as, ae, s.aView, 0, true);
         int lb = c.encode(b, bs, be, s.bView, 0, true);
