@@ -70,8 +70,10 @@ final class ForeignCalls {
     if (STRCOLL_L != null) {
       try {
         return (int) STRCOLL_L.invokeExact(a, b, locale);
+      } catch (RuntimeException | Error e) {
+        throw e;
       } catch (Throwable t) {
-        throw unexpected(t);
+        throw new IllegalStateException("a downcall threw a checked exception", t); // cannot happen
       }
     }
     return LibC.strcoll_l(a, b, locale);
@@ -82,22 +84,13 @@ final class ForeignCalls {
     if (STRXFRM_L != null) {
       try {
         return (long) STRXFRM_L.invokeExact(dst, src, n, locale);
+      } catch (RuntimeException | Error e) {
+        throw e;
       } catch (Throwable t) {
-        throw unexpected(t);
+        throw new IllegalStateException("a downcall threw a checked exception", t); // cannot happen
       }
     }
     return LibC.strxfrm_l(dst, src, n, locale);
-  }
-
-  /** A downcall throws only what the JVM throws anywhere (an error), never a checked exception. */
-  private static RuntimeException unexpected(Throwable t) {
-    if (t instanceof Error e) {
-      throw e;
-    }
-    if (t instanceof RuntimeException r) {
-      return r;
-    }
-    return new IllegalStateException(t);
   }
 
   /** Whether {@link #STRCOLL_L} and {@link #STRXFRM_L} are bound. */
