@@ -1,5 +1,6 @@
 package dev.joule.core.key;
 
+import dev.joule.core.index.RecordIndex;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.DigestException;
@@ -528,7 +529,7 @@ abstract class FieldCodec {
      * the key that runs out of parts first being the smaller.
      */
     int compareFull(ByteBuffer a, int as, int ae, ByteBuffer b, int bs, int be) {
-      if (plain && ae - as == be - bs && sameBytes(a, as, b, bs, ae - as)) {
+      if (plain && ae - as == be - bs && RecordIndex.compareBytes(a, as, b, bs, ae - as) == 0) {
         return 0; // before any copy: most ties of a -k key in a tie group are the same text
       }
       Strxfrm x = Strxfrm.local();
@@ -540,7 +541,7 @@ abstract class FieldCodec {
       int diff;
       if (la == 0 || lb == 0) {
         diff = Integer.compare(la == 0 ? 0 : 1, lb == 0 ? 0 : 1);
-      } else if (la == lb && sameBytes(in, 0, in, la + 1, la)) {
+      } else if (la == lb && RecordIndex.compareBytes(in, 0, in, la + 1, la) == 0) {
         diff = 0;
       } else {
         diff = strcollParts(in, x.inputAddress(), la, lb);
@@ -549,25 +550,6 @@ abstract class FieldCodec {
         x.release();
       }
       return diff;
-    }
-
-    /**
-     * Whether {@code n} bytes of {@code a} from {@code ia} equal those of {@code b} from {@code
-     * ib}.
-     */
-    private static boolean sameBytes(ByteBuffer a, int ia, ByteBuffer b, int ib, int n) {
-      int i = 0;
-      for (; i + Long.BYTES <= n; i += Long.BYTES) {
-        if (a.getLong(ia + i) != b.getLong(ib + i)) {
-          return false;
-        }
-      }
-      for (; i < n; i++) {
-        if (a.get(ia + i) != b.get(ib + i)) {
-          return false;
-        }
-      }
-      return true;
     }
 
     private int strcollParts(ByteBuffer in, long address, int la, int lb) {
