@@ -15,8 +15,9 @@
 # unthrottled disk; only the joule process is in the throttled group.
 #
 # Every run: caches dropped; its output must equal the first run's of the same input. Prints each
-# run (seconds, MB written to the temp device, from its block-layer counters), then per input and
-# place the medians, and each mode's ratio to the floor's "off".
+# run (seconds, MB written to the temp device, from its block-layer counters, and the lines of
+# joule's --stats about compression and the temp device), then per input and place the medians,
+# and each mode's ratio to the floor's "off".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -69,7 +70,7 @@ for round in $(seq 1 "$repeat"); do
         before=$(written)
         start=$(date +%s.%N)
         "${run[@]}" "$joule" sort "${flags[@]}" -S "$memory" -T "$tmp" --compress "$mode" \
-          -o "$dir/out" "$dir/in-$input"
+          --stats -o "$dir/out" "$dir/in-$input" 2> "$dir/stats" || { cat "$dir/stats" >&2; exit 1; }
         end=$(date +%s.%N)
         after=$(written)
         secs=$(echo "$end $start" | awk '{printf "%.2f", $1 - $2}')
@@ -80,6 +81,7 @@ for round in $(seq 1 "$repeat"); do
         [ -f "$ref" ] || echo "$sum" > "$ref"
         [ "$sum" = "$(cat "$ref")" ] || { echo "compress-bench: $input $mode: output differs" >&2; exit 1; }
         echo "$input $place $mode round $round: $secs s, temp written $mb MB, load $(cut -d' ' -f1 /proc/loadavg)" | tee -a "$results"
+        grep -E '^(compression|temp) ' "$dir/stats" | sed 's/^/    /' || true
       done
     done
   done

@@ -122,15 +122,26 @@ final class StatsTable {
               z.decompressNanos() / 1e9));
     }
     for (DeviceReport d : r.devices()) {
+      String bound =
+          d.boundNanos() <= 0
+              ? ""
+              : String.format(
+                  Locale.ROOT,
+                  " (%.1f MB/s over %.1f s in which the writers waited for it)",
+                  d.boundWriteMegabytesPerSecond(),
+                  d.boundNanos() / 1e9);
       out.add(
           String.format(
               Locale.ROOT,
-              "temp %s: written %.1f MB at %.1f MB/s busy, read %.1f MB at %.1f MB/s busy",
+              "temp %s: written %.1f MB at %.1f MB/s busy%s, read %.1f MB at %.1f MB/s busy;"
+                  + " writers waited %.2f s",
               d.dir(),
               d.bytesWritten() / 1e6,
               d.writeMegabytesPerSecond(),
+              bound,
               d.bytesRead() / 1e6,
-              d.readMegabytesPerSecond()));
+              d.readMegabytesPerSecond(),
+              d.writeWaitNanos() / 1e9));
     }
     return out;
   }

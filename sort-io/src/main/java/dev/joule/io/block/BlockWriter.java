@@ -56,6 +56,7 @@ public final class BlockWriter implements AutoCloseable {
   private ByteBuffer current;
   private int queued; // guarded by drained
   private long written; // bytes handed to the thread
+  private long lastQueuedAt = -1; // file offset of the last buffer queued, -1 before any
   private final long startOffset; // where this writer's stream starts in the file
   private boolean finished;
   private boolean closed;
@@ -246,7 +247,7 @@ public final class BlockWriter implements AutoCloseable {
         if (waited > WAIT_NOTICED_NANOS) {
           // Every buffer was in flight: the caller waited for a device, the one whose write had
           // just ended and freed the buffer ("time waited for it" in the timeline).
-          file.parts().meter(lastFreedBy).waited(waited);
+          file.parts().meter(lastFreedBy).writeWaited(waited);
         }
         // A region that starts mid-page: the first buffer ends at the next page boundary, so that
         // every later transfer is aligned (DIRECT-eligible).
@@ -269,6 +270,7 @@ public final class BlockWriter implements AutoCloseable {
     current = null;
     b.flip();
     Pending p = new Pending(b, startOffset + written);
+    lastQueuedAt = p.offset;
     written += b.remaining();
     synchronized (drained) {
       queued++;
@@ -387,7 +389,14 @@ public final class BlockWriter implements AutoCloseable {
         submitCurrent();
       }
     }
+    long since = System.nanoTime();
     awaitDrained();
+    long waited = System.nanoTime() - since;
+    if (waited > WAIT_NOTICED_NANOS && lastQueuedAt >= 0) {
+      // the end of a stream waits for its last writes: on a device that binds its writers, for
+      // the stall of a throttle that admitted the blocks before them at once
+      file.parts().meterAt(lastQueuedAt).writeWaited(waited);
+    }
     rethrow();
     finished = true;
   }

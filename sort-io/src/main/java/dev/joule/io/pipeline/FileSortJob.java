@@ -453,7 +453,10 @@ final class FileSortJob {
               m.bytesRead(),
               m.bytesWritten(),
               m.readNanos(),
-              m.writeNanos()));
+              m.writeNanos(),
+              m.writeWaitNanos(),
+              m.boundBytes(),
+              m.boundNanos()));
     }
     return list;
   }

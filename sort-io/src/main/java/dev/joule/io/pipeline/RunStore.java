@@ -176,8 +176,9 @@ final class RunStore implements AutoCloseable {
   }
 
   /**
-   * The temp devices' sustained write rate in bytes per second, summed over the stripes (they are
-   * written in parallel), or 0 while a stripe has not been measured over a few writes.
+   * The temp devices' sustained write rate in bytes per second ({@code
+   * DeviceMeter.sustainedWriteRate}), summed over the stripes (they are written in parallel), or 0
+   * while a stripe has not been measured over a few writes.
    */
   private static double deviceRate(TempSpace t) {
     double sum = 0;
@@ -186,7 +187,7 @@ final class RunStore implements AutoCloseable {
       if (m.writes() < RunCompression.DEVICE_MEASURED_AFTER) {
         return 0;
       }
-      sum += m.writeRate();
+      sum += m.sustainedWriteRate();
     }
     return sum;
   }
