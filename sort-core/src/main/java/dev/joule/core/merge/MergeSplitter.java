@@ -183,8 +183,12 @@ public final class MergeSplitter {
       searches.forEachRun(
           k,
           i -> {
-            lt[i] = lowerBound(runs[i], lo[i], hi[i], p);
-            le[i] = upperBound(runs[i], lt[i], hi[i], p);
+            // narrowed by what the view knows unread (a run file's block first keys): the
+            // lower and the upper bound both lie in [from, to]
+            long from = runs[i].searchFrom(lo[i], hi[i], p);
+            long to = runs[i].searchTo(from, hi[i], p);
+            lt[i] = lowerBound(runs[i], from, to, p);
+            le[i] = upperBound(runs[i], lt[i], to, p);
           });
       long countLt = 0;
       long countLe = 0;

@@ -29,6 +29,26 @@ public interface SortedRunView {
   Probe probe(long index);
 
   /**
+   * Where a search for {@code probe} within {@code [from, to)} may start, from what this view knows
+   * without reading entries: an index {@code f} in {@code [from, to]} such that every entry in
+   * {@code [from, f)} sorts before the probe. A run file narrows by its blocks' first keys, so that
+   * a search reads the one block that holds the probe's place instead of one per step; the default
+   * narrows nothing.
+   */
+  default long searchFrom(long from, long to, Probe probe) {
+    return from;
+  }
+
+  /**
+   * Where a search for {@code probe} within {@code [from, to)} may end, from what this view knows
+   * without reading entries: an index {@code t} in {@code [from, to]} such that every entry in
+   * {@code [t, to)} sorts after the probe. The default narrows nothing.
+   */
+  default long searchTo(long from, long to, Probe probe) {
+    return to;
+  }
+
+  /**
    * A copy of an entry's key and, when the sort has a tie breaker, its record: what the splitter
    * holds on to while it searches. Holds the arrays it is given (no defensive copies: the splitter
    * owns them); equality is identity.

@@ -278,6 +278,29 @@ public final class RunDescriptor {
     return Integer.compare(Math.min(la, cap), Math.min(lb, cap));
   }
 
+  /**
+   * Compares the first key of block {@code k} with {@code key} (a whole key) in the merge's key
+   * order, as far as the footer tells: negative or positive only when the keys differ within the
+   * {@value RunLayout#FIRST_KEY_BYTES} bytes kept or in length where the kept bytes are the whole
+   * first key; zero when they are equal, and when the footer cannot tell (a longer first key that
+   * agrees with {@code key} on the bytes kept). Does not allocate.
+   */
+  public int compareFirstKeyTo(int k, byte[] key) {
+    byte[] a = firstKey[k];
+    int la = firstKeyLength[k];
+    int kept = Math.min(la, a.length);
+    int m = Math.min(kept, key.length);
+    int c = Arrays.compareUnsigned(a, 0, m, key, 0, m);
+    if (c != 0) {
+      return c;
+    }
+    if (kept == la) { // the whole first key: a prefix of the other goes first
+      return Integer.compare(la, key.length);
+    }
+    // the first key is longer than the bytes kept: it follows a key that ends within them
+    return key.length <= kept ? 1 : 0;
+  }
+
   /** Bytes of all the run's records (without keys and headers). */
   public long recordBytes() {
     return recordBytes;
