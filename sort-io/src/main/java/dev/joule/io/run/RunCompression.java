@@ -233,6 +233,7 @@ public final class RunCompression implements AutoCloseable {
     private final BlockCodec runCodec;
     private final Rates rates; // of runCodec
     private long index; // blocks of this run so far
+    private boolean steady; // the last block was tried by the rule, not as a probe
 
     Choice(BlockCodec runCodec) {
       this.runCodec = runCodec;
@@ -250,6 +251,7 @@ public final class RunCompression implements AutoCloseable {
     /** Whether the next block is compressed (or at least tried). */
     boolean tryNext() {
       long k = index++;
+      steady = false;
       if (!runCodec.compresses()) {
         return false;
       }
@@ -259,12 +261,24 @@ public final class RunCompression implements AutoCloseable {
         case LZ4:
         case ZSTD:
         case PROGRAM:
+          steady = k >= PROBE_BLOCKS;
           return true;
         default:
-          return k < PROBE_BLOCKS
-              || k % PROBE_EVERY == 0
-              || rates.worthwhile(deviceRate.getAsDouble());
+          if (k < PROBE_BLOCKS) {
+            return true;
+          }
+          steady = rates.worthwhile(deviceRate.getAsDouble());
+          return steady || k % PROBE_EVERY == 0;
       }
+    }
+
+    /**
+     * Whether the block {@link #tryNext} last said yes to is one of a run the codec compresses
+     * block after block (past the run's probes, by the rule or a named codec): what makes a second
+     * thread for the codec pay ({@link CompressAhead}), and not a run that only probes.
+     */
+    boolean steady() {
+      return steady;
     }
 
     /**
@@ -397,6 +411,39 @@ public final class RunCompression implements AutoCloseable {
         throw new InterruptedIOException("interrupted waiting for a compression buffer");
       }
     }
+  }
+
+  /**
+   * A scratch buffer of at least {@code bytes} if one is idle or may be made now, else null: never
+   * waits, so a thread may ask while it holds others (a run writer that compresses ahead, {@link
+   * CompressAhead}) and fall back to the waiting path without them.
+   */
+  synchronized ScratchBuffer tryAcquire(int bytes) {
+    if (closed) {
+      throw new IllegalStateException("run compression is closed");
+    }
+    for (BlockPool p : idle) {
+      if (p.bufferSize() >= bytes) {
+        idle.remove(p);
+        return new ScratchBuffer(p, p.tryAcquire());
+      }
+    }
+    if (made.size() < limit) {
+      BlockPool p = new BlockPool(1, (int) Alignment.roundUp(bytes));
+      made.add(p);
+      return new ScratchBuffer(p, p.tryAcquire());
+    }
+    return null;
+  }
+
+  /**
+   * Whether a run writer may compress its blocks ahead on a second thread ({@link CompressAhead}):
+   * the sort has two threads or more (its scratch limit is threads + 1: the writer's block, the
+   * block being compressed and the codec's output), and the codec is a library's (a compress
+   * program already runs in processes of its own).
+   */
+  boolean compressAhead(BlockCodec c) {
+    return limit >= CompressAhead.BUFFERS && c.compresses() && !c.external();
   }
 
   private void free(BlockPool p) {

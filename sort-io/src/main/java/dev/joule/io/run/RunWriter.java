@@ -51,6 +51,10 @@ public final class RunWriter implements AutoCloseable {
   private final BlockCodec codec;
   private final RunCompression.Choice choice;
   private boolean tryBlock; // whether the open block is to be compressed
+  private final SortThreads threads;
+  private CompressAhead ahead; // made on the first entries from memory (compressing ahead is safe)
+  private RunCompression.ScratchBuffer staging; // the open block's buffer when it is staged
+  private Staged pending; // the block being compressed ahead, appended when the next is sealed
   private int[] entriesStarting = new int[16];
   private int[] storedLength = new int[16];
   private int[] firstKeyLength = new int[16];
@@ -116,6 +120,7 @@ public final class RunWriter implements AutoCloseable {
     this.payload = RunLayout.payload(blockSize);
     this.pages = RunLayout.pageTable(layout);
     this.compression = compression;
+    this.threads = threads;
     this.choice = compression == null ? null : compression.forRun();
     this.codec = choice == null ? BlockCodec.NONE : choice.codec();
     // A write queue and thread per segment: a striped run's consecutive blocks go to different
@@ -292,6 +297,11 @@ public final class RunWriter implements AutoCloseable {
     if (finished) {
       throw new IllegalStateException("run " + file.path() + " is finished");
     }
+    if (ahead == null && compression != null && compression.compressAhead(codec)) {
+      // made with the run, whether or not its blocks will compress: a sort's threads are then
+      // the same from one run to the next (a caller's factory sees the same calls)
+      ahead = new CompressAhead(codec, threads);
+    }
     if (known != null) {
       if (entryCount == 0 && known.isCastagnoli() != checksum.isCastagnoli()) {
         checksum = known.emptyOfSameKind(); // a session's own check sum (CRC-32C)
@@ -333,8 +343,12 @@ public final class RunWriter implements AutoCloseable {
 
   /** Opens a block whose first entry starts at {@code at} of {@code src}: keeps its first key. */
   private void open(ByteBuffer src, int at) throws IOException {
-    block = out.reserve(blockSize);
     tryBlock = choice != null && choice.tryNext();
+    block = tryBlock ? stage() : null;
+    if (block == null) {
+      appendPending(); // the blocks before this one go first
+      block = out.reserve(blockSize);
+    }
     used = 0;
     inBlock = 0;
     grow();
@@ -347,8 +361,9 @@ public final class RunWriter implements AutoCloseable {
 
   /** Opens a block that continues a large entry: no entry starts in it. */
   private void openContinuation() throws IOException {
-    block = out.reserve(blockSize);
     tryBlock = choice != null && choice.tryNext();
+    appendPending();
+    block = out.reserve(blockSize);
     used = 0;
     inBlock = 0;
     grow();
@@ -392,6 +407,10 @@ public final class RunWriter implements AutoCloseable {
    */
   private void seal(int length) throws IOException {
     block.order(ByteOrder.BIG_ENDIAN);
+    if (staging != null) {
+      sealStaged(length);
+      return;
+    }
     int stored = tryBlock ? compress(length) : length;
     if (compression != null) {
       compression.wrote(length, stored);
@@ -455,6 +474,120 @@ public final class RunWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * A scratch buffer for the block being opened, to compress it ahead ({@link CompressAhead}), or
+   * null where the block is laid out in place: entries not from memory, a run that only probes the
+   * codec, one thread, a compress program (no {@link CompressAhead} then), or no buffer free.
+   */
+  private ByteBuffer stage() {
+    if (ahead == null || !choice.steady()) {
+      return null;
+    }
+    staging = compression.tryAcquire(blockSize);
+    if (staging == null) {
+      return null;
+    }
+    return staging.buffer.slice(0, blockSize).order(ByteOrder.BIG_ENDIAN);
+  }
+
+  /**
+   * Seals the staged open block: appends the one compressed ahead before it, then hands this one to
+   * the compressing thread with an output buffer; with no output buffer free it is appended raw at
+   * once.
+   */
+  private void sealStaged(int length) throws IOException {
+    appendPending();
+    Staged b = new Staged(staging, blockCount, used, inBlock, length);
+    staging = null;
+    entriesStarting[blockCount++] = inBlock;
+    block = null;
+    int room = length - Alignment.BYTES - RunLayout.COMPRESSED_TRAILER;
+    b.out = room > 0 && used > 0 ? compression.tryAcquire(length) : null;
+    if (b.out == null) {
+      append(b, -1);
+      return;
+    }
+    ahead.submit(b.raw.buffer, b.used, b.out.buffer, room);
+    pending = b;
+  }
+
+  /** Appends the block compressed ahead, if any: its result is awaited first. */
+  private void appendPending() throws IOException {
+    Staged b = pending;
+    if (b == null) {
+      return;
+    }
+    pending = null;
+    int c;
+    try {
+      c = ahead.await();
+    } catch (IOException | RuntimeException | Error e) {
+      release(b);
+      throw e;
+    }
+    choice.tried(b.length, c < 0 ? b.length : storedLength(c), ahead.cpuNanos());
+    append(b, c);
+  }
+
+  /**
+   * Lays out staged block {@code b} in the write-behind buffer: its {@code c} compressed bytes in
+   * the codec's output if {@code c >= 0}, else raw; then gives its buffers back.
+   */
+  private void append(Staged b, int c) throws IOException {
+    try {
+      int length = b.length;
+      int stored = c < 0 ? length : storedLength(c);
+      ByteBuffer dst = out.reserve(stored).order(ByteOrder.BIG_ENDIAN);
+      if (stored < length) {
+        dst.put(0, b.out.buffer, 0, c);
+        for (int i = c; i < stored - RunLayout.COMPRESSED_TRAILER; i++) {
+          dst.put(i, (byte) 0); // pool buffers are reused: padding must not leak old bytes
+        }
+        dst.putInt(stored - 16, c);
+        dst.putInt(stored - 12, b.used);
+        dst.putInt(stored - 8, b.entries);
+        dst.putInt(stored - 4, RunLayout.crc(dst, 0, stored - 4));
+      } else {
+        dst.put(0, b.raw.buffer, 0, b.used);
+        for (int i = b.used; i < length - RunLayout.BLOCK_TRAILER; i++) {
+          dst.put(i, (byte) 0);
+        }
+        dst.putInt(length - 12, b.used);
+        dst.putInt(length - 8, b.entries);
+        dst.putInt(length - 4, RunLayout.crc(dst, 0, length - 4));
+      }
+      storedLength[b.index] = stored;
+      compression.wrote(length, stored);
+    } finally {
+      release(b);
+    }
+  }
+
+  private void release(Staged b) {
+    compression.release(b.raw);
+    if (b.out != null) {
+      compression.release(b.out);
+    }
+  }
+
+  /** A block laid out in a scratch buffer, to be compressed ahead and appended in its turn. */
+  private static final class Staged {
+    final RunCompression.ScratchBuffer raw;
+    final int index;
+    final int used;
+    final int entries;
+    final int length;
+    RunCompression.ScratchBuffer out; // the codec's output, null when stored raw
+
+    Staged(RunCompression.ScratchBuffer raw, int index, int used, int entries, int length) {
+      this.raw = raw;
+      this.index = index;
+      this.used = used;
+      this.entries = entries;
+      this.length = length;
+    }
+  }
+
   private static int storedLength(int compressed) {
     return (int) Alignment.roundUp((long) compressed + RunLayout.COMPRESSED_TRAILER);
   }
@@ -471,11 +604,14 @@ public final class RunWriter implements AutoCloseable {
     int lastLength = blockSize;
     if (block != null) {
       lastLength = RunLayout.lastBlockLength(used, blockSize);
-      out.retract(blockSize - lastLength);
+      if (staging == null) {
+        out.retract(blockSize - lastLength);
+      }
       seal(lastLength);
     } else if (blockCount == 0) {
       lastLength = 0;
     }
+    appendPending();
     if (pages) {
       // Pages after the last start (to the end of the data) carry the entry count.
       long dataEnd = blockCount == 0 ? 0 : (long) (blockCount - 1) * blockSize + lastLength;
@@ -501,6 +637,9 @@ public final class RunWriter implements AutoCloseable {
             codec,
             Arrays.copyOf(storedLength, blockCount),
             compression);
+    if (ahead != null) {
+      ahead.close();
+    }
     out.write(footer(d));
     out.finish(false);
     out.close();
@@ -562,6 +701,20 @@ public final class RunWriter implements AutoCloseable {
    */
   @Override
   public void close() throws IOException {
-    out.close();
+    try {
+      if (ahead != null) {
+        ahead.close(); // the block it may be compressing is done: its buffers can go back
+      }
+    } finally {
+      if (pending != null) {
+        release(pending);
+        pending = null;
+      }
+      if (staging != null) {
+        compression.release(staging);
+        staging = null;
+      }
+      out.close();
+    }
   }
 }

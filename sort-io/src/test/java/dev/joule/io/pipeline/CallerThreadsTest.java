@@ -372,7 +372,10 @@ class CallerThreadsTest {
                   "joule-prefetch",
                   "joule-merge",
                   "joule-split",
-                  "joule-timeline"));
+                  "joule-timeline",
+                  // each run written from memory has its thread to compress blocks ahead of its
+                  // writer (CompressAhead), whether or not auto compresses them
+                  "joule-compress"));
       if (shape == Shape.LINES) {
         expected.add("joule-parse");
       }
@@ -501,9 +504,16 @@ class CallerThreadsTest {
         "seed " + SEED);
     // runwrite: the session writes a full chunk while the next one fills; merge: the
     // intermediate passes of the session run two merges at once (docs/decisions/D24); ahead: its
-    // final merge runs ahead of the cursor (MergeAhead, asked for here)
+    // final merge runs ahead of the cursor (MergeAhead, asked for here); compress: a spill's
+    // blocks are compressed ahead of its writer when auto compresses them (CompressAhead)
     assertEquals(
-        Set.of("joule-runwrite", "joule-write", "joule-prefetch", "joule-merge", "joule-ahead"),
+        Set.of(
+            "joule-runwrite",
+            "joule-write",
+            "joule-prefetch",
+            "joule-merge",
+            "joule-ahead",
+            "joule-compress"),
         factory.roles);
     assertEquals(List.of(), factory.alive(), "caller threads alive after close");
     assertTrue(pool.calls.get() > 0, "nothing ran on the caller's pool");
