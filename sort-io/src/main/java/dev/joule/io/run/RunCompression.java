@@ -387,22 +387,9 @@ public final class RunCompression implements AutoCloseable {
    */
   synchronized ScratchBuffer acquire(int bytes) throws InterruptedIOException {
     while (true) {
-      if (closed) {
-        throw new IllegalStateException("run compression is closed");
-      }
-      for (BlockPool p : idle) {
-        if (p.bufferSize() >= bytes) {
-          idle.remove(p);
-          return new ScratchBuffer(p, p.tryAcquire());
-        }
-      }
-      if (made.size() >= limit && !idle.isEmpty()) {
-        free(idle.pop()); // too small: a larger one takes its place
-      }
-      if (made.size() < limit) {
-        BlockPool p = new BlockPool(1, (int) Alignment.roundUp(bytes));
-        made.add(p);
-        return new ScratchBuffer(p, p.tryAcquire());
+      ScratchBuffer s = tryAcquire(bytes);
+      if (s != null) {
+        return s;
       }
       try {
         wait();
@@ -427,6 +414,9 @@ public final class RunCompression implements AutoCloseable {
         idle.remove(p);
         return new ScratchBuffer(p, p.tryAcquire());
       }
+    }
+    if (made.size() >= limit && !idle.isEmpty()) {
+      free(idle.pop()); // too small: a larger one takes its place
     }
     if (made.size() < limit) {
       BlockPool p = new BlockPool(1, (int) Alignment.roundUp(bytes));
