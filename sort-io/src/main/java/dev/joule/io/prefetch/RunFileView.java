@@ -175,18 +175,8 @@ public final class RunFileView implements SortedRunView {
    */
   @Override
   public long searchFrom(long from, long to, Probe probe) {
-    int[] s = starts();
-    int lo = 0; // the blocks s[0..lo) have first keys before the probe's
-    int hi = s.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (d.compareFirstKeyTo(s[mid], probe.key()) < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    long f = lo == 0 ? from : d.firstEntryOf(s[lo - 1]) + 1;
+    int b = firstBlockAfter(probe, false);
+    long f = b == 0 ? from : d.firstEntryOf(starts[b - 1]) + 1;
     return Math.min(Math.max(from, f), to);
   }
 
@@ -196,19 +186,29 @@ public final class RunFileView implements SortedRunView {
    */
   @Override
   public long searchTo(long from, long to, Probe probe) {
+    int b = firstBlockAfter(probe, true);
+    long t = b == starts.length ? to : d.firstEntryOf(starts[b]);
+    return Math.max(from, Math.min(to, t));
+  }
+
+  /**
+   * The first of the blocks in which entries start whose first key sorts after the probe's ({@code
+   * strictly}) or not before it, as far as the footer tells; their count if none.
+   */
+  private int firstBlockAfter(Probe probe, boolean strictly) {
     int[] s = starts();
-    int lo = 0; // the blocks s[lo..] have first keys after the probe's
+    int lo = 0;
     int hi = s.length;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (d.compareFirstKeyTo(s[mid], probe.key()) > 0) {
+      int c = d.compareFirstKeyTo(s[mid], probe.key());
+      if (strictly ? c > 0 : c >= 0) {
         hi = mid;
       } else {
         lo = mid + 1;
       }
     }
-    long t = lo == s.length ? to : d.firstEntryOf(s[lo]);
-    return Math.max(from, Math.min(to, t));
+    return lo;
   }
 
   private int[] starts() {

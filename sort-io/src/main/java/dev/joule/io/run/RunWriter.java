@@ -423,12 +423,7 @@ public final class RunWriter implements AutoCloseable {
       return;
     }
     storedLength[blockCount] = length;
-    for (int i = used; i < length - RunLayout.BLOCK_TRAILER; i++) {
-      block.put(i, (byte) 0); // pool buffers are reused: padding must not leak old bytes
-    }
-    block.putInt(length - 12, used);
-    block.putInt(length - 8, inBlock);
-    block.putInt(length - 4, RunLayout.crc(block, 0, length - 4));
+    rawTrailer(block, used, inBlock, length);
     entriesStarting[blockCount++] = inBlock;
     block = null;
   }
@@ -440,7 +435,7 @@ public final class RunWriter implements AutoCloseable {
    * the stored length: {@code length} when the block stays raw.
    */
   private int compress(int length) throws IOException {
-    int room = length - Alignment.BYTES - RunLayout.COMPRESSED_TRAILER; // a page saved, at least
+    int room = room(length);
     if (room <= 0 || used == 0) {
       return length;
     }
@@ -460,14 +455,7 @@ public final class RunWriter implements AutoCloseable {
         return length;
       }
       int stored = storedLength(c);
-      block.put(0, scratch.buffer, 0, c);
-      for (int i = c; i < stored - RunLayout.COMPRESSED_TRAILER; i++) {
-        block.put(i, (byte) 0); // pool buffers are reused: padding must not leak old bytes
-      }
-      block.putInt(stored - 16, c);
-      block.putInt(stored - 12, used);
-      block.putInt(stored - 8, inBlock);
-      block.putInt(stored - 4, RunLayout.crc(block, 0, stored - 4));
+      compressedBlock(block, scratch.buffer, c, used, inBlock, stored);
       return stored;
     } finally {
       compression.release(scratch);
@@ -501,7 +489,7 @@ public final class RunWriter implements AutoCloseable {
     staging = null;
     entriesStarting[blockCount++] = inBlock;
     block = null;
-    int room = length - Alignment.BYTES - RunLayout.COMPRESSED_TRAILER;
+    int room = room(length);
     b.out = room > 0 && used > 0 ? compression.tryAcquire(length) : null;
     if (b.out == null) {
       append(b, -1);
@@ -539,22 +527,10 @@ public final class RunWriter implements AutoCloseable {
       int stored = c < 0 ? length : storedLength(c);
       ByteBuffer dst = out.reserve(stored).order(ByteOrder.BIG_ENDIAN);
       if (stored < length) {
-        dst.put(0, b.out.buffer, 0, c);
-        for (int i = c; i < stored - RunLayout.COMPRESSED_TRAILER; i++) {
-          dst.put(i, (byte) 0); // pool buffers are reused: padding must not leak old bytes
-        }
-        dst.putInt(stored - 16, c);
-        dst.putInt(stored - 12, b.used);
-        dst.putInt(stored - 8, b.entries);
-        dst.putInt(stored - 4, RunLayout.crc(dst, 0, stored - 4));
+        compressedBlock(dst, b.out.buffer, c, b.used, b.entries, stored);
       } else {
         dst.put(0, b.raw.buffer, 0, b.used);
-        for (int i = b.used; i < length - RunLayout.BLOCK_TRAILER; i++) {
-          dst.put(i, (byte) 0);
-        }
-        dst.putInt(length - 12, b.used);
-        dst.putInt(length - 8, b.entries);
-        dst.putInt(length - 4, RunLayout.crc(dst, 0, length - 4));
+        rawTrailer(dst, b.used, b.entries, length);
       }
       storedLength[b.index] = stored;
       compression.wrote(length, stored);
@@ -586,6 +562,40 @@ public final class RunWriter implements AutoCloseable {
       this.entries = entries;
       this.length = length;
     }
+  }
+
+  /** The most compressed bytes a block of {@code length} may take: it must save a page at least. */
+  private static int room(int length) {
+    return length - Alignment.BYTES - RunLayout.COMPRESSED_TRAILER;
+  }
+
+  /**
+   * Zeroes a raw block's padding after its {@code used} bytes (pool and scratch buffers are reused:
+   * it must not leak old bytes) and writes its trailer: used bytes, entry count, CRC32C.
+   */
+  private static void rawTrailer(ByteBuffer dst, int used, int entries, int length) {
+    for (int i = used; i < length - RunLayout.BLOCK_TRAILER; i++) {
+      dst.put(i, (byte) 0);
+    }
+    dst.putInt(length - 12, used);
+    dst.putInt(length - 8, entries);
+    dst.putInt(length - 4, RunLayout.crc(dst, 0, length - 4));
+  }
+
+  /**
+   * Lays out a compressed block in {@code dst}: the {@code c} bytes of {@code src}, zeros, and the
+   * trailer (compressed length, used bytes, entry count, CRC32C of the stored bytes).
+   */
+  private static void compressedBlock(
+      ByteBuffer dst, ByteBuffer src, int c, int used, int entries, int stored) {
+    dst.put(0, src, 0, c);
+    for (int i = c; i < stored - RunLayout.COMPRESSED_TRAILER; i++) {
+      dst.put(i, (byte) 0);
+    }
+    dst.putInt(stored - 16, c);
+    dst.putInt(stored - 12, used);
+    dst.putInt(stored - 8, entries);
+    dst.putInt(stored - 4, RunLayout.crc(dst, 0, stored - 4));
   }
 
   private static int storedLength(int compressed) {
