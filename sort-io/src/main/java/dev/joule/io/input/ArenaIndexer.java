@@ -8,6 +8,7 @@ import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
@@ -73,9 +74,31 @@ public final class ArenaIndexer {
    */
   public static RecordChecksum checksumAndIndex(
       ArenaView arena, RecordIndex index, EntryLayout layout, TieBreaker tie, ForkJoinPool pool) {
+    RecordChecksum sum = new RecordChecksum();
+    for (RecordChecksum c : checksumAndIndexBySlab(arena, index, layout, tie, sum, pool)) {
+      sum.add(c);
+    }
+    return sum;
+  }
+
+  /**
+   * {@link #checksumAndIndex(ArenaView, RecordIndex, EntryLayout, TieBreaker, ForkJoinPool)} with
+   * the sums taken slab by slab in {@code kind}'s kind (a session checks itself with CRC-32C,
+   * {@link RecordChecksum#castagnoli()}; a chunk written as two runs gives each its slabs' sums),
+   * or only the index built when {@code kind} is null (no validation). Returns the sum of each
+   * slab's records, or null when not taken.
+   */
+  public static RecordChecksum[] checksumAndIndexBySlab(
+      ArenaView arena,
+      RecordIndex index,
+      EntryLayout layout,
+      TieBreaker tie,
+      RecordChecksum kind,
+      ForkJoinPool pool) {
     int recordSize = layout.fixedEntrySize();
     index.prepare(arena, layout, tie);
     List<ForkJoinTask<RecordChecksum>> tasks = new ArrayList<>();
+    int[] slabOfTask = new int[16];
     int at = 0;
     for (int s = 0; s < arena.slabCount(); s++) {
       ByteBuffer slab = arena.slab(s);
@@ -85,10 +108,18 @@ public final class ArenaIndexer {
         int first = from;
         int count = Math.min(CHECKSUM_GRAIN, n - from);
         int entry = at + from;
+        if (tasks.size() == slabOfTask.length) {
+          slabOfTask = Arrays.copyOf(slabOfTask, 2 * slabOfTask.length);
+        }
+        slabOfTask[tasks.size()] = s;
         tasks.add(
             pool.submit(
                 () -> {
-                  RecordChecksum c = new RecordChecksum();
+                  if (kind == null) {
+                    index.fill(slabNo, first, count, entry);
+                    return null;
+                  }
+                  RecordChecksum c = kind.emptyOfSameKind();
                   for (int r = 0; r < count; r += FUSED_STEP) {
                     int m = Math.min(FUSED_STEP, count - r);
                     c.addRecords(slab, (first + r) * recordSize, m, recordSize);
@@ -99,13 +130,31 @@ public final class ArenaIndexer {
       }
       at += n;
     }
-    return sum(tasks);
+    RecordChecksum[] sums = kind == null ? null : new RecordChecksum[arena.slabCount()];
+    for (int t = 0; t < tasks.size(); t++) {
+      RecordChecksum c = tasks.get(t).join(); // join also publishes the task's index entries
+      if (sums != null) {
+        int s = slabOfTask[t];
+        if (sums[s] == null) {
+          sums[s] = kind.emptyOfSameKind();
+        }
+        sums[s].add(c);
+      }
+    }
+    if (sums != null) {
+      for (int s = 0; s < sums.length; s++) {
+        if (sums[s] == null) {
+          sums[s] = kind.emptyOfSameKind(); // an empty slab
+        }
+      }
+    }
+    return sums;
   }
 
   private static RecordChecksum sum(List<ForkJoinTask<RecordChecksum>> tasks) {
     RecordChecksum sum = new RecordChecksum();
     for (ForkJoinTask<RecordChecksum> t : tasks) {
-      sum.add(t.join()); // join also publishes the task's index entries to this thread
+      sum.add(t.join());
     }
     return sum;
   }

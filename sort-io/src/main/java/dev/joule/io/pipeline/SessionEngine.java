@@ -151,7 +151,7 @@ final class SessionEngine implements AutoCloseable {
                 meter,
                 threads,
                 NoticeSink.distinct(config.notices()),
-                SessionChunk.emptySum(inPlace ? fixedSize : 0)));
+                SessionChunk.emptySum()));
     for (int i = 0; i < 2; i++) {
       chunks[i] = new SessionChunk(spec, plan, inPlace ? fixedSize : 0, pairs, validate);
     }
@@ -597,7 +597,7 @@ final class SessionEngine implements AutoCloseable {
   /** The checksum of the outsized entry, as the session's check defines it (0 without one). */
   private dev.joule.core.valsort.RecordChecksum outsizedChecksum(
       ByteBuffer src, int start, int length, ByteBuffer key, int keyStart, int keyLength) {
-    dev.joule.core.valsort.RecordChecksum c = SessionChunk.emptySum(inPlace ? fixedSize : 0);
+    dev.joule.core.valsort.RecordChecksum c = SessionChunk.emptySum();
     if (!validate) {
       return c;
     }

@@ -82,6 +82,7 @@ class SessionSplitWriteTest extends OneStripeTest {
       }
       assertAdopted(s);
       try (RecordCursor cur = s.finish()) {
+        assertRunSumsAddUp(s);
         while (cur.next()) {
           got.add(SortSessionTest.copy(cur.record()));
         }
