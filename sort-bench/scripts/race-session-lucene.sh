@@ -13,7 +13,7 @@
 # --jar adds a joule variant built from another commit (its sort-io jar; sort-core is taken from
 # the same directory), run as mode joule under that name, for A/B runs. OPTIONs go to PairRace
 # (lucene.threads, lucene.maxTemp, lucene.partitionsInRam, joule.validate, joule.threads,
-# joule.compress).
+# joule.compress, joule.mergeAhead).
 # Needs JDK 21+ for Lucene 10 (JAVA_HOME, else /usr/lib/jvm/temurin-25-jdk-amd64), a built
 # repository (mvn -B -DskipTests package), Maven (fetches lucene-core into ~/.m2), root for
 # drop_caches (skipped with a note otherwise). Prints every run and per contestant the medians.

@@ -20,7 +20,8 @@ import java.util.concurrent.Executors;
  *   java -cp CP PairRace MODE PAIRS SEED BUDGET_MIB TEMP_DIR [OPTION=VALUE...]
  *   MODE: joule | lucene | none (make and hash the pairs only: the JVM's and the generator's share)
  *   options: lucene.threads=2 lucene.maxTemp=10 lucene.partitionsInRam=2 joule.validate=true
- *            joule.threads=2 joule.compress=auto|off|lz4|zstd[:LEVEL] (default: the build's)
+ *            joule.threads=2 joule.compress=auto|off|lz4|zstd[:LEVEL] joule.mergeAhead=true|false
+ *            (default: the build's)
  * </pre>
  *
  * <p>Pairs: keys of 4-64 bytes, about three quarters of them starting with one of 64 shared
@@ -132,6 +133,16 @@ public final class PairRace {
               .invoke(b, Boolean.parseBoolean(validate));
         } catch (ReflectiveOperationException e) {
           throw new IllegalArgumentException("this joule build has no SortConfig.validate", e);
+        }
+      }
+      String ahead = o.get("joule.mergeAhead"); // true or false; absent: the build's default
+      if (ahead != null) {
+        try {
+          b.getClass()
+              .getMethod("mergeAhead", boolean.class)
+              .invoke(b, Boolean.parseBoolean(ahead));
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalArgumentException("this joule build has no SortConfig.mergeAhead", e);
         }
       }
       String compress = o.get("joule.compress"); // auto, off, lz4, zstd[:LEVEL]
