@@ -588,10 +588,11 @@ public final class SortConfig {
      * Whether a spilled sort session runs its final merge, and its output check, on a thread of its
      * own ahead of the cursor, copying the merged entries into four blocks (together 1/32 of the
      * budget): always, or never. By default the session decides by measuring its caller ({@link
-     * MergeAhead#MEASURED}). The merge ahead helps a caller that does real work on each record, as
-     * one writing the records to a file does, and costs a caller that does little the copy: see
-     * sort-bench/README.md, "The merge ahead, when the caller is busy". A session of one thread
-     * never runs it.
+     * MergeAhead#MEASURED}). The merge ahead overlaps a caller's work on each record with the merge
+     * when a core is free for it, and costs the copy into its blocks and more CPU (6-17 % in the
+     * measurements of sort-bench/README.md, "The merge ahead, when the caller is busy"): measured,
+     * it starts only for a caller that takes at least twice as long per record as the merge. A
+     * session of one thread never runs it.
      */
     public Builder mergeAhead(boolean mergeAhead) {
       this.mergeAhead = mergeAhead ? MergeAhead.ALWAYS : MergeAhead.NEVER;

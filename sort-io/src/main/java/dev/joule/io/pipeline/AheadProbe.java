@@ -32,15 +32,17 @@ final class AheadProbe {
 
   /**
    * The caller's time per record in a window against the cursor's per call, from which the merge
-   * goes ahead: the caller must take at least as long as the merge. Measured with both on (every
-   * call timed, and the merge ahead forced on and off: sort-bench/README.md, "The merge ahead, when
-   * the caller is busy"): session-vs-file.sh's caller, which writes each record to a file, took
-   * 0.7-1.8 times the cursor's time, and the merge ahead took 9 % off its wall time; the embedding
-   * race's, which copies each pair to arrays and hashes it, 0.7-0.8, and the merge ahead made it
-   * 3-10 % slower, with 10-17 % more CPU (the entries cross cores, and the JIT compiles the merge's
-   * loop again in its new caller).
+   * goes ahead: the caller must take twice as long as the merge, for the overlap to be worth the
+   * copy, the hand-off and the entries crossing cores. Measured by forcing the merge ahead on and
+   * off (1 GB, 2-core VM shared with other work, alternating rounds, medians; sort-bench/README.md,
+   * "The merge ahead, when the caller is busy"): the embedding race's caller, which copies each
+   * pair to arrays and hashes it (0.7-0.8 of the cursor's time per record), ran 3-9 % slower with
+   * it and took 11-17 % more CPU; session-vs-file.sh's, which writes each record to a file (0.7,
+   * then 1.8 once the page cache throttles its writes), 2 % faster in 8 rounds for 6 % more CPU;
+   * that caller spinning 300 ns more per record (about 3), 6 % faster in its final phase for 10 %
+   * more CPU.
    */
-  static final double CALLER_SHARE = 1.0;
+  static final double CALLER_SHARE = 2.0;
 
   private final LongSupplier clock;
   private long entries;

@@ -25,12 +25,12 @@ import java.util.concurrent.Semaphore;
  *
  * <p><b>When.</b> The copy and the hand-off take CPU, entries cross cores, and the JIT compiles the
  * merge's loop again in its new caller: for a caller that does little per record the merge ahead
- * costs more than it overlaps (the embedding race's pairs: 3-10 % more wall time, 10-17 % more
- * CPU). So by default ({@code SortConfig.MergeAhead.MEASURED}) the cursor reads the merge itself,
- * timed by an {@link AheadProbe}, and the worker starts only once the caller is found to take at
- * least as long per record as the merge (one writing each record to a file: 9 % less wall time).
- * {@code mergeAhead(true)} starts it at once, {@code mergeAhead(false)} never; a session of one
- * thread ({@code threads(1)}, as a Spark task's session is, one task per core) never runs it.
+ * costs more than it overlaps (the embedding race's pairs: 3-9 % more wall time, 11-17 % more CPU).
+ * So by default ({@code SortConfig.MergeAhead.MEASURED}) the cursor reads the merge itself, timed
+ * by an {@link AheadProbe}, and the worker starts only once the caller is found to take at least
+ * twice as long per record as the merge. {@code mergeAhead(true)} starts it at once, {@code
+ * mergeAhead(false)} never; a session of one thread ({@code threads(1)}, as a Spark task's session
+ * is, one task per core) never runs it.
  *
  * <p><b>Memory.</b> {@value #BLOCKS} blocks, together 1/{@value #BUDGET_SHARE} of the budget
  * ({@link #blockBytes}), counted in the session's ledger when the worker starts if it has room for

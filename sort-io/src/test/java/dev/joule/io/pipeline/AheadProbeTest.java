@@ -8,21 +8,22 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * {@link AheadProbe} on a simulated clock: each cursor call takes {@code cursor} ns and the caller
  * {@code caller} ns between two calls. The merge should go ahead exactly when the caller takes at
- * least as long as the cursor, and then at the end of the first window after the warm-up period;
- * otherwise never, however long the stream.
+ * least {@link AheadProbe#CALLER_SHARE} times as long as the cursor, and then at the end of the
+ * first window after the warm-up period; otherwise never, however long the stream.
  */
 class AheadProbeTest {
   private long now = 1_000_000_000L;
 
   @ParameterizedTest
   @CsvSource({
-    "200, 400, true", // a caller writing its records: twice the merge's time
-    "200, 200, true", // at the share
-    "200, 180, false", // just below it
+    "200, 1000, true", // a caller that works on each record
+    "200, 400, true", // at the share: twice the merge's time
+    "200, 380, false", // just below it
+    "200, 200, false", // as long as the merge
     "200, 50, false", // a caller that hashes its records
     "200, 0, false"
   })
-  void goesAheadWhenTheCallerTakesAtLeastTheCursorsTime(long cursor, long caller, boolean ahead) {
+  void goesAheadWhenTheCallerTakesTwiceTheCursorsTime(long cursor, long caller, boolean ahead) {
     AheadProbe p = new AheadProbe(() -> now);
     long firstAhead = -1;
     long entries = 10L * AheadProbe.PERIOD;
@@ -56,7 +57,7 @@ class AheadProbeTest {
       went = p.leave(t);
       now += 10;
       if (burstsPerWindow > 0 && e == burstAt) {
-        now += 2 * cursor * AheadProbe.WINDOW; // one long write, twice the window's merging
+        now += 3 * cursor * AheadProbe.WINDOW; // one long write, three times the window's merging
       }
     }
     assertEquals(ahead, went);
