@@ -23,21 +23,19 @@ import java.util.concurrent.Semaphore;
  * session-against-file-sort race of issue 27 does, the caller's writes and the merge took turns on
  * one thread; the file sort has overlapped its merge with its output's writes from the start.
  *
- * <p><b>When.</b> The copy and the hand-off take CPU, entries cross cores, and the JIT compiles the
- * merge's loop again in its new caller: for a caller that does little per record the merge ahead
- * costs more than it overlaps (the embedding race's pairs: 3-9 % more wall time, 11-17 % more CPU).
- * So by default ({@code SortConfig.MergeAhead.MEASURED}) the cursor reads the merge itself, timed
- * by an {@link AheadProbe}, and the worker starts only once the caller is found to take at least
- * twice as long per record as the merge. {@code mergeAhead(true)} starts it at once, {@code
- * mergeAhead(false)} never; a session of one thread ({@code threads(1)}, as a Spark task's session
- * is, one task per core) never runs it.
+ * <p><b>Cost.</b> The copy and the hand-off take CPU: on 1 GB of gensort records through a session
+ * written to a file, 13-22 % more CPU in four A/B runs against the cursor reading the merge itself,
+ * for 7 % less wall time in two of them and 7-10 % more in the other two (a 2-core VM shared with
+ * other work). So it runs only when the configuration asks ({@code SortConfig.Builder.mergeAhead})
+ * and the session may use more than one thread ({@code threads(1)}, as a Spark task's session is,
+ * one task per core, keeps the caller's thread the only busy one).
  *
  * <p><b>Memory.</b> {@value #BLOCKS} blocks, together 1/{@value #BUDGET_SHARE} of the budget
- * ({@link #blockBytes}), counted in the session's ledger when the worker starts if it has room for
- * them (otherwise the cursor reads the merge itself, as before). Entries are copied into a block as
- * the merge yields them; the cursor's views point into the block, which goes back to the worker
- * when the cursor moves past its last entry. An entry larger than a block is handed over where the
- * merge holds it, and the merge waits until the cursor has moved past it.
+ * ({@link #blockBytes}), counted in the session's ledger if it has room for them ({@link #open};
+ * otherwise the cursor reads the merge itself, as before). Entries are copied into a block as the
+ * merge yields them; the cursor's views point into the block, which goes back to the worker when
+ * the cursor moves past its last entry. An entry larger than a block is handed over where the merge
+ * holds it, and the merge waits until the cursor has moved past it.
  *
  * <p><b>Failure and close.</b> A failure of the merge or the check reaches the cursor after the
  * entries merged before it. {@link #close} (with the stream's resources, before the merge's inputs
@@ -68,14 +66,12 @@ final class MergeAhead implements SessionCursor.Entries, AutoCloseable {
   private final EntryLayout layout;
   private final MemoryMeter meter;
   private final SortThreads threads;
+  private final long bytes;
   private final int blockBytes;
+  private final BlockPool blocks;
   private final BlockingQueue<Batch> ready = new LinkedBlockingQueue<>();
-  private final AheadProbe probe; // null: ahead from the first entry
-  private long bytes; // counted in the meter for the blocks
-  private BlockPool blocks; // made when the worker starts
   private EntryCheck check;
   private Thread worker;
-  private boolean goAhead; // the probe said so: start the worker at the next call
   private ByteBuffer filling; // the worker's block (after the worker ends: close's)
   private volatile boolean stopping;
   // the cursor's side
@@ -95,13 +91,14 @@ final class MergeAhead implements SessionCursor.Entries, AutoCloseable {
       MemoryMeter meter,
       SortThreads threads,
       int blockBytes,
-      AheadProbe probe) {
+      long bytes) {
     this.source = source;
     this.layout = layout;
     this.meter = meter;
     this.threads = threads;
     this.blockBytes = blockBytes;
-    this.probe = probe;
+    this.bytes = bytes;
+    this.blocks = new BlockPool(BLOCKS, blockBytes);
   }
 
   /** The size of a block for a session of {@code budget} bytes. */
@@ -111,56 +108,30 @@ final class MergeAhead implements SessionCursor.Entries, AutoCloseable {
   }
 
   /**
-   * A merge of {@code source} to run ahead of the cursor, its blocks counted in {@code meter}: at
-   * once, or once {@link AheadProbe} finds the caller busy enough ({@code measured}). Null if it is
-   * to run at once and the ledger has no room for the blocks (the cursor then reads {@code source}
-   * itself, as it does while measuring and when the room is missing then).
+   * A merge of {@code source} to run ahead of the cursor, its blocks counted in {@code meter}; null
+   * if the ledger has no room for them (the cursor then reads {@code source} itself).
    */
   static MergeAhead open(
-      MergeSource source,
-      EntryLayout layout,
-      MemoryMeter meter,
-      SortThreads threads,
-      long budget,
-      boolean measured) {
-    MergeAhead m =
-        new MergeAhead(
-            source, layout, meter, threads, blockBytes(budget), measured ? new AheadProbe() : null);
-    return measured || m.reserveBlocks() ? m : null;
-  }
-
-  /** Counts the blocks in the ledger and makes them; false if the ledger has no room. */
-  private boolean reserveBlocks() {
-    long b = DirectRegion.bytesFor(BLOCKS, blockBytes);
-    if (!meter.tryAllocate(b)) {
-      return false;
+      MergeSource source, EntryLayout layout, MemoryMeter meter, SortThreads threads, long budget) {
+    int block = blockBytes(budget);
+    long bytes = DirectRegion.bytesFor(BLOCKS, block);
+    if (!meter.tryAllocate(bytes)) {
+      return null;
     }
     try {
-      blocks = new BlockPool(BLOCKS, blockBytes);
+      return new MergeAhead(source, layout, meter, threads, block, bytes);
     } catch (RuntimeException | Error e) {
-      meter.freed(b);
+      meter.freed(bytes);
       throw e;
     }
-    bytes = b;
-    return true;
   }
 
-  /**
-   * Passes every entry through {@code c} before handing it over: on the worker, started now unless
-   * the probe is to decide, or on the cursor's thread until it does.
-   */
+  /** Starts the worker, which passes every entry through {@code c} before handing it over. */
   @Override
   public boolean checkAhead(EntryCheck c) {
     check = c;
-    if (probe == null) {
-      worker = threads.start("ahead", this::merge);
-    }
+    worker = threads.start("ahead", this::merge);
     return true;
-  }
-
-  /** Whether the merge has moved ahead of the cursor (the probe's decision, or from the start). */
-  boolean runsAhead() {
-    return worker != null;
   }
 
   // ---- the worker ----
@@ -210,17 +181,6 @@ final class MergeAhead implements SessionCursor.Entries, AutoCloseable {
 
   @Override
   public boolean next() throws IOException {
-    if (worker == null) {
-      if (!goAhead) {
-        return nextHere();
-      }
-      // the caller has moved past the entry it had, which the worker's first step may overwrite
-      goAhead = false;
-      if (!reserveBlocks()) {
-        return nextHere(); // no room in the ledger: the probe asks again after its next window
-      }
-      worker = threads.start("ahead", this::merge);
-    }
     if (moved != null) {
       moved.release();
       moved = null;
@@ -259,31 +219,6 @@ final class MergeAhead implements SessionCursor.Entries, AutoCloseable {
         nextAt = 0;
       }
     }
-  }
-
-  /** The next entry read from the merge on the cursor's thread, the probe timing the call. */
-  private boolean nextHere() throws IOException {
-    if (ended) {
-      buffer = null;
-      return false;
-    }
-    long t = probe.enter();
-    while (source.next()) {
-      RunCursor c = source.current();
-      ByteBuffer src = c.buffer();
-      int p = c.position();
-      int r = source.currentRun();
-      if (check.admit(src, p, r)) {
-        buffer = src;
-        position = p;
-        run = r;
-        goAhead = probe.leave(t);
-        return true;
-      }
-    }
-    buffer = null;
-    ended = true;
-    return false;
   }
 
   @SuppressWarnings("ReferenceEquality") // END is a sentinel: identity is the point
@@ -340,9 +275,7 @@ final class MergeAhead implements SessionCursor.Entries, AutoCloseable {
         blocks.release(x.buffer());
       }
     }
-    if (blocks != null) {
-      blocks.close();
-      meter.freed(bytes);
-    }
+    blocks.close();
+    meter.freed(bytes);
   }
 }

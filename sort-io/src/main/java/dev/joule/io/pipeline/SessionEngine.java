@@ -760,16 +760,9 @@ final class SessionEngine implements AutoCloseable {
       MergeSource source = store.stream(last, streamRes);
       giveBackUncarved(lent, arenas);
       // One thread (a Spark task's session: one task per core) merges on the caller's thread.
-      SortConfig.MergeAhead mode = config.mergeAhead();
       MergeAhead ahead =
-          mode != SortConfig.MergeAhead.NEVER && config.threads() > 1
-              ? MergeAhead.open(
-                  source,
-                  layout,
-                  meter,
-                  threads,
-                  plan.budget(),
-                  mode == SortConfig.MergeAhead.MEASURED)
+          config.mergeAhead() && config.threads() > 1
+              ? MergeAhead.open(source, layout, meter, threads, plan.budget())
               : null;
       SessionCursor.Entries entries =
           ahead == null ? new MergedEntries(source) : streamRes.add(ahead); // closed before source

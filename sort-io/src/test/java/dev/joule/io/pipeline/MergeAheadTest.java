@@ -95,69 +95,8 @@ class MergeAheadTest extends OneStripeTest {
   }
 
   /**
-   * By default the cursor reads the merge itself until the probe finds the caller busier than the
-   * merge ({@link AheadProbe}): a caller that spends a few microseconds on each record gets the
-   * merge moved ahead once the probe's first window has passed, and its records stay in order.
-   * (That a caller which does little keeps the merge on its thread is {@link AheadProbeTest}'s, on
-   * a simulated clock.)
-   */
-  @Test
-  void byDefaultTheMergeMovesAheadOfABusyCaller() throws IOException {
-    Random r = new Random(SEED + 3);
-    int n = AheadProbe.PERIOD + 3 * AheadProbe.WINDOW;
-    List<byte[]> recs = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      byte[] b = new byte[6 + r.nextInt(6)];
-      for (int j = 0; j < b.length; j++) {
-        b[j] = (byte) ('a' + r.nextInt(26));
-      }
-      recs.add(b);
-    }
-    SortConfig c = base().build();
-    assertEquals(SortConfig.MergeAhead.MEASURED, c.mergeAhead());
-    List<byte[]> got = new ArrayList<>(n);
-    int aheadFrom = -1;
-    try (RecordSession s = ExternalSorter.open(c)) {
-      for (byte[] rec : recs) {
-        s.add(ByteBuffer.wrap(rec));
-      }
-      assertTrue(s.spilledRuns() > 1, "no merge to test: runs " + s.spilledRuns());
-      try (RecordCursor cur = s.finish()) {
-        while (cur.next()) {
-          got.add(SortSessionTest.copy(cur.record()));
-          spin(2_000); // the caller's work on the record
-          if (aheadFrom < 0 && got.size() % 1024 == 0 && aheadThreadRuns()) {
-            aheadFrom = got.size();
-          }
-        }
-      }
-    }
-    assertTrue(
-        aheadFrom > AheadProbe.PERIOD && aheadFrom <= AheadProbe.PERIOD + 2 * AheadProbe.WINDOW,
-        "the merge moved ahead at entry "
-            + aheadFrom
-            + ", expected just after the first window ended at "
-            + (AheadProbe.PERIOD + AheadProbe.WINDOW));
-    List<byte[]> expected = new ArrayList<>(recs);
-    expected.sort(Arrays::compareUnsigned);
-    SortSessionTest.assertSameRecords(expected, got, "seed " + SEED);
-  }
-
-  private static void spin(long nanos) {
-    long until = System.nanoTime() + nanos;
-    while (System.nanoTime() < until) {
-      Thread.onSpinWait();
-    }
-  }
-
-  private static boolean aheadThreadRuns() {
-    return Thread.getAllStackTraces().keySet().stream()
-        .anyMatch(t -> t.getName().startsWith("joule-ahead"));
-  }
-
-  /**
    * A session of one thread (a Spark task's, say) keeps its merge on the caller's thread even when
-   * asked to run it ahead, and so does a session told not to.
+   * asked to run it ahead, and so does a session not asked to (the default).
    */
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
@@ -176,7 +115,9 @@ class MergeAheadTest extends OneStripeTest {
           got.add(SortSessionTest.copy(cur.record()));
           if (got.size() == 1) {
             assertTrue(
-                !aheadThreadRuns(), "a merge thread started (one thread: " + oneThread + ")");
+                Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(t -> t.getName().startsWith("joule-ahead")),
+                "a merge thread started (one thread: " + oneThread + ")");
           }
         }
       }
@@ -187,13 +128,10 @@ class MergeAheadTest extends OneStripeTest {
   }
 
   private SortConfig.Builder config() {
-    return base().mergeAhead(true);
-  }
-
-  private SortConfig.Builder base() {
     return SortConfig.builder()
         .memoryBudget(DataSize.ofMiB(8))
         .threads(2)
+        .mergeAhead(true)
         .tempDirs(stripes)
         .format(RecordFormat.lines());
   }
