@@ -125,26 +125,8 @@ public final class PairRace {
   /** Options of the joule session that only newer builds have, set by reflection when present. */
   private static final class JouleOptions {
     static void apply(dev.joule.io.config.SortConfig.Builder b, java.util.Map<String, String> o) {
-      String validate = o.get("joule.validate");
-      if (validate != null) {
-        try {
-          b.getClass()
-              .getMethod("validate", boolean.class)
-              .invoke(b, Boolean.parseBoolean(validate));
-        } catch (ReflectiveOperationException e) {
-          throw new IllegalArgumentException("this joule build has no SortConfig.validate", e);
-        }
-      }
-      String ahead = o.get("joule.mergeAhead"); // true or false; absent: the build's default
-      if (ahead != null) {
-        try {
-          b.getClass()
-              .getMethod("mergeAhead", boolean.class)
-              .invoke(b, Boolean.parseBoolean(ahead));
-        } catch (ReflectiveOperationException e) {
-          throw new IllegalArgumentException("this joule build has no SortConfig.mergeAhead", e);
-        }
-      }
+      setFlag(b, "validate", o.get("joule.validate"));
+      setFlag(b, "mergeAhead", o.get("joule.mergeAhead")); // absent: the build's default
       String compress = o.get("joule.compress"); // auto, off, lz4, zstd[:LEVEL]
       if (compress != null) {
         try {
@@ -155,6 +137,19 @@ public final class PairRace {
           throw new IllegalArgumentException("this joule build has no SortConfig.compression", e);
         }
       }
+    }
+  }
+
+  /** Calls the builder's boolean setter {@code name} with {@code value}, unless it is null. */
+  private static void setFlag(
+      dev.joule.io.config.SortConfig.Builder b, String name, String value) {
+    if (value == null) {
+      return;
+    }
+    try {
+      b.getClass().getMethod(name, boolean.class).invoke(b, Boolean.parseBoolean(value));
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalArgumentException("this joule build has no SortConfig." + name, e);
     }
   }
 
