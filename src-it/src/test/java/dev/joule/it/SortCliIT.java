@@ -215,6 +215,7 @@ class SortCliIT {
             "bytesRead",
             "bytesWritten",
             "checksum",
+            "checksumKind",
             "duplicates",
             "ordered")) {
       assertTrue(Pattern.compile("\"" + key + "\"\\s*:").matcher(json).find(), key + " in " + json);

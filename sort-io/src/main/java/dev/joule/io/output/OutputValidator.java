@@ -430,7 +430,7 @@ public final class OutputValidator {
 
   /** The valsort numbers of what was validated. */
   public DataSummary summary() {
-    return new DataSummary(records, checksum.toHex(), duplicates, unordered == 0);
+    return DataSummary.of(records, checksum, duplicates, unordered == 0);
   }
 
   /**
@@ -457,7 +457,7 @@ public final class OutputValidator {
       long inputRecords, RecordChecksum inputChecksum, Object output, String outcome)
       throws SortValidationException {
     DataSummary o = summary();
-    DataSummary in = new DataSummary(inputRecords, inputChecksum.toHex(), -1, false);
+    DataSummary in = DataSummary.of(inputRecords, inputChecksum, -1, false);
     RecordChecksum all = checksum.emptyOfSameKind();
     all.add(checksum);
     all.add(droppedChecksum);

@@ -157,7 +157,7 @@ final class StreamSortJob {
       SessionEngine engine, SessionStats stats, MergePlan mp, TempSpace temp, DataSummary out) {
     RunStore store = engine.store();
     long records = store.inputRecords();
-    DataSummary in = new DataSummary(records, store.inputChecksum().toHex(), -1, false);
+    DataSummary in = DataSummary.of(records, store.inputChecksum(), -1, false);
     return new SortReport(
         records,
         bytesRead,

@@ -12,6 +12,7 @@ import dev.joule.io.config.SortConfig;
 import dev.joule.io.error.SortIOException;
 import dev.joule.io.error.SortValidationException;
 import dev.joule.io.hooks.OutputFault;
+import dev.joule.io.report.DataSummary;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.report.Timeline;
 import dev.joule.io.testing.PipelineTestSupport;
@@ -100,6 +101,9 @@ class StreamSortTest {
       assertEquals(in.records(), r.records(), ctx);
       assertEquals(in.data().length, r.bytes(), ctx);
       assertEquals(r.input().checksum(), r.output().checksum(), ctx);
+      // a session's own sums, fixed records too: the report says so, as valsort's could not match
+      assertEquals(DataSummary.CRC32C, r.input().checksumKind(), ctx);
+      assertEquals(DataSummary.CRC32C, r.output().checksumKind(), ctx);
       assertEquals(mib == 8, r.runs() > 0, ctx + ": runs " + r.runs());
       Path file = dir.resolve("out-" + mib);
       ExternalSorter.sort(
@@ -107,6 +111,10 @@ class StreamSortTest {
           file,
           c);
       assertArrayEquals(in.expected(), Files.readAllBytes(file), ctx);
+      Path inFile = Files.write(dir.resolve("in-" + mib), in.data());
+      SortReport f = ExternalSorter.sort(inFile, dir.resolve("file-" + mib), c);
+      assertEquals(DataSummary.CRC32, f.output().checksumKind(), ctx + ": the file sort's");
+      assertEquals(r.records(), f.output().records(), ctx);
       assertTrue(r.peakMemoryBytes() <= c.memoryBudget().bytes(), ctx + ": " + r);
     }
   }

@@ -42,6 +42,7 @@ class SortReportTest {
     assertTrue(json.startsWith("{\n  \"records\": 1000,"), json);
     assertTrue(json.contains("\"name\": \"merge pass 1 \\\"final\\\"\""), json);
     assertTrue(json.contains("\"output\": {\n    \"records\": 1000,"), json);
+    assertTrue(json.contains("\"checksumKind\": \"crc32\","), json);
     assertTrue(json.endsWith("\n}"), json);
     // brackets balance and no trailing commas
     int depth = 0;
