@@ -2,6 +2,8 @@ package dev.joule.io.input;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.gather.RecordGatherer;
 import dev.joule.core.index.EntryLayout;
@@ -98,5 +100,56 @@ class ArenaIndexerTest {
       assertArrayEquals(Arrays.copyOf(serial.refs(), n), Arrays.copyOf(fused.refs(), n));
     }
     ArenaLeakExtension.checkNoLeaks("fusedChecksumAndIndexEqualsSerialBuild");
+  }
+
+  /**
+   * A session's pass: each slab's sum in CRC-32C, equal to a reference summed record by record with
+   * the JDK's {@link java.util.zip.CRC32C}, and the same index; without a kind, the index alone and
+   * no sums.
+   */
+  @Test
+  void slabSumsInTheSessionsKindAndTheIndexAlone() throws Exception {
+    FixedLengthFormat f = RecordFormat.gensort();
+    int records = 2 * ArenaIndexer.CHECKSUM_GRAIN + 777;
+    byte[] data = PipelineTestSupport.records(SEED + 1, records, f, 0);
+    int slab = 1_638_400; // 16384 records per slab: a grain spans two slabs, the last partly filled
+    try (RecordArena arena = RecordArena.allocate(data.length, slab);
+        RadixRunSorter sorter = new RadixRunSorter(2)) {
+      long[] expected = new long[arena.slabCount()];
+      int at = 0;
+      for (int s = 0; s < arena.slabCount() && at < data.length; s++) {
+        int len = Math.min(slab, data.length - at);
+        arena.writableWindow(s, 0, len).put(data, at, len);
+        arena.setFilled(s, len);
+        for (int r = at; r < at + len; r += 100) {
+          java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+          c.update(data, r, 100);
+          expected[s] += c.getValue();
+        }
+        at += len;
+      }
+      RecordIndex serial = RecordIndex.forArena(arena, f);
+      int n = serial.build(arena.view(), f);
+      EntryLayout layout = EntryLayout.of(f);
+      RecordIndex byKind = RecordIndex.forArena(arena, f);
+      RecordChecksum[] sums =
+          ArenaIndexer.checksumAndIndexBySlab(
+              arena.view(), byKind, layout, null, RecordChecksum.castagnoli(), sorter.pool());
+      assertEquals(arena.slabCount(), sums.length);
+      for (int s = 0; s < sums.length; s++) {
+        assertTrue(sums[s].isCastagnoli(), "slab " + s);
+        assertEquals(Long.toHexString(expected[s]), sums[s].toHex(), "slab " + s);
+      }
+      RecordIndex alone = RecordIndex.forArena(arena, f);
+      assertNull(
+          ArenaIndexer.checksumAndIndexBySlab(
+              arena.view(), alone, layout, null, null, sorter.pool()));
+      for (RecordIndex i : new RecordIndex[] {byKind, alone}) {
+        assertEquals(n, i.size());
+        assertArrayEquals(Arrays.copyOf(serial.refs(), n), Arrays.copyOf(i.refs(), n));
+        assertArrayEquals(Arrays.copyOf(serial.keys(), n), Arrays.copyOf(i.keys(), n));
+      }
+    }
+    ArenaLeakExtension.checkNoLeaks("slabSumsInTheSessionsKindAndTheIndexAlone");
   }
 }
