@@ -8,7 +8,6 @@ import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
@@ -98,9 +97,11 @@ public final class ArenaIndexer {
     int recordSize = layout.fixedEntrySize();
     index.prepare(arena, layout, tie);
     List<ForkJoinTask<RecordChecksum>> tasks = new ArrayList<>();
-    int[] slabOfTask = new int[16];
+    // slab s has the tasks [firstTask[s], firstTask[s + 1]): they are made slab by slab
+    int[] firstTask = new int[arena.slabCount() + 1];
     int at = 0;
     for (int s = 0; s < arena.slabCount(); s++) {
+      firstTask[s] = tasks.size();
       ByteBuffer slab = arena.slab(s);
       int slabNo = s;
       int n = arena.filled(s) / recordSize;
@@ -108,10 +109,6 @@ public final class ArenaIndexer {
         int first = from;
         int count = Math.min(CHECKSUM_GRAIN, n - from);
         int entry = at + from;
-        if (tasks.size() == slabOfTask.length) {
-          slabOfTask = Arrays.copyOf(slabOfTask, 2 * slabOfTask.length);
-        }
-        slabOfTask[tasks.size()] = s;
         tasks.add(
             pool.submit(
                 () -> {
@@ -130,22 +127,18 @@ public final class ArenaIndexer {
       }
       at += n;
     }
+    firstTask[arena.slabCount()] = tasks.size();
     RecordChecksum[] sums = kind == null ? null : new RecordChecksum[arena.slabCount()];
-    for (int t = 0; t < tasks.size(); t++) {
-      RecordChecksum c = tasks.get(t).join(); // join also publishes the task's index entries
-      if (sums != null) {
-        int s = slabOfTask[t];
-        if (sums[s] == null) {
-          sums[s] = kind.emptyOfSameKind();
+    for (int s = 0; s < arena.slabCount(); s++) {
+      RecordChecksum sum = kind == null ? null : kind.emptyOfSameKind();
+      for (int t = firstTask[s]; t < firstTask[s + 1]; t++) {
+        RecordChecksum c = tasks.get(t).join(); // join also publishes the task's index entries
+        if (sum != null) {
+          sum.add(c);
         }
-        sums[s].add(c);
       }
-    }
-    if (sums != null) {
-      for (int s = 0; s < sums.length; s++) {
-        if (sums[s] == null) {
-          sums[s] = kind.emptyOfSameKind(); // an empty slab
-        }
+      if (sums != null) {
+        sums[s] = sum;
       }
     }
     return sums;

@@ -485,17 +485,18 @@ public final class RunWriter implements AutoCloseable {
    */
   private void sealStaged(int length) throws IOException {
     appendPending();
-    Staged b = new Staged(staging, blockCount, used, inBlock, length);
+    int room = room(length);
+    RunCompression.ScratchBuffer codecOut =
+        room > 0 && used > 0 ? compression.tryAcquire(length) : null;
+    Staged b = new Staged(staging, codecOut, blockCount, used, inBlock, length);
     staging = null;
     entriesStarting[blockCount++] = inBlock;
     block = null;
-    int room = room(length);
-    b.out = room > 0 && used > 0 ? compression.tryAcquire(length) : null;
-    if (b.out == null) {
+    if (codecOut == null) {
       append(b, -1);
       return;
     }
-    ahead.submit(b.raw.buffer, b.used, b.out.buffer, room);
+    ahead.submit(b.raw().buffer, b.used(), codecOut.buffer, room);
     pending = b;
   }
 
@@ -513,7 +514,7 @@ public final class RunWriter implements AutoCloseable {
       release(b);
       throw e;
     }
-    choice.tried(b.length, c < 0 ? b.length : storedLength(c), ahead.cpuNanos());
+    choice.tried(b.length(), c < 0 ? b.length() : storedLength(c), ahead.cpuNanos());
     append(b, c);
   }
 
@@ -523,16 +524,16 @@ public final class RunWriter implements AutoCloseable {
    */
   private void append(Staged b, int c) throws IOException {
     try {
-      int length = b.length;
+      int length = b.length();
       int stored = c < 0 ? length : storedLength(c);
       ByteBuffer dst = out.reserve(stored).order(ByteOrder.BIG_ENDIAN);
       if (stored < length) {
-        compressedBlock(dst, b.out.buffer, c, b.used, b.entries, stored);
+        compressedBlock(dst, b.out().buffer, c, b.used(), b.entries(), stored);
       } else {
-        dst.put(0, b.raw.buffer, 0, b.used);
-        rawTrailer(dst, b.used, b.entries, length);
+        dst.put(0, b.raw().buffer, 0, b.used());
+        rawTrailer(dst, b.used(), b.entries(), length);
       }
-      storedLength[b.index] = stored;
+      storedLength[b.index()] = stored;
       compression.wrote(length, stored);
     } finally {
       release(b);
@@ -540,29 +541,23 @@ public final class RunWriter implements AutoCloseable {
   }
 
   private void release(Staged b) {
-    compression.release(b.raw);
-    if (b.out != null) {
-      compression.release(b.out);
+    compression.release(b.raw());
+    if (b.out() != null) {
+      compression.release(b.out());
     }
   }
 
-  /** A block laid out in a scratch buffer, to be compressed ahead and appended in its turn. */
-  private static final class Staged {
-    final RunCompression.ScratchBuffer raw;
-    final int index;
-    final int used;
-    final int entries;
-    final int length;
-    RunCompression.ScratchBuffer out; // the codec's output, null when stored raw
-
-    Staged(RunCompression.ScratchBuffer raw, int index, int used, int entries, int length) {
-      this.raw = raw;
-      this.index = index;
-      this.used = used;
-      this.entries = entries;
-      this.length = length;
-    }
-  }
+  /**
+   * A block laid out in a scratch buffer ({@code raw}), to be compressed ahead into {@code out}
+   * (null when it is stored raw) and appended in its turn.
+   */
+  private record Staged(
+      RunCompression.ScratchBuffer raw,
+      RunCompression.ScratchBuffer out,
+      int index,
+      int used,
+      int entries,
+      int length) {}
 
   /** The most compressed bytes a block of {@code length} may take: it must save a page at least. */
   private static int room(int length) {
