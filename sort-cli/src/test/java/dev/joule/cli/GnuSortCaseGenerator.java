@@ -824,10 +824,35 @@ final class GnuSortCaseGenerator {
     return bytes(b.toString(), sep);
   }
 
+  /**
+   * In a locale, lines whose first fields come from a pool of two to four: a key on them ties in
+   * groups of tens to hundreds of different lines, which the sort orders by {@code strcoll} of the
+   * rest through a tie group (the radix sorter's GroupTieOrder).
+   */
+  private byte[] sharedLeads(Kind[] kinds, Character sep, char term) {
+    List<String> leads = new ArrayList<>();
+    for (int i = between(2, 4); i > 0; i--) {
+      leads.add(line(kinds, sep, term));
+    }
+    StringBuilder b = new StringBuilder();
+    for (int i = between(20, 600); i > 0; i--) {
+      b.append(pick(leads));
+      b.append(sep != null ? String.valueOf(sep.charValue()) : blanks());
+      b.append(line(kinds, sep, term));
+      if (i > 1 || !chance(0.15)) {
+        b.append(term);
+      }
+    }
+    return bytes(b.toString(), sep);
+  }
+
   /** One input: lines of fields, terminated by {@code term}, the last one sometimes not. */
   private byte[] input(Kind[] kinds, Character sep, char term) {
     if (chance(0.04)) {
       return repetitive(kinds, sep, term);
+    }
+    if (locale != null && chance(0.1)) {
+      return sharedLeads(kinds, sep, term);
     }
     double p = rnd.nextDouble();
     int n =

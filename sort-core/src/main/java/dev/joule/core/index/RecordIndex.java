@@ -598,6 +598,13 @@ public final class RecordIndex {
     return compareRecords(tieBreaker, refA, refB);
   }
 
+  /** Adds the record of the entry at ref word {@code ref} to {@code group}; false if it is full. */
+  public boolean addToGroup(TieGroup group, long ref) {
+    ByteBuffer b = slabs[slabOf(ref)];
+    int e = offsetOf(ref);
+    return group.add(b, layout.recordStart(b, e), layout.recordLength(b, e));
+  }
+
   /**
    * Compares the records of two entries by {@code t} (0 when {@code t} is null): the tie breaker,
    * or another order of equal keys (unique mode's {@code sameKey}).

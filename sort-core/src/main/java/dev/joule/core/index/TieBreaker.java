@@ -20,4 +20,12 @@ public interface TieBreaker {
    *     second
    */
   int compare(ByteBuffer a, int aStart, int aLength, ByteBuffer b, int bStart, int bLength);
+
+  /**
+   * This calling thread's {@link TieGroup} for this order, emptied; null when this tie breaker
+   * gains nothing from copying records aside (the default).
+   */
+  default TieGroup group() {
+    return null;
+  }
 }

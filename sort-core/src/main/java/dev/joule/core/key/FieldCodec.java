@@ -544,7 +544,7 @@ abstract class FieldCodec {
       } else if (la == lb && RecordIndex.compareBytes(in, 0, in, la + 1, la) == 0) {
         diff = 0;
       } else {
-        diff = strcollParts(in, x.inputAddress(), la, lb);
+        diff = strcollParts(in, x.inputAddress(), 0, la, la + 1, lb);
       }
       if (la + lb > Strxfrm.KEEP) {
         x.release();
@@ -552,11 +552,40 @@ abstract class FieldCodec {
       return diff;
     }
 
-    private int strcollParts(ByteBuffer in, long address, int la, int lb) {
-      int pa = 0;
-      int pb = la + 1;
-      int endA = la + 1;
-      int endB = la + 1 + lb + 1;
+    /**
+     * Copies the key {@code [s, e)} of {@code rec} into {@code to} from {@code at} as {@link
+     * #compareFull} sees it, with a NUL after it, when {@code room} bytes from {@code at} hold it;
+     * returns its length, or -1 when they do not.
+     */
+    int stage(ByteBuffer rec, int s, int e, ByteBuffer to, int at, int room) {
+      if (e - s + 1 > room) {
+        return -1; // the copy is never longer than the field
+      }
+      int n = copy(rec, s, e, to, at);
+      to.put(at + n, (byte) 0);
+      return n;
+    }
+
+    /**
+     * {@link #compareFull} of two keys {@link #stage staged} in {@code in} (native, at {@code
+     * address}): {@code la} bytes at {@code a}, {@code lb} at {@code b}.
+     */
+    int compareStaged(ByteBuffer in, long address, int a, int la, int b, int lb) {
+      if (la == 0 || lb == 0) {
+        return Integer.compare(la == 0 ? 0 : 1, lb == 0 ? 0 : 1);
+      }
+      if (la == lb && RecordIndex.compareBytes(in, a, in, b, la) == 0) {
+        return 0;
+      }
+      return strcollParts(in, address, a, la, b, lb);
+    }
+
+    /**
+     * {@code memcoll0} of C strings at {@code pa} (length {@code la}) and {@code pb} of {@code in}.
+     */
+    private int strcollParts(ByteBuffer in, long address, int pa, int la, int pb, int lb) {
+      int endA = pa + la + 1;
+      int endB = pb + lb + 1;
       while (true) {
         int d = ForeignCalls.strcoll(address + pa, address + pb, locale);
         if (d != 0) {

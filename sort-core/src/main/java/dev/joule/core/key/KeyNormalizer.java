@@ -1,5 +1,7 @@
 package dev.joule.core.key;
 
+import dev.joule.core.index.TieBreaker;
+import dev.joule.core.index.TieGroup;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
@@ -212,6 +214,37 @@ public final class KeyNormalizer {
         line.release(); // the thread's LineFields must not keep the caller's buffer reachable
       }
     }
+  }
+
+  /**
+   * {@link #compareTail} as a {@link TieBreaker}, null when {@link #exact()}. When every field from
+   * the first inexact one on is collated in a locale, its {@link TieBreaker#group() groups} copy
+   * those fields aside once per record ({@link CollatedTies}).
+   */
+  @SuppressWarnings("exports") // the engine's interface, exported to dev.joule.io only
+  public TieBreaker tieBreaker() {
+    if (exact) {
+      return null;
+    }
+    FieldCodec.Collated[] collated = new FieldCodec.Collated[tail.length];
+    for (int i = 0; i < tail.length; i++) {
+      if (!(tail[i] instanceof FieldCodec.Collated c)) {
+        return this::compareTail;
+      }
+      collated[i] = c;
+    }
+    return new TieBreaker() {
+      @Override
+      public int compare(
+          ByteBuffer a, int aStart, int aLength, ByteBuffer b, int bStart, int bLength) {
+        return compareTail(a, aStart, aLength, b, bStart, bLength);
+      }
+
+      @Override
+      public TieGroup group() {
+        return CollatedTies.local(collated);
+      }
+    };
   }
 
   /**

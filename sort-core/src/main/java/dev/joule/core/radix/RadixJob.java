@@ -478,11 +478,14 @@ final class RadixJob {
 
   /**
    * Entries {@code [from, to)} of bank (k, r) whose keys are all equal: in input order, unless a
-   * tie breaker orders them (stable merge sort on it, the alternate bank as scratch).
+   * tie breaker orders them: through its group when it has one ({@link GroupTieOrder}), else by a
+   * stable merge sort on it, the alternate bank as scratch.
    */
   void finishEqual(long[] k, long[] r, int from, int to) {
     copyBack(k, r, from, to);
-    if (index.tieBreaker() != null && to - from > 1) {
+    if (index.tieBreaker() != null
+        && to - from > 1
+        && !GroupTieOrder.sort(index, keys, refs, from, to)) {
       tieOrder.sort(keys, refs, altKeys, altRefs, from, to, 0);
     }
   }

@@ -79,6 +79,9 @@ final class SmallRangeSorter {
    * call, any other finds its place in log2 of the entries before it.
    */
   static void byTies(RecordIndex index, long[] k, long[] r, int from, int to) {
+    if (GroupTieOrder.sort(index, k, r, from, to)) {
+      return;
+    }
     for (int i = from + 1; i < to; i++) {
       long ref = r[i];
       if (index.compareTie(ref, r[i - 1]) >= 0) {

@@ -104,7 +104,7 @@ public final class EntrySpec {
           descending ? EntryLayout.derived(recordSize, 0) : EntryLayout.tail(recordSize);
       return new EntrySpec(f, layout, folded, null, null, false, true);
     }
-    TieBreaker tail = n.exact() ? null : n::compareTail;
+    TieBreaker tail = n.tieBreaker();
     return new EntrySpec(
         f, EntryLayout.derived(recordSize, 0), n, lastResort(tail, last), tail, unique, identical);
   }
