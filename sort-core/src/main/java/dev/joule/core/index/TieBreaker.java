@@ -28,4 +28,12 @@ public interface TieBreaker {
   default TieGroup group() {
     return null;
   }
+
+  /**
+   * New {@link TieSlots} for this order, {@code count} of them; null when this tie breaker gains
+   * nothing from copying records aside (the default).
+   */
+  default TieSlots slots(int count) {
+    return null;
+  }
 }

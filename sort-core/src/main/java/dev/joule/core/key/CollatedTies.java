@@ -93,6 +93,8 @@ final class CollatedTies implements TieGroup {
               address,
               strings[sa + 2 * f],
               strings[sa + 2 * f + 1],
+              view,
+              address,
               strings[sb + 2 * f],
               strings[sb + 2 * f + 1]);
       if (diff != 0) {

@@ -544,7 +544,8 @@ abstract class FieldCodec {
       } else if (la == lb && RecordIndex.compareBytes(in, 0, in, la + 1, la) == 0) {
         diff = 0;
       } else {
-        diff = strcollParts(in, x.inputAddress(), 0, la, la + 1, lb);
+        long address = x.inputAddress();
+        diff = strcollParts(in, address, 0, la, in, address, la + 1, lb);
       }
       if (la + lb > Strxfrm.KEEP) {
         x.release();
@@ -567,34 +568,51 @@ abstract class FieldCodec {
     }
 
     /**
-     * {@link #compareFull} of two keys {@link #stage staged} in {@code in} (native, at {@code
-     * address}): {@code la} bytes at {@code a}, {@code lb} at {@code b}.
+     * {@link #compareFull} of two keys {@link #stage staged} in native blocks: {@code la} bytes at
+     * {@code a} of {@code inA} (whose address is {@code addressA}), {@code lb} at {@code b} of
+     * {@code inB}.
      */
-    int compareStaged(ByteBuffer in, long address, int a, int la, int b, int lb) {
+    int compareStaged(
+        ByteBuffer inA,
+        long addressA,
+        int a,
+        int la,
+        ByteBuffer inB,
+        long addressB,
+        int b,
+        int lb) {
       if (la == 0 || lb == 0) {
         return Integer.compare(la == 0 ? 0 : 1, lb == 0 ? 0 : 1);
       }
-      if (la == lb && RecordIndex.compareBytes(in, a, in, b, la) == 0) {
+      if (la == lb && RecordIndex.compareBytes(inA, a, inB, b, la) == 0) {
         return 0;
       }
-      return strcollParts(in, address, a, la, b, lb);
+      return strcollParts(inA, addressA, a, la, inB, addressB, b, lb);
     }
 
     /**
-     * {@code memcoll0} of C strings at {@code pa} (length {@code la}) and {@code pb} of {@code in}.
+     * {@code memcoll0} of the C strings at {@code pa} of {@code inA} and {@code pb} of {@code inB}.
      */
-    private int strcollParts(ByteBuffer in, long address, int pa, int la, int pb, int lb) {
+    private int strcollParts(
+        ByteBuffer inA,
+        long addressA,
+        int pa,
+        int la,
+        ByteBuffer inB,
+        long addressB,
+        int pb,
+        int lb) {
       int endA = pa + la + 1;
       int endB = pb + lb + 1;
       while (true) {
-        int d = ForeignCalls.strcoll(address + pa, address + pb, locale);
+        int d = ForeignCalls.strcoll(addressA + pa, addressB + pb, locale);
         if (d != 0) {
           return d;
         }
-        while (in.get(pa) != 0) {
+        while (inA.get(pa) != 0) {
           pa++;
         }
-        while (in.get(pb) != 0) {
+        while (inB.get(pb) != 0) {
           pb++;
         }
         pa++;

@@ -2,6 +2,7 @@ package dev.joule.core.key;
 
 import dev.joule.core.index.TieBreaker;
 import dev.joule.core.index.TieGroup;
+import dev.joule.core.index.TieSlots;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
@@ -218,8 +219,9 @@ public final class KeyNormalizer {
 
   /**
    * {@link #compareTail} as a {@link TieBreaker}, null when {@link #exact()}. When every field from
-   * the first inexact one on is collated in a locale, its {@link TieBreaker#group() groups} copy
-   * those fields aside once per record ({@link CollatedTies}).
+   * the first inexact one on is collated in a locale, its {@link TieBreaker#group() groups} and
+   * {@link TieBreaker#slots slots} copy those fields aside once per record ({@link CollatedTies},
+   * {@link CollatedSlots}).
    */
   @SuppressWarnings("exports") // the engine's interface, exported to dev.joule.io only
   public TieBreaker tieBreaker() {
@@ -243,6 +245,11 @@ public final class KeyNormalizer {
       @Override
       public TieGroup group() {
         return CollatedTies.local(collated);
+      }
+
+      @Override
+      public TieSlots slots(int count) {
+        return new CollatedSlots(collated, count);
       }
     };
   }

@@ -1,6 +1,7 @@
 package dev.joule.core.merge;
 
 import dev.joule.core.index.TieBreaker;
+import dev.joule.core.index.TieSlots;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -48,6 +49,10 @@ public final class TournamentTree {
   private final long[] prefixes;
   private final boolean[] exhausted;
   private final TieBreaker tie;
+  // copies of the runs' head records for the tie breaker (null: it compares them in place), and
+  // whether run i's slot holds its current head
+  private final TieSlots heads;
+  private final boolean[] staged;
   private int winner;
 
   /** True once {@link #next()} handed out the winner's record; it advances on the next call. */
@@ -76,6 +81,9 @@ public final class TournamentTree {
     this.cursors = cursors.clone();
     this.k = cursors.length;
     this.tie = tie;
+    // one slot per run's head, and one for the record a run just left (see repeats)
+    this.heads = tie == null ? null : tie.slots(k + 1);
+    this.staged = heads == null ? null : new boolean[k];
     this.losers = new int[k];
     this.prefixes = new long[k];
     this.exhausted = new boolean[k];
@@ -102,6 +110,10 @@ public final class TournamentTree {
       int recordAt = tie == null ? 0 : c.recordPosition();
       int recordLength = tie == null ? 0 : c.recordLength();
       long prefix = prefixes[w];
+      boolean leftStaged = heads != null && staged[w];
+      if (heads != null) {
+        staged[w] = false;
+      }
       if (c.advance()) {
         long p = c.prefix();
         prefixes[w] = p;
@@ -113,7 +125,7 @@ public final class TournamentTree {
         boolean sameBuffer = c.buffer() == before;
         if (p != prefix
             || !sameBuffer
-            || !repeats(c, before, keyAt, keyLength, recordAt, recordLength)) {
+            || !repeats(w, leftStaged, before, keyAt, keyLength, recordAt, recordLength)) {
           w = replay(w);
           winner = w;
         }
@@ -163,7 +175,14 @@ public final class TournamentTree {
    * replay).
    */
   private boolean repeats(
-      RunCursor c, ByteBuffer before, int keyAt, int keyLength, int recordAt, int recordLength) {
+      int w,
+      boolean leftStaged,
+      ByteBuffer before,
+      int keyAt,
+      int keyLength,
+      int recordAt,
+      int recordLength) {
+    RunCursor c = cursors[w];
     int length = c.keyLength();
     if (length != keyLength) {
       return false;
@@ -178,10 +197,21 @@ public final class TournamentTree {
             != 0) {
       return false;
     }
-    return tie == null
-        || tie.compare(
-                before, recordAt, recordLength, c.buffer(), c.recordPosition(), c.recordLength())
-            == 0;
+    if (tie == null) {
+      return true;
+    }
+    if (heads == null) {
+      return tie.compare(
+              before, recordAt, recordLength, c.buffer(), c.recordPosition(), c.recordLength())
+          == 0;
+    }
+    if (!leftStaged) {
+      heads.set(w, before, recordAt, recordLength);
+    }
+    heads.set(k, c.buffer(), c.recordPosition(), c.recordLength());
+    heads.swap(k, w); // slot w: the new head; slot k: the record it follows
+    staged[w] = true;
+    return heads.compare(k, w) == 0;
   }
 
   /** Plays the new record of leaf {@code w} up to the root; returns the new overall winner. */
@@ -212,14 +242,16 @@ public final class TournamentTree {
       return eb && (!ea || a < b);
     }
     // Equal prefixes: the key bytes after the prefix (lengths last), then the tie breaker.
-    int c = compareAfterPrefix(cursors[a], cursors[b]);
+    int c = compareAfterPrefix(a, b);
     if (c != 0) {
       return c < 0;
     }
     return a < b;
   }
 
-  private int compareAfterPrefix(RunCursor ca, RunCursor cb) {
+  private int compareAfterPrefix(int a, int b) {
+    RunCursor ca = cursors[a];
+    RunCursor cb = cursors[b];
     int la = ca.keyLength();
     int lb = cb.keyLength();
     int m = Math.min(la, lb);
@@ -236,7 +268,11 @@ public final class TournamentTree {
     if (c == 0) {
       c = Integer.compare(la, lb);
     }
-    if (c == 0 && tie != null) {
+    if (c == 0 && heads != null) {
+      stage(a);
+      stage(b);
+      c = heads.compare(a, b);
+    } else if (c == 0 && tie != null) {
       c =
           tie.compare(
               ca.buffer(),
@@ -247,6 +283,15 @@ public final class TournamentTree {
               cb.recordLength());
     }
     return c;
+  }
+
+  /** Copies run {@code i}'s head record into its slot unless it is there already. */
+  private void stage(int i) {
+    if (!staged[i]) {
+      RunCursor c = cursors[i];
+      heads.set(i, c.buffer(), c.recordPosition(), c.recordLength());
+      staged[i] = true;
+    }
   }
 
   private void load(int i) {

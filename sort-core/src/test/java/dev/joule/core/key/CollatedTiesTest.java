@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.index.TieBreaker;
 import dev.joule.core.index.TieGroup;
+import dev.joule.core.index.TieSlots;
 import dev.joule.testing.TestLocales;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -131,6 +132,50 @@ class CollatedTiesTest {
               });
         }
       }
+    }
+  }
+
+  /**
+   * Slots ({@link CollatedSlots}, a merge's heads) order as the records in place, whatever they
+   * held before (short and long lines in turn, so that blocks grow and shrink), and after swaps.
+   */
+  @Test
+  void slotsOrderAsTheRecordsInPlace() {
+    TextLocale de = TextLocale.of("de_DE.UTF-8");
+    for (String keys : List.of("2,2", "2,2f 1,1r")) {
+      KeyNormalizer n =
+          KeyNormalizer.compile(
+              GnuSortKeys.parse(
+                  "",
+                  ',',
+                  KeyType.GnuRelease.CURRENT,
+                  List.of(keys.split(" ")),
+                  null,
+                  de,
+                  false,
+                  false));
+      TieSlots slots = n.tieBreaker().slots(3);
+      Seeds.run(
+          "slots -k " + keys,
+          0,
+          seed -> {
+            SplittableRandom r = new SplittableRandom(seed);
+            List<byte[]> lines = lines(r, (byte) ',', 400, 3000);
+            for (int i = 0; i + 1 < lines.size(); i += 2) {
+              byte[] a = lines.get(i);
+              byte[] b = lines.get(i + 1);
+              slots.set(2, ByteBuffer.wrap(a), 0, a.length);
+              slots.set(1, ByteBuffer.wrap(b), 0, b.length);
+              slots.swap(2, 0); // slot 0: a
+              int want =
+                  signum(
+                      n.compareTail(
+                          ByteBuffer.wrap(a), 0, a.length, ByteBuffer.wrap(b), 0, b.length));
+              String what = KeyTesting.show(a) + " vs " + KeyTesting.show(b);
+              assertEquals(want, signum(slots.compare(0, 1)), what);
+              assertEquals(-want, signum(slots.compare(1, 0)), what);
+            }
+          });
     }
   }
 
