@@ -2,6 +2,7 @@ package dev.joule.io.output;
 
 import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.TieBreaker;
+import dev.joule.core.index.TieSlots;
 import dev.joule.core.merge.MergeOrder;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.valsort.RecordChecksum;
@@ -54,6 +55,11 @@ public final class OutputValidator {
   private ByteBuffer prevRecordView;
   private byte[] prevRecordViewOf; // the array prevRecordView wraps
   private int prevRecordLength;
+  // Copies of the previous and the current record for a tie breaker that compares copies (a key
+  // in a locale: its fields located and copied once per record, not once per comparison); null:
+  // it compares the records where they are. prevStaged: slot 0 holds the previous record.
+  private final TieSlots tieSlots;
+  private boolean prevStaged;
   private byte[] first;
   private int firstLength;
   private byte[] firstRecord = new byte[0];
@@ -88,6 +94,7 @@ public final class OutputValidator {
     this.keyOffset = keyOffset;
     this.layout = null;
     this.tie = tie;
+    this.tieSlots = null; // fixed records: compared in place, in the batch
     this.sameKey = null;
     this.unique = false;
     this.prev = new byte[keyLength];
@@ -122,6 +129,7 @@ public final class OutputValidator {
     this.keyOffset = 0;
     this.layout = layout;
     this.tie = tie;
+    this.tieSlots = tie == null ? null : tie.slots(2);
     this.sameKey = sameKey;
     this.unique = unique;
     this.prev = new byte[16];
@@ -234,9 +242,16 @@ public final class OutputValidator {
     // JDK's vectorized array comparison instead of a ByteBuffer.get per byte (5 % of a keyed text
     // sort's CPU, JFR).
     byte[] key = copy(spareKey, b, kp, kl);
+    boolean staged = false;
     if (records > 0) {
       int c = Arrays.compareUnsigned(prev, 0, prevLength, key, 0, kl);
-      int t = c == 0 && tie != null ? tieWithPrevious(tie, b, rp, rl) : 0;
+      int t = 0;
+      if (c == 0 && tieSlots != null) {
+        t = tieBySlots(b, rp, rl);
+        staged = true;
+      } else if (c == 0 && tie != null) {
+        t = tieWithPrevious(tie, b, rp, rl);
+      }
       count(c, t);
       if (unique && c == 0 && (sameKey == null || tieWithPrevious(sameKey, b, rp, rl) == 0)) {
         unordered++; // two records with equal keys in unique output
@@ -249,7 +264,22 @@ public final class OutputValidator {
       prevRecord = copy(prevRecord, b, rp, rl);
       prevRecordLength = rl;
     }
+    prevStaged = staged;
     records++;
+  }
+
+  /**
+   * {@link #tieWithPrevious} through {@link #tieSlots}: the previous record is copied only if the
+   * comparison before did not copy it, and the current one stays for the next comparison.
+   */
+  private int tieBySlots(ByteBuffer b, int rp, int rl) {
+    if (!prevStaged) {
+      tieSlots.set(0, ByteBuffer.wrap(prevRecord), 0, prevRecordLength);
+    }
+    tieSlots.set(1, b, rp, rl);
+    int t = tieSlots.compare(0, 1);
+    tieSlots.swap(0, 1);
+    return t;
   }
 
   /**
@@ -406,6 +436,7 @@ public final class OutputValidator {
     prevLength = next.prevLength;
     prevRecord = Arrays.copyOf(next.prevRecord, next.prevRecord.length);
     prevRecordLength = next.prevRecordLength;
+    prevStaged = false;
   }
 
   private int boundary(TieBreaker by, OutputValidator next) {
