@@ -17,6 +17,12 @@ public interface TieSlots {
   /** {@link TieBreaker#compare} of the records in slots {@code a} and {@code b}. */
   int compare(int a, int b);
 
+  /**
+   * Whether slots {@code a} and {@code b} hold copies that are the same bytes, which {@link
+   * #compare} calls equal without asking the C library; false says nothing about their order.
+   */
+  boolean identical(int a, int b);
+
   /** Exchanges what slots {@code a} and {@code b} hold. */
   void swap(int a, int b);
 }

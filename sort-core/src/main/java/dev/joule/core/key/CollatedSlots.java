@@ -2,6 +2,7 @@ package dev.joule.core.key;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import dev.joule.core.index.RecordIndex;
 import dev.joule.core.index.TieSlots;
 import java.nio.ByteBuffer;
 
@@ -85,6 +86,20 @@ final class CollatedSlots implements TieSlots {
       }
     }
     return 0;
+  }
+
+  @Override
+  public boolean identical(int a, int b) {
+    int[] sa = strings[a];
+    int[] sb = strings[b];
+    for (int f = 0; f < fields.length; f++) {
+      int n = sa[2 * f + 1];
+      if (n != sb[2 * f + 1]
+          || RecordIndex.compareBytes(views[a], sa[2 * f], views[b], sb[2 * f], n) != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -174,6 +174,11 @@ class CollatedTiesTest {
               String what = KeyTesting.show(a) + " vs " + KeyTesting.show(b);
               assertEquals(want, signum(slots.compare(0, 1)), what);
               assertEquals(-want, signum(slots.compare(1, 0)), what);
+              if (slots.identical(0, 1)) {
+                assertEquals(0, want, what);
+              }
+              slots.set(2, ByteBuffer.wrap(a), 0, a.length);
+              assertTrue(slots.identical(0, 2), what);
             }
           });
     }

@@ -63,6 +63,11 @@ class TieSlotsMergeTest {
         }
 
         @Override
+        public boolean identical(int a, int b) {
+          return Arrays.equals(held[a], held[b]);
+        }
+
+        @Override
         public void swap(int a, int b) {
           byte[] t = held[a];
           held[a] = held[b];

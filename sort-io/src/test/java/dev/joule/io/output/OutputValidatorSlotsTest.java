@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The output check of entries whose tie breaker has {@link TieSlots} (a key in a locale): ties are
- * compared through the copies, a record copied once for the two comparisons it takes part in, and
- * a pair out of order is found wherever it is: in a run of equal keys (the previous record's copy
+ * compared through the copies, a record copied once for the two comparisons it takes part in, and a
+ * pair out of order is found wherever it is: in a run of equal keys (the previous record's copy
  * reused) and right after the key changes (the previous record copied from the check's own copy).
  */
 class OutputValidatorSlotsTest {
@@ -46,6 +46,11 @@ class OutputValidatorSlotsTest {
         @Override
         public int compare(int a, int b) {
           return Arrays.compareUnsigned(held[a], held[b]);
+        }
+
+        @Override
+        public boolean identical(int a, int b) {
+          return Arrays.equals(held[a], held[b]);
         }
 
         @Override
