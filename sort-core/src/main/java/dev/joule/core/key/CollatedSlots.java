@@ -2,9 +2,9 @@ package dev.joule.core.key;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
-import dev.joule.core.index.RecordIndex;
 import dev.joule.core.index.TieSlots;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * {@link TieSlots} of a key whose fields from the first inexact one on are all collated: each slot
@@ -95,7 +95,7 @@ final class CollatedSlots implements TieSlots {
     for (int f = 0; f < fields.length; f++) {
       int n = sa[2 * f + 1];
       if (n != sb[2 * f + 1]
-          || RecordIndex.compareBytes(views[a], sa[2 * f], views[b], sb[2 * f], n) != 0) {
+          || !FieldCodec.Collated.sameBytes(views[a], sa[2 * f], views[b], sb[2 * f], n)) {
         return false;
       }
     }
@@ -124,7 +124,7 @@ final class CollatedSlots implements TieSlots {
     }
     Memory m = new Memory(size);
     blocks[slot] = m;
-    views[slot] = m.getByteBuffer(0, size);
+    views[slot] = m.getByteBuffer(0, size).order(ByteOrder.nativeOrder()); // equality only
     addresses[slot] = Pointer.nativeValue(m);
   }
 }

@@ -4,6 +4,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.joule.core.index.TieGroup;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * A tie group of a key whose fields from the first inexact one on are all collated in a locale
@@ -107,7 +108,7 @@ final class CollatedTies implements TieGroup {
   /** Replaces the block with one of {@code size} bytes holding the old one's first {@code keep}. */
   private void grow(int size, int keep) {
     Memory m = new Memory(size);
-    ByteBuffer v = m.getByteBuffer(0, size);
+    ByteBuffer v = m.getByteBuffer(0, size).order(ByteOrder.nativeOrder()); // equality only
     if (block != null) {
       v.put(0, view, 0, keep);
       block.close();

@@ -584,10 +584,31 @@ abstract class FieldCodec {
       if (la == 0 || lb == 0) {
         return Integer.compare(la == 0 ? 0 : 1, lb == 0 ? 0 : 1);
       }
-      if (la == lb && RecordIndex.compareBytes(inA, a, inB, b, la) == 0) {
+      if (la == lb && sameBytes(inA, a, inB, b, la)) {
         return 0;
       }
       return strcollParts(inA, addressA, a, la, inB, addressB, b, lb);
+    }
+
+    /**
+     * Whether {@code n} bytes at {@code a} of {@code inA} and {@code b} of {@code inB}, blocks of
+     * staged copies, are the same. Its own loop rather than {@link RecordIndex#compareBytes}, whose
+     * call sites also see heap buffers: there the JIT no longer inlined the direct buffers' reads,
+     * and the check cost 16 of a 1 GB merge's 92 CPU-s (async-profiler, `-k2,2` in en_US.UTF-8).
+     */
+    static boolean sameBytes(ByteBuffer inA, int a, ByteBuffer inB, int b, int n) {
+      int i = 0;
+      for (; i + Long.BYTES <= n; i += Long.BYTES) {
+        if (inA.getLong(a + i) != inB.getLong(b + i)) {
+          return false;
+        }
+      }
+      for (; i < n; i++) {
+        if (inA.get(a + i) != inB.get(b + i)) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /**
