@@ -187,10 +187,7 @@ class CollatedTiesTest {
   @Test
   void aRecordTheBlockCannotHoldIsRefusedAndTheGroupKeepsTheOthers() {
     TextLocale en = TextLocale.of("en_US.UTF-8");
-    KeyNormalizer n =
-        KeyNormalizer.compile(
-            GnuSortKeys.parse(
-                "", -1, KeyType.GnuRelease.CURRENT, List.of("2,2"), null, en, false, false));
+    KeyNormalizer n = keyed("2,2", en);
     TieGroup g = n.tieBreaker().group();
     byte[] b = "x Bé z".getBytes(UTF_8);
     byte[] a = "y be z".getBytes(UTF_8);
@@ -206,13 +203,17 @@ class CollatedTiesTest {
     assertTrue(g.compare(1, 0) < 0);
   }
 
+  /** GNU's {@code -k spec} in {@code locale}, blank-separated, with its last resort. */
+  private static KeyNormalizer keyed(String spec, TextLocale locale) {
+    return KeyNormalizer.compile(
+        GnuSortKeys.parse(
+            "", -1, KeyType.GnuRelease.CURRENT, List.of(spec), null, locale, false, false));
+  }
+
   @Test
   void onlyKeysWhoseTailIsCollatedHaveGroups() {
     TextLocale en = TextLocale.of("en_US.UTF-8");
-    KeyNormalizer version =
-        KeyNormalizer.compile(
-            GnuSortKeys.parse(
-                "", -1, KeyType.GnuRelease.CURRENT, List.of("2,2V"), null, en, false, false));
+    KeyNormalizer version = keyed("2,2V", en);
     assertNull(version.tieBreaker().group());
     KeyNormalizer exact = KeyNormalizer.compile(GnuSortKeys.parse("", -1, List.of("2,2n")));
     assertNull(exact.tieBreaker());

@@ -9,6 +9,7 @@ import dev.joule.core.index.TieSlots;
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.KeySpec;
 import dev.joule.core.record.RecordFormat;
+import dev.joule.testing.HeapTieSlots;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,7 +33,7 @@ class TieSlotsMergeTest {
   /** Bytes 2.. of a record, unsigned; copies on the heap, counted. */
   private static final class Counted implements TieBreaker {
     long inPlace;
-    long copies;
+    HeapTieSlots slots;
 
     @Override
     public int compare(ByteBuffer a, int as, int al, ByteBuffer b, int bs, int bl) {
@@ -48,32 +49,8 @@ class TieSlotsMergeTest {
 
     @Override
     public TieSlots slots(int count) {
-      byte[][] held = new byte[count][];
-      return new TieSlots() {
-        @Override
-        public void set(int slot, ByteBuffer buffer, int start, int length) {
-          assertEquals(SIZE, length);
-          copies++;
-          held[slot] = tail(buffer, start);
-        }
-
-        @Override
-        public int compare(int a, int b) {
-          return Arrays.compareUnsigned(held[a], held[b]);
-        }
-
-        @Override
-        public boolean identical(int a, int b) {
-          return Arrays.equals(held[a], held[b]);
-        }
-
-        @Override
-        public void swap(int a, int b) {
-          byte[] t = held[a];
-          held[a] = held[b];
-          held[b] = t;
-        }
-      };
+      slots = new HeapTieSlots(count, 2);
+      return slots;
     }
   }
 
@@ -167,7 +144,9 @@ class TieSlotsMergeTest {
     assertEquals(total, n);
     assertEquals(0, tie.inPlace, "comparisons in place");
     // each record copied as a head, and at most once more as the record its successor follows
-    assertTrue(tie.copies <= 3 * total, tie.copies + " copies for " + total + " records");
-    assertTrue(tie.copies >= total / 2, tie.copies + " copies: the slots were not used");
+    assertTrue(
+        tie.slots.copies <= 3 * total, tie.slots.copies + " copies for " + total + " records");
+    assertTrue(
+        tie.slots.copies >= total / 2, tie.slots.copies + " copies: the slots were not used");
   }
 }

@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.index.TieBreaker;
 import dev.joule.core.index.TieGroup;
-import dev.joule.core.memory.RecordArena;
 import dev.joule.testing.TestSeed;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -94,45 +91,15 @@ class GroupTieOrderTest {
       }
     }
     Counted tie = new Counted(room);
-    EntryLayout layout = EntryLayout.derived(0, 0);
-    try (RecordArena arena = RecordArena.allocate(1 << 20, 1 << 20);
-        RunSorter sorter = RunSorter.radix(1)) {
-      RecordIndex index = RecordIndex.allocate(n);
-      index.bind(arena.view(), layout, tie);
-      ByteBuffer slab = arena.writableWindow(0, 0, arena.slabCapacity(0));
-      int at = 0;
-      int[] offsets = new int[n];
-      for (int i = 0; i < n; i++) {
-        int p = layout.writeHeader(slab, at, RECORD, 1);
-        slab.put(p, keys[i]);
-        slab.put(p + 1, records[i]);
-        offsets[i] = at;
-        index.add(0, at);
-        at += layout.entryLength(RECORD, 1);
-      }
-      arena.setFilled(0, at);
-      sorter.sort(index, 0, n);
-
-      int[] actual = new int[n];
-      for (int i = 0; i < n; i++) {
-        actual[i] = Arrays.binarySearch(offsets, RecordIndex.offsetOf(index.ref(i)));
-      }
-      Integer[] expected = new Integer[n];
-      Arrays.setAll(expected, i -> i);
-      Arrays.sort( // stable: equal records keep input order
-          expected,
-          Comparator.<Integer>comparingInt(i -> keys[i] & 0xFF)
-              .thenComparing((x, y) -> Arrays.compareUnsigned(records[x], records[y])));
-      String where = "seed=" + SEED + " room=" + room;
-      assertArrayEquals(
-          Arrays.stream(expected).mapToInt(Integer::intValue).toArray(), actual, where);
-      if (room >= n) {
-        assertEquals(n, tie.added.get(), "records copied into groups, " + where);
-        assertEquals(0, tie.inPlace.get(), "comparisons in place, " + where);
-      } else {
-        assertTrue(tie.refused.get() > 0, "no group was full, " + where);
-        assertTrue(tie.inPlace.get() > 0, "a full group was not ordered in place, " + where);
-      }
+    int[] actual = TieFixture.radixOrder(keys, records, tie);
+    String where = "seed=" + SEED + " room=" + room;
+    assertArrayEquals(TieFixture.referenceOrder(keys, records), actual, where);
+    if (room >= n) {
+      assertEquals(n, tie.added.get(), "records copied into groups, " + where);
+      assertEquals(0, tie.inPlace.get(), "comparisons in place, " + where);
+    } else {
+      assertTrue(tie.refused.get() > 0, "no group was full, " + where);
+      assertTrue(tie.inPlace.get() > 0, "a full group was not ordered in place, " + where);
     }
   }
 }

@@ -3,14 +3,9 @@ package dev.joule.core.radix;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.joule.core.index.EntryLayout;
 import dev.joule.core.index.RecordIndex;
 import dev.joule.core.index.TieBreaker;
-import dev.joule.core.memory.RecordArena;
 import dev.joule.testing.TestSeed;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -35,10 +30,10 @@ class TieBreakerCallsTest {
   void smallGroupsOfEqualKeysCallTheTieBreakerAboutLog2TimesAnEntry() {
     int n = GROUP * GROUPS;
     SplittableRandom r = new SplittableRandom(SEED);
-    byte[][] keys = new byte[n][];
+    byte[] keys = new byte[n];
     byte[][] records = new byte[n][];
     for (int i = 0; i < n; i++) {
-      keys[i] = new byte[] {(byte) r.nextInt(GROUPS)}; // about GROUP entries a key
+      keys[i] = (byte) r.nextInt(GROUPS); // about GROUP entries a key
       records[i] = new byte[8];
       for (int j = 0; j < 8; j++) {
         records[i][j] = (byte) r.nextInt(4); // equal records happen: input order must stay
@@ -50,40 +45,10 @@ class TieBreakerCallsTest {
           calls.incrementAndGet();
           return RecordIndex.compareBytes(a, as, b, bs, 8);
         };
-    EntryLayout layout = EntryLayout.derived(0, 0);
-    try (RecordArena arena = RecordArena.allocate(1 << 20, 1 << 20);
-        RunSorter sorter = RunSorter.radix(1)) {
-      RecordIndex index = RecordIndex.allocate(n);
-      index.bind(arena.view(), layout, tie);
-      ByteBuffer slab = arena.writableWindow(0, 0, arena.slabCapacity(0));
-      int at = 0;
-      int[] offsets = new int[n];
-      for (int i = 0; i < n; i++) {
-        int p = layout.writeHeader(slab, at, 8, 1);
-        slab.put(p, keys[i]);
-        slab.put(p + 1, records[i]);
-        offsets[i] = at;
-        index.add(0, at);
-        at += layout.entryLength(8, 1);
-      }
-      arena.setFilled(0, at);
-      sorter.sort(index, 0, n);
-
-      int[] actual = new int[n];
-      for (int i = 0; i < n; i++) {
-        actual[i] = Arrays.binarySearch(offsets, RecordIndex.offsetOf(index.ref(i)));
-      }
-      Integer[] expected = new Integer[n];
-      Arrays.setAll(expected, i -> i);
-      Arrays.sort( // stable: equal records keep input order
-          expected,
-          Comparator.<Integer>comparingInt(i -> keys[i][0] & 0xFF)
-              .thenComparing((x, y) -> Arrays.compareUnsigned(records[x], records[y])));
-      assertArrayEquals(
-          Arrays.stream(expected).mapToInt(Integer::intValue).toArray(), actual, "seed=" + SEED);
-      double perEntry = (double) calls.get() / n;
-      // binary insertion: 4.1 an entry for these groups of about 30; a linear insertion sort: 6.1
-      assertTrue(perEntry < 5, "tie breaker calls an entry: " + perEntry + " seed=" + SEED);
-    }
+    int[] actual = TieFixture.radixOrder(keys, records, tie);
+    assertArrayEquals(TieFixture.referenceOrder(keys, records), actual, "seed=" + SEED);
+    double perEntry = (double) calls.get() / n;
+    // binary insertion: 4.1 an entry for these groups of about 30; a linear insertion sort: 6.1
+    assertTrue(perEntry < 5, "tie breaker calls an entry: " + perEntry + " seed=" + SEED);
   }
 }
