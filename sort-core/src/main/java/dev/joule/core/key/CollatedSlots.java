@@ -67,25 +67,8 @@ final class CollatedSlots implements TieSlots {
 
   @Override
   public int compare(int a, int b) {
-    int[] sa = strings[a];
-    int[] sb = strings[b];
-    for (int f = 0; f < fields.length; f++) {
-      FieldCodec.Collated c = fields[f];
-      int diff =
-          c.compareStaged(
-              views[a],
-              addresses[a],
-              sa[2 * f],
-              sa[2 * f + 1],
-              views[b],
-              addresses[b],
-              sb[2 * f],
-              sb[2 * f + 1]);
-      if (diff != 0) {
-        return c.descending ? (diff < 0 ? 1 : -1) : (diff < 0 ? -1 : 1);
-      }
-    }
-    return 0;
+    return FieldCodec.Collated.compareStagedFields(
+        fields, views[a], addresses[a], strings[a], 0, views[b], addresses[b], strings[b], 0);
   }
 
   @Override

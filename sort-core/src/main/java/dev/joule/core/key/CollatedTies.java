@@ -5,6 +5,7 @@ import com.sun.jna.Pointer;
 import dev.joule.core.index.TieGroup;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * A tie group of a key whose fields from the first inexact one on are all collated in a locale
@@ -57,7 +58,7 @@ final class CollatedTies implements TieGroup {
   public boolean add(ByteBuffer buffer, int start, int length) {
     int slot = count * fields.length * 2;
     if (slot + fields.length * 2 > strings.length) {
-      strings = java.util.Arrays.copyOf(strings, 2 * strings.length);
+      strings = Arrays.copyOf(strings, 2 * strings.length);
     }
     int at = used;
     for (int f = 0; f < fields.length; f++) {
@@ -84,25 +85,9 @@ final class CollatedTies implements TieGroup {
 
   @Override
   public int compare(int a, int b) {
-    int sa = a * fields.length * 2;
-    int sb = b * fields.length * 2;
-    for (int f = 0; f < fields.length; f++) {
-      FieldCodec.Collated c = fields[f];
-      int diff =
-          c.compareStaged(
-              view,
-              address,
-              strings[sa + 2 * f],
-              strings[sa + 2 * f + 1],
-              view,
-              address,
-              strings[sb + 2 * f],
-              strings[sb + 2 * f + 1]);
-      if (diff != 0) {
-        return c.descending ? (diff < 0 ? 1 : -1) : (diff < 0 ? -1 : 1);
-      }
-    }
-    return 0;
+    int n = fields.length * 2;
+    return FieldCodec.Collated.compareStagedFields(
+        fields, view, address, strings, a * n, view, address, strings, b * n);
   }
 
   /** Replaces the block with one of {@code size} bytes holding the old one's first {@code keep}. */

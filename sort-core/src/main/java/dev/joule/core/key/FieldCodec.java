@@ -591,6 +591,34 @@ abstract class FieldCodec {
     }
 
     /**
+     * {@link #compareStaged} of each of {@code fields} in turn, in its direction: their copies'
+     * offsets and lengths are {@code sa[baseA + 2f]} and {@code sa[baseA + 2f + 1]} in {@code inA}
+     * (at {@code addressA}), and likewise for b; the sign of the first that differs, else 0.
+     */
+    static int compareStagedFields(
+        Collated[] fields,
+        ByteBuffer inA,
+        long addressA,
+        int[] sa,
+        int baseA,
+        ByteBuffer inB,
+        long addressB,
+        int[] sb,
+        int baseB) {
+      for (int f = 0; f < fields.length; f++) {
+        Collated c = fields[f];
+        int ia = baseA + 2 * f;
+        int ib = baseB + 2 * f;
+        int diff =
+            c.compareStaged(inA, addressA, sa[ia], sa[ia + 1], inB, addressB, sb[ib], sb[ib + 1]);
+        if (diff != 0) {
+          return c.descending ? (diff < 0 ? 1 : -1) : (diff < 0 ? -1 : 1);
+        }
+      }
+      return 0;
+    }
+
+    /**
      * Whether {@code n} bytes at {@code a} of {@code inA} and {@code b} of {@code inB}, blocks of
      * staged copies, are the same. Its own loop rather than {@link RecordIndex#compareBytes}, whose
      * call sites also see heap buffers: there the JIT no longer inlined the direct buffers' reads,

@@ -274,7 +274,7 @@ public final class OutputValidator {
    */
   private int tieBySlots(ByteBuffer b, int rp, int rl) {
     if (!prevStaged) {
-      tieSlots.set(0, ByteBuffer.wrap(prevRecord), 0, prevRecordLength);
+      tieSlots.set(0, prevRecordView(), 0, prevRecordLength);
     }
     tieSlots.set(1, b, rp, rl);
     int t = tieSlots.compare(0, 1);
@@ -323,11 +323,16 @@ public final class OutputValidator {
   }
 
   private int tieWithPrevious(TieBreaker by, ByteBuffer b, int rp, int rl) {
+    return by.compare(prevRecordView(), 0, prevRecordLength, b, rp, rl);
+  }
+
+  /** A heap view of {@link #prevRecord}, made again only when the array is replaced. */
+  private ByteBuffer prevRecordView() {
     if (prevRecordViewOf != prevRecord) {
       prevRecordView = ByteBuffer.wrap(prevRecord);
       prevRecordViewOf = prevRecord;
     }
-    return by.compare(prevRecordView, 0, prevRecordLength, b, rp, rl);
+    return prevRecordView;
   }
 
   /**
