@@ -11,25 +11,50 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
- * Removes private directories ({@code joule-*}) that sorts killed by SIGKILL or power loss left in
- * a stripe. A directory is stale when nobody holds its {@code owner.lock} ({@code tryLock}
- * succeeds: the kernel released the dead owner's lock) and it has not changed for {@link #GRACE};
- * the grace period covers a sort that has just created its directory but not yet locked it. A live
- * sort's directory (lock held by another process, or by this JVM) is never touched.
+ * Removes private directories that sorts killed by SIGKILL or power loss left in a stripe. A stripe
+ * is often a shared directory ({@code /tmp}), so a directory is removed only when everything about
+ * it is what a sort leaves behind, and otherwise left alone whatever its name suggests: its name is
+ * {@code joule-<uuid>} (a random UUID's canonical form, as {@link Stripe#open} makes it), it is a
+ * directory (not a link) of mode 0700, it holds nothing but regular files whose names a sort gives
+ * ({@code owner.lock} and {@code <kind>-<number>}: no directory, link or other name, so nothing on
+ * another file system mounted inside and nothing a person put there), and nobody holds its {@code
+ * owner.lock} ({@code tryLock} succeeds: the kernel released the dead owner's lock). A directory
+ * without {@code owner.lock} is removed only when empty (a sort killed between creating it and its
+ * lock). It must also not have changed for {@link #GRACE}, which covers a sort that has just
+ * created its directory but not yet locked it. A live sort's directory (lock held by another
+ * process, or by this JVM) is never touched.
  *
- * <p>Failures to remove a stale directory are reported through the notice sink and do not fail the
- * sort: the directory belongs to a dead sort, not to this one. Stateless and thread-safe.
+ * <p>Failures to remove a stale directory, and a directory that looks like a sort's but holds
+ * something else, are reported through the notice sink and do not fail the sort. Stateless and
+ * thread-safe.
  */
 public final class StaleDirSweeper {
   /** Minimum age of a stale directory's last change before it is removed. */
   public static final Duration GRACE = Duration.ofSeconds(10);
+
+  /**
+   * {@link Stripe#PRIVATE_PREFIX} and a random UUID as {@link java.util.UUID#toString()} gives it.
+   */
+  private static final Pattern PRIVATE_NAME =
+      Pattern.compile(
+          Pattern.quote(Stripe.PRIVATE_PREFIX)
+              + "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+
+  /** The temp files a sort creates in its private directory ({@code TempSpace.nextName}). */
+  private static final Pattern TEMP_FILE_NAME = Pattern.compile("[a-z]{1,16}-[0-9]{6,19}");
+
+  private static final Set<PosixFilePermission> MODE_0700 =
+      PosixFilePermissions.fromString("rwx------");
 
   private StaleDirSweeper() {}
 
@@ -39,7 +64,10 @@ public final class StaleDirSweeper {
     try (DirectoryStream<Path> dirs =
         Files.newDirectoryStream(stripeDir, Stripe.PRIVATE_PREFIX + "*")) {
       for (Path d : dirs) {
-        if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS) || !isOldEnough(d)) {
+        if (!PRIVATE_NAME.matcher(d.getFileName().toString()).matches()
+            || !Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)
+            || !isPrivate(d)
+            || !isOldEnough(d)) {
           continue;
         }
         if (removeIfStale(d, notices)) {
@@ -56,9 +84,43 @@ public final class StaleDirSweeper {
     return removed;
   }
 
+  /** Mode 0700, as {@link Stripe#open} creates it (a file system without modes: yes). */
+  private static boolean isPrivate(Path d) throws IOException {
+    try {
+      return Files.getPosixFilePermissions(d, LinkOption.NOFOLLOW_LINKS).equals(MODE_0700);
+    } catch (UnsupportedOperationException e) {
+      return true;
+    }
+  }
+
   private static boolean isOldEnough(Path d) throws IOException {
     Instant changed = Files.getLastModifiedTime(d, LinkOption.NOFOLLOW_LINKS).toInstant();
     return changed.plus(GRACE).isBefore(Instant.now());
+  }
+
+  /**
+   * The entries of {@code d} if every one is a regular file with a name a sort gives, else null
+   * (and a notice naming the first other entry).
+   */
+  private static List<Path> sortFiles(Path d, NoticeSink notices) throws IOException {
+    List<Path> files = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(d)) {
+      for (Path e : entries) {
+        String name = e.getFileName().toString();
+        boolean sortName = name.equals(Stripe.LOCK_FILE) || TEMP_FILE_NAME.matcher(name).matches();
+        if (!sortName || !Files.isRegularFile(e, LinkOption.NOFOLLOW_LINKS)) {
+          notices.notice(
+              "left "
+                  + d
+                  + " alone: it looks like a stale sort's temp dir but holds "
+                  + e
+                  + ", which no sort writes");
+          return null;
+        }
+        files.add(e);
+      }
+    }
+    return files;
   }
 
   private static boolean removeIfStale(Path d, NoticeSink notices) {
@@ -66,7 +128,15 @@ public final class StaleDirSweeper {
     FileChannel ch = null;
     FileLock lock = null;
     try {
-      if (Files.exists(lockFile, LinkOption.NOFOLLOW_LINKS)) {
+      List<Path> files = sortFiles(d, notices);
+      if (files == null) {
+        return false;
+      }
+      if (!files.contains(lockFile)) {
+        if (!files.isEmpty()) {
+          return false; // not a state a sort leaves: it locks before it creates any file
+        }
+      } else {
         ch =
             FileChannel.open(lockFile, Set.of(StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
         try {
@@ -78,7 +148,14 @@ public final class StaleDirSweeper {
           return false; // held by a live sort in another process
         }
       }
-      SortIOException err = TreeDeleter.deleteTree(d);
+      SortIOException err = null;
+      for (Path f : files) {
+        if (!f.equals(lockFile)) {
+          err = TreeDeleter.add(err, delete(f));
+        }
+      }
+      err = TreeDeleter.add(err, delete(lockFile));
+      err = TreeDeleter.add(err, delete(d)); // fails, leaving it, if a file appeared meanwhile
       if (err != null) {
         notices.notice("could not remove stale temp dir " + d + ": " + err.getMessage());
         return false;
@@ -98,6 +175,15 @@ public final class StaleDirSweeper {
       } catch (IOException e) {
         notices.notice("could not unlock " + lockFile + ": " + SortIOException.reasonOf(e));
       }
+    }
+  }
+
+  private static SortIOException delete(Path p) {
+    try {
+      Files.deleteIfExists(p);
+      return null;
+    } catch (IOException e) {
+      return new SortIOException("delete", p, SortIOException.reasonOf(e), e);
     }
   }
 }

@@ -26,6 +26,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -216,8 +217,7 @@ class TempSpaceTest {
   @Test
   void liveDirInThisJvmIsUntouchedAndStaleDirIsRemoved() throws IOException {
     Path stripe = Files.createDirectory(tmp.resolve("s"));
-    Path stale = Files.createDirectory(stripe.resolve("joule-dead"));
-    Files.write(stale.resolve(Stripe.LOCK_FILE), "12345\n".getBytes(StandardCharsets.US_ASCII));
+    Path stale = deadSortDir(stripe, "joule-6f1c2a7e-0b3d-4e5f-9a8b-7c6d5e4f3a2b");
     Files.write(stale.resolve("run-000003"), new byte[100]);
     makeOld(stale);
     Path unrelated = Files.createDirectory(stripe.resolve("other-dir"));
@@ -233,6 +233,74 @@ class TempSpaceTest {
       assertTrue(Files.isDirectory(aDir));
     }
     assertEquals(List.of("other-dir"), IoTestSupport.listRecursive(stripe));
+  }
+
+  /** A private dir as a sort killed with SIGKILL leaves it: 0700, an unlocked lock, a run file. */
+  private static Path deadSortDir(Path stripe, String name) throws IOException {
+    Path d = Files.createDirectory(stripe.resolve(name), Stripe.DIR_0700);
+    Files.write(d.resolve(Stripe.LOCK_FILE), "12345\n".getBytes(StandardCharsets.US_ASCII));
+    return d;
+  }
+
+  /**
+   * A stripe is often a shared directory: the sweep removes only what a dead sort leaves there,
+   * never a person's directory whose name happens to start with "joule-" (it once took a user's
+   * {@code /tmp/joule-x} with the disk image and the mounted file system inside).
+   */
+  @Test
+  void sweepLeavesEverythingThatIsNotADeadSortsDirectory() throws IOException {
+    Path stripe = Files.createDirectory(tmp.resolve("s"));
+    List<Path> kept = new ArrayList<>();
+    // a person's directories, no lock file
+    Path results = Files.createDirectory(stripe.resolve("joule-results"));
+    Files.write(results.resolve("out.txt"), new byte[10]);
+    kept.add(results);
+    kept.add(Files.createDirectory(stripe.resolve("joule-empty")));
+    // a sort's name and lock, but not its mode
+    Path open = deadSortDir(stripe, "joule-0a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d");
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxr-xr-x"));
+    kept.add(open);
+    // a sort's directory with a file no sort writes, and one with a directory inside
+    Path extra = deadSortDir(stripe, "joule-1a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d");
+    Files.write(extra.resolve("run-000001"), new byte[10]);
+    Files.write(extra.resolve("notes.txt"), new byte[10]);
+    kept.add(extra);
+    Path mount = deadSortDir(stripe, "joule-2a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d");
+    Files.write(Files.createDirectory(mount.resolve("d0")).resolve("img0"), new byte[10]);
+    kept.add(mount);
+    // no lock file, but files: not a state a sort leaves
+    Path unlocked =
+        Files.createDirectory(
+            stripe.resolve("joule-3a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"), Stripe.DIR_0700);
+    Files.write(unlocked.resolve("run-000001"), new byte[10]);
+    kept.add(unlocked);
+    // what a dead sort leaves: removed
+    Path dead = deadSortDir(stripe, "joule-4a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d");
+    Files.write(dead.resolve("run-000001"), new byte[10]);
+    Files.write(dead.resolve("runpart-1234567"), new byte[10]);
+    Path bare =
+        Files.createDirectory(
+            stripe.resolve("joule-5a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"), Stripe.DIR_0700);
+    for (Path d : kept) {
+      makeOld(d);
+    }
+    makeOld(dead);
+    makeOld(bare);
+    List<String> notices = new ArrayList<>();
+    List<Path> removed = StaleDirSweeper.sweep(stripe, notices::add);
+    assertEquals(Set.of(bare, dead), Set.copyOf(removed));
+    for (Path d : kept) {
+      assertTrue(Files.isDirectory(d), "must be left alone: " + d);
+    }
+    assertTrue(Files.exists(results.resolve("out.txt")));
+    assertTrue(Files.exists(mount.resolve("d0").resolve("img0")));
+    assertTrue(Files.exists(extra.resolve("run-000001")), "nothing of a foreign dir is deleted");
+    assertTrue(
+        notices.stream().anyMatch(n -> n.contains(extra.toString()) && n.contains("notes.txt")),
+        notices.toString());
+    assertTrue(
+        notices.stream().anyMatch(n -> n.contains(mount.resolve("d0").toString())),
+        notices.toString());
   }
 
   @Test
@@ -366,7 +434,8 @@ class TempSpaceTest {
 
   /**
    * A failed deletion is reported (op and path) even though the private-dir removal that follows
-   * deletes the file on its second attempt; a lock-less leftover dir is swept by the next sort.
+   * deletes the file on its second attempt; an empty private dir left without its lock (a sort
+   * killed between the two) is swept by the next sort.
    */
   @Test
   void failedDeletionIsReportedAndLeftoversAreSwept() throws IOException {
@@ -384,12 +453,13 @@ class TempSpaceTest {
     assertEquals(List.of(), IoTestSupport.listRecursive(real));
     faults.assertNoOpenHandles();
 
-    Path leftover = Files.createDirectories(real.resolve("joule-crashed-before-lock"));
-    Files.write(leftover.resolve("run-000001"), new byte[1]);
+    Path leftover =
+        Files.createDirectory(
+            real.resolve("joule-7e57ab1e-0000-4000-8000-00000000c0de"), Stripe.DIR_0700);
     makeOld(leftover);
     try (TempSpace next = open(real)) {
       assertEquals(1, next.stripes().size());
-      assertFalse(Files.exists(leftover), "an old dir without a lock file is swept");
+      assertFalse(Files.exists(leftover), "an old empty private dir without a lock file is swept");
     }
     assertEquals(List.of(), IoTestSupport.listRecursive(real));
   }
