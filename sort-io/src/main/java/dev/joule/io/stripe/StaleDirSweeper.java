@@ -23,16 +23,18 @@ import java.util.regex.Pattern;
 /**
  * Removes private directories that sorts killed by SIGKILL or power loss left in a stripe. A stripe
  * is often a shared directory ({@code /tmp}), so a directory is removed only when everything about
- * it is what a sort leaves behind, and otherwise left alone whatever its name suggests: its name is
- * {@code joule-<uuid>} (a random UUID's canonical form, as {@link Stripe#open} makes it), it is a
- * directory (not a link) of mode 0700, it holds nothing but regular files whose names a sort gives
- * ({@code owner.lock} and {@code <kind>-<number>}: no directory, link or other name, so nothing on
- * another file system mounted inside and nothing a person put there), and nobody holds its {@code
- * owner.lock} ({@code tryLock} succeeds: the kernel released the dead owner's lock). A directory
- * without {@code owner.lock} is removed only when empty (a sort killed between creating it and its
- * lock). It must also not have changed for {@link #GRACE}, which covers a sort that has just
- * created its directory but not yet locked it. A live sort's directory (lock held by another
- * process, or by this JVM) is never touched.
+ * it is what a dead joule process leaves behind, and otherwise left alone whatever its name
+ * suggests: its name is {@code joule-<uuid>} (a sort's, {@link Stripe#open}) or {@code
+ * joule-<tag>-<uuid>} (the CLI's, {@code joule bench}'s data), with a random UUID in its canonical
+ * form; it is a directory (not a link) of mode 0700; it holds nothing but regular files with the
+ * names those give ({@code owner.lock}, a sort's {@code <kind>-<number>}, the CLI's {@code
+ * <name>.dat} and their output temporaries {@code .<name>.dat.<random>[.old].tmp}): no directory,
+ * link or other name, so nothing on another file system mounted inside and nothing a person put
+ * there; and nobody holds its {@code owner.lock} ({@code tryLock} succeeds: the kernel released the
+ * dead owner's lock). A directory without {@code owner.lock} is removed only when empty (a process
+ * killed between creating it and its lock). It must also not have changed for {@link #GRACE}, which
+ * covers a sort that has just created its directory but not yet locked it. A live sort's directory
+ * (lock held by another process, or by this JVM) is never touched.
  *
  * <p>Failures to remove a stale directory, and a directory that looks like a sort's but holds
  * something else, are reported through the notice sink and do not fail the sort. Stateless and
@@ -43,15 +45,25 @@ public final class StaleDirSweeper {
   public static final Duration GRACE = Duration.ofSeconds(10);
 
   /**
-   * {@link Stripe#PRIVATE_PREFIX} and a random UUID as {@link java.util.UUID#toString()} gives it.
+   * {@link Stripe#PRIVATE_PREFIX}, for the CLI's directories a tag, and a random UUID as {@link
+   * java.util.UUID#toString()} gives it.
    */
   private static final Pattern PRIVATE_NAME =
       Pattern.compile(
           Pattern.quote(Stripe.PRIVATE_PREFIX)
+              + "(?:[a-z]{1,16}-)?"
               + "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
 
-  /** The temp files a sort creates in its private directory ({@code TempSpace.nextName}). */
-  private static final Pattern TEMP_FILE_NAME = Pattern.compile("[a-z]{1,16}-[0-9]{6,19}");
+  /**
+   * The files a private directory holds: the lock, a sort's temp files ({@code
+   * TempSpace.nextName}), the CLI's data files and their output temporaries ({@code AtomicOutput}).
+   */
+  private static final Pattern OWN_FILE_NAME =
+      Pattern.compile(
+          Pattern.quote(Stripe.LOCK_FILE)
+              + "|[a-z]{1,16}-[0-9]{6,19}"
+              + "|[a-z]{1,16}\\.dat"
+              + "|\\.[a-z]{1,16}\\.dat\\.[0-9a-z]{1,13}(?:\\.old)?\\.tmp");
 
   private static final Set<PosixFilePermission> MODE_0700 =
       PosixFilePermissions.fromString("rwx------");
@@ -107,14 +119,14 @@ public final class StaleDirSweeper {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(d)) {
       for (Path e : entries) {
         String name = e.getFileName().toString();
-        boolean sortName = name.equals(Stripe.LOCK_FILE) || TEMP_FILE_NAME.matcher(name).matches();
-        if (!sortName || !Files.isRegularFile(e, LinkOption.NOFOLLOW_LINKS)) {
+        if (!OWN_FILE_NAME.matcher(name).matches()
+            || !Files.isRegularFile(e, LinkOption.NOFOLLOW_LINKS)) {
           notices.notice(
               "left "
                   + d
                   + " alone: it looks like a stale sort's temp dir but holds "
                   + e
-                  + ", which no sort writes");
+                  + ", which joule does not write");
           return null;
         }
         files.add(e);

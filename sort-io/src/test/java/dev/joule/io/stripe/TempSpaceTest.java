@@ -278,6 +278,9 @@ class TempSpaceTest {
     Path dead = deadSortDir(stripe, "joule-4a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d");
     Files.write(dead.resolve("run-000001"), new byte[10]);
     Files.write(dead.resolve("runpart-1234567"), new byte[10]);
+    Path bench = deadSortDir(stripe, "joule-bench-6a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d");
+    Files.write(bench.resolve("input.dat"), new byte[10]);
+    Files.write(bench.resolve(".output.dat.1x2y3z.tmp"), new byte[10]);
     Path bare =
         Files.createDirectory(
             stripe.resolve("joule-5a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"), Stripe.DIR_0700);
@@ -285,10 +288,11 @@ class TempSpaceTest {
       makeOld(d);
     }
     makeOld(dead);
+    makeOld(bench);
     makeOld(bare);
     List<String> notices = new ArrayList<>();
     List<Path> removed = StaleDirSweeper.sweep(stripe, notices::add);
-    assertEquals(Set.of(bare, dead), Set.copyOf(removed));
+    assertEquals(Set.of(bare, dead, bench), Set.copyOf(removed));
     for (Path d : kept) {
       assertTrue(Files.isDirectory(d), "must be left alone: " + d);
     }
