@@ -1,6 +1,7 @@
 package dev.joule.cli;
 
 import dev.joule.io.error.SortIOException;
+import dev.joule.io.stripe.StaleDirSweeper;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -57,6 +58,7 @@ final class PrivateDir implements AutoCloseable {
   }
 
   private void createAndLock() throws SortIOException {
+    StaleDirSweeper.live(dir); // a sort of this JVM that sweeps here must not probe our lock
     try {
       Files.createDirectory(
           dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -112,6 +114,7 @@ final class PrivateDir implements AutoCloseable {
     }
     closeQuietly(lockChannel);
     IOException failure = deleteTree(dir);
+    StaleDirSweeper.ended(dir);
     if (failure != null) {
       throw new SortIOException("delete", dir, SortIOException.reasonOf(failure), failure);
     }

@@ -122,9 +122,11 @@ public final class Stripe {
       throw new SortIOException("stat", dir, SortIOException.reasonOf(e), e);
     }
     Path priv = dir.resolve(PRIVATE_PREFIX + uuid);
+    StaleDirSweeper.live(priv); // before its lock exists: no sweep in this JVM may probe the lock
     try {
       Files.createDirectory(priv, DIR_0700);
     } catch (IOException e) {
+      StaleDirSweeper.ended(priv);
       throw new SortIOException("create directory", priv, SortIOException.reasonOf(e), e);
     }
     Stripe s = new Stripe(dir, id, priv);
@@ -235,6 +237,7 @@ public final class Stripe {
           TreeDeleter.add(
               first, new SortIOException("delete", privateDir, SortIOException.reasonOf(e), e));
     }
+    StaleDirSweeper.ended(privateDir); // what is left (after an error) is the next sweep's
     if (first != null) {
       throw first;
     }

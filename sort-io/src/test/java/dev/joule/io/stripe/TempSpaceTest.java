@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -242,10 +243,60 @@ class TempSpaceTest {
     return d;
   }
 
+  /** Gives {@code p} to user nobody; false where this process may not (not root). */
+  private static boolean giveAway(Path p) throws IOException {
+    try {
+      Files.setOwner(
+          p, p.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+      return true;
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
+  }
+
+  /**
+   * A sweep in the JVM of a live sort must not drop that sort's lock: closing any channel of a file
+   * drops every POSIX lock the process holds on it, so once the sweep had probed a sibling's lock
+   * another process's sweep found it free and deleted a running sort's runs. Checked from another
+   * process (python's {@code lockf} takes the same kind of lock).
+   */
+  @Test
+  void aSweepInThisJvmKeepsALiveSortsLockForOtherProcesses() throws Exception {
+    Assumptions.assumeTrue(
+        new ProcessBuilder("python3", "-c", "pass").start().waitFor() == 0, "python3 not here");
+    Path stripe = Files.createDirectory(tmp.resolve("s"));
+    try (TempSpace a = open(stripe)) {
+      Path aDir = a.stripes().get(0).privateDir();
+      Path lock = aDir.resolve(Stripe.LOCK_FILE);
+      makeOld(aDir);
+      try (TempSpace b = open(stripe)) { // its sweep meets a's directory
+        assertTrue(Files.isDirectory(aDir));
+        assertEquals(1, b.stripes().size());
+        Process p =
+            new ProcessBuilder(
+                    "python3",
+                    "-c",
+                    """
+                    import fcntl, sys
+                    f = open(sys.argv[1], 'r+')
+                    try:
+                        fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except OSError:
+                        sys.exit(3)
+                    """,
+                    lock.toString())
+                .redirectErrorStream(true)
+                .start();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(3, p.exitValue(), "another process could take the live sort's lock");
+      }
+    }
+  }
+
   /**
    * A stripe is often a shared directory: the sweep removes only what a dead sort leaves there,
    * never a person's directory whose name happens to start with "joule-" (it once took a user's
-   * {@code /tmp/joule-x} with the disk image and the mounted file system inside).
+   * {@code /tmp/joule-c32} with a disk image and a mounted file system inside).
    */
   @Test
   void sweepLeavesEverythingThatIsNotADeadSortsDirectory() throws IOException {
@@ -268,12 +319,19 @@ class TempSpaceTest {
     Path mount = deadSortDir(stripe, "joule-2a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d");
     Files.write(Files.createDirectory(mount.resolve("d0")).resolve("img0"), new byte[10]);
     kept.add(mount);
-    // no lock file, but files: not a state a sort leaves
-    Path unlocked =
-        Files.createDirectory(
-            stripe.resolve("joule-3a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"), Stripe.DIR_0700);
-    Files.write(unlocked.resolve("run-000001"), new byte[10]);
-    kept.add(unlocked);
+    // a link in a sort's name to a directory that looks like a dead sort's
+    Path victim = deadSortDir(tmp, "joule-7a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d");
+    Files.write(victim.resolve("run-000001"), new byte[10]);
+    makeOld(victim);
+    Path link =
+        Files.createSymbolicLink(
+            stripe.resolve("joule-8a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"), victim);
+    // another user's (when the test may give it away)
+    Path theirs = deadSortDir(stripe, "joule-9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d");
+    boolean gaveAway = giveAway(theirs);
+    if (gaveAway) {
+      kept.add(theirs);
+    }
     // what a dead sort leaves: removed
     Path dead = deadSortDir(stripe, "joule-4a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d");
     Files.write(dead.resolve("run-000001"), new byte[10]);
@@ -284,15 +342,26 @@ class TempSpaceTest {
     Path bare =
         Files.createDirectory(
             stripe.resolve("joule-5a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"), Stripe.DIR_0700);
+    // no lock file but a sort's files: a cleanup killed after it deleted the lock
+    Path unlocked =
+        Files.createDirectory(
+            stripe.resolve("joule-3a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"), Stripe.DIR_0700);
+    Files.write(unlocked.resolve("run-000001"), new byte[10]);
     for (Path d : kept) {
       makeOld(d);
     }
     makeOld(dead);
     makeOld(bench);
     makeOld(bare);
+    makeOld(unlocked);
     List<String> notices = new ArrayList<>();
     List<Path> removed = StaleDirSweeper.sweep(stripe, notices::add);
-    assertEquals(Set.of(bare, dead, bench), Set.copyOf(removed));
+    assertEquals(Set.of(bare, dead, bench, unlocked), Set.copyOf(removed));
+    assertTrue(Files.isSymbolicLink(link), "a link is never followed nor removed");
+    assertEquals(
+        Set.of("owner.lock", "run-000001"),
+        IoTestSupport.listRecursive(victim).stream().collect(Collectors.toSet()),
+        "the link's target is untouched");
     for (Path d : kept) {
       assertTrue(Files.isDirectory(d), "must be left alone: " + d);
     }
@@ -460,10 +529,11 @@ class TempSpaceTest {
     Path leftover =
         Files.createDirectory(
             real.resolve("joule-7e57ab1e-0000-4000-8000-00000000c0de"), Stripe.DIR_0700);
+    Files.write(leftover.resolve("run-000001"), new byte[1]);
     makeOld(leftover);
     try (TempSpace next = open(real)) {
       assertEquals(1, next.stripes().size());
-      assertFalse(Files.exists(leftover), "an old empty private dir without a lock file is swept");
+      assertFalse(Files.exists(leftover), "an old private dir without its lock file is swept");
     }
     assertEquals(List.of(), IoTestSupport.listRecursive(real));
   }
