@@ -14,7 +14,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 records=40000000 memory=1G disks=4 bps=83886080 interval=1s out="$repo/bench-out/array-timeline"
-png="" array=/tmp/joule-disk-array
+png="" array=/tmp/bench-disk-array
 while [ $# -gt 0 ]; do
   case $1 in
     --records) records=$2; shift 2 ;;

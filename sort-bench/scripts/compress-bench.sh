@@ -43,7 +43,7 @@ joule="$repo/joule"
 [ -f "$repo/sort-cli/target/joule.jar" ] || { echo "build first: mvn -B -DskipTests package" >&2; exit 2; }
 [ -n "$dir" ] || dir=$(mktemp -d "$repo/../compress-bench.XXXXXX")
 mkdir -p "$dir/floor-tmp"
-export N=1 SIZE=${SIZE:-4G} BPS=$bps DIR=${ARRAY_DIR:-/tmp/joule-compress-array}
+export N=1 SIZE=${SIZE:-4G} BPS=$bps DIR=${ARRAY_DIR:-/tmp/bench-compress-array}
 trap '"$tool" down >/dev/null 2>&1 || true; rm -rf "$dir"' EXIT INT TERM
 "$tool" up >/dev/null
 disk="$DIR/d0"

@@ -24,7 +24,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 records=10000000 memory=256M disks=4 bps=83886080 stripes="1 4" repeat=3 threads=2 keep=0 slow=""
-dir="" array="/tmp/joule-disk-array"
+dir="" array="/tmp/bench-disk-array"
 while [ $# -gt 0 ]; do
   case $1 in
     --records) records=$2; shift 2 ;;
