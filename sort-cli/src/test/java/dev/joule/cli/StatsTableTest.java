@@ -49,13 +49,15 @@ class StatsTableTest {
             600,
             300_000_000,
             940_000_000,
-            130_000_000);
+            130_000_000,
+            131_500_000);
     List<String> lines = StatsTable.lines(with(z));
     String line = lines.stream().filter(l -> l.startsWith("compression")).findFirst().orElseThrow();
     assertEquals(
         "compression lz4 (policy auto): run blocks of 400.0 MB stored in 250.0 MB (63 %), 150.0 MB"
             + " of temp I/O saved; 600 of 800 blocks compressed; 0.94 CPU-s compressing (319 MB/s"
-            + " per core), 0.13 s decompressing",
+            + " per core), 0.13 s decompressing; a run read back at 131.5 MB/s (the devices as a"
+            + " merge will read them)",
         line);
   }
 
@@ -65,7 +67,7 @@ class StatsTableTest {
         StatsTable.lines(with(CompressionReport.NONE)).stream()
             .noneMatch(l -> l.startsWith("compression")));
     CompressionReport off =
-        new CompressionReport("off", "none", 400_000_000, 400_000_000, 800, 0, 0, 0, 0);
+        new CompressionReport("off", "none", 400_000_000, 400_000_000, 800, 0, 0, 0, 0, 0);
     assertTrue(StatsTable.lines(with(off)).stream().noneMatch(l -> l.startsWith("compression")));
   }
 }

@@ -166,7 +166,7 @@ final class RunStore implements AutoCloseable {
     if (temp == null) {
       temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
       TempSpace t = temp;
-      int scratch = SortPlan.codecScratchBuffers(config.threads());
+      int scratch = SortPlan.codecScratchBuffers(config.threads(), config.compression());
       chargeCodecScratch(scratch);
       compression =
           res.add(new RunCompression(config.compression(), () -> deviceRate(t), threads, scratch));
@@ -324,8 +324,14 @@ final class RunStore implements AutoCloseable {
     return (int) Math.min(RecordArena.MAX_SLAB_BYTES, aligned);
   }
 
-  private synchronized void added(RunDescriptor d) {
-    runs.add(d);
+  private void added(RunDescriptor d) {
+    synchronized (this) {
+      runs.add(d);
+    }
+    RunCompression c = compression();
+    if (c != null) {
+      c.probeAfter(d, config.directIo());
+    }
   }
 
   /**

@@ -19,6 +19,8 @@ package dev.joule.io.report;
  * @param compressNanos CPU time spent compressing (of the writing threads; blocks tried but kept
  *     raw included)
  * @param decompressNanos time spent decompressing blocks for merges
+ * @param probedReadRate what {@code auto}'s timed read of a run gave for the temp devices, in bytes
+ *     per second (0 when none was made or it gave nothing)
  */
 public record CompressionReport(
     String policy,
@@ -29,10 +31,11 @@ public record CompressionReport(
     long compressedBlocks,
     long triedBytes,
     long compressNanos,
-    long decompressNanos) {
+    long decompressNanos,
+    double probedReadRate) {
   /** No temp run written, or compression off. */
   public static final CompressionReport NONE =
-      new CompressionReport("off", "none", 0, 0, 0, 0, 0, 0, 0);
+      new CompressionReport("off", "none", 0, 0, 0, 0, 0, 0, 0, 0);
 
   /** Stored bytes per raw byte (1 when nothing was written). */
   public double ratio() {
@@ -66,6 +69,7 @@ public record CompressionReport(
         .field("triedBytes", triedBytes)
         .field("compressSeconds", compressNanos / 1e9)
         .field("decompressSeconds", decompressNanos / 1e9)
+        .field("probedReadBytesPerSecond", Math.round(probedReadRate))
         .endObject();
   }
 }

@@ -2,9 +2,13 @@ package dev.joule.io.run;
 
 import dev.joule.core.memory.Alignment;
 import dev.joule.core.memory.DirectRegion;
+import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
 import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.Compression;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
+import dev.joule.io.error.SortIOException;
 import dev.joule.io.report.CompressionReport;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
@@ -12,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The run compression of one sort: which codec its run writers try ({@link Compression}), whether a
@@ -88,6 +93,14 @@ public final class RunCompression implements AutoCloseable {
   private final Rates zstdRates = new Rates();
   private final AtomicLong zstdRuns = new AtomicLong();
   private final DoubleSupplier deviceRate; // bytes per second, 0 when not yet known
+  private final SortThreads threads;
+  private final LongSupplier probeClock;
+  // auto's read of a run just written (DeviceProbe): bytes per second summed over the stripes, 0
+  // while none gave a rate; probing while one runs (the devices count as unmeasured meanwhile)
+  private volatile double probedRate;
+  private volatile boolean probing;
+  private boolean probed; // guarded by this: a probe ran (or runs): one per sort
+  private Thread probeThread; // guarded by this
   private final int limit;
   private final ArrayDeque<BlockPool> idle = new ArrayDeque<>(); // guarded by this
   private final List<BlockPool> made = new ArrayList<>(); // guarded by this
@@ -114,11 +127,23 @@ public final class RunCompression implements AutoCloseable {
    */
   public RunCompression(
       Compression policy, DoubleSupplier deviceRate, SortThreads threads, int limit) {
+    this(policy, deviceRate, threads, limit, System::nanoTime);
+  }
+
+  /** As above, the device probe timed on {@code probeClock} (nanoseconds): a test's device. */
+  RunCompression(
+      Compression policy,
+      DoubleSupplier deviceRate,
+      SortThreads threads,
+      int limit,
+      LongSupplier probeClock) {
     if (limit < 1) {
       throw new IllegalArgumentException("scratch buffer limit " + limit + " must be at least 1");
     }
     this.policy = policy;
     this.deviceRate = deviceRate;
+    this.threads = threads;
+    this.probeClock = probeClock;
     this.limit = limit;
     switch (policy.mode()) {
       case OFF:
@@ -207,7 +232,7 @@ public final class RunCompression implements AutoCloseable {
     if (!codec.compresses()) {
       return codec;
     }
-    double device = deviceRate.getAsDouble();
+    double device = device();
     if (device <= 0 || !lz4Rates.known() || !lz4Rates.worthwhile(device)) {
       return codec;
     }
@@ -222,6 +247,87 @@ public final class RunCompression implements AutoCloseable {
       return z; // one run to measure it
     }
     return zstdRates.secondsPerByte(device) * MARGIN < lz4Rates.secondsPerByte(device) ? z : codec;
+  }
+
+  /**
+   * The temp devices' rate for the rule, in bytes per second (0: not yet known): the lower of what
+   * their writes showed ({@code deviceRate}) and what a read of a run gave ({@link DeviceProbe}),
+   * and unknown while that read runs.
+   */
+  double device() {
+    double written = deviceRate.getAsDouble();
+    double read = probedRate;
+    if (read > 0) {
+      return written > 0 ? Math.min(written, read) : read;
+    }
+    return probing ? 0 : written;
+  }
+
+  /** Waits for a probe under way to end (tests). */
+  void awaitProbe() {
+    Thread p;
+    synchronized (this) {
+      p = probeThread;
+    }
+    if (p != null) {
+      SortThreads.joinUninterruptibly(List.of(p));
+    }
+  }
+
+  /** What the probe read, in bytes per second over the stripes; 0 when no probe gave a rate. */
+  public double probedReadRate() {
+    return probedRate;
+  }
+
+  /**
+   * Under {@code auto}, reads the start of {@code run}, just written, on a thread of its own to
+   * learn the temp devices' speed ({@link DeviceProbe}), once per sort: with the first run of at
+   * least {@link DeviceProbe#MIN_BYTES} for which a scratch buffer is free (the plan reserves one
+   * for it, {@code SortPlan.codecScratchBuffers}). Only direct reads count: a read served by the
+   * page cache says nothing of the device.
+   */
+  public void probeAfter(RunDescriptor run, DirectIoPolicy direct) {
+    if (policy.mode() != Compression.Mode.AUTO
+        || !codec.compresses()
+        || run.footerOffset() < DeviceProbe.MIN_BYTES) {
+      return;
+    }
+    ScratchBuffer s;
+    synchronized (this) {
+      if (closed || probed) {
+        return;
+      }
+      s = tryAcquire(run.blockSize());
+      if (s == null) {
+        return; // every buffer in use: the next run tries again
+      }
+      probed = true;
+      probing = true;
+      try {
+        probeThread = threads.start("probe", () -> probe(run, direct, s));
+      } catch (RuntimeException e) {
+        probing = false; // no thread: the rule keeps to the writes
+        release(s);
+      }
+    }
+  }
+
+  private void probe(RunDescriptor run, DirectIoPolicy direct, ScratchBuffer s) {
+    double rate = 0;
+    try (BlockFile f = BlockFile.openRead(run.parts(), direct, NoticeSink.IGNORE)) {
+      if (f.isDirect()) {
+        // one read at a time touches one stripe at a time; the merge reads them all at once
+        rate =
+            DeviceProbe.readRate(f, run.footerOffset(), s.buffer, probeClock)
+                * run.parts().segments();
+      }
+    } catch (SortIOException | RuntimeException e) {
+      rate = 0; // the run went away (the sort ended) or a read failed: the writes still tell
+    } finally {
+      release(s);
+      probedRate = rate;
+      probing = false;
+    }
   }
 
   /**
@@ -267,7 +373,7 @@ public final class RunCompression implements AutoCloseable {
           if (k < PROBE_BLOCKS) {
             return true;
           }
-          steady = rates.worthwhile(deviceRate.getAsDouble());
+          steady = rates.worthwhile(device());
           return steady || k % PROBE_EVERY == 0;
       }
     }
@@ -527,12 +633,25 @@ public final class RunCompression implements AutoCloseable {
         blocksCompressed.get(),
         lz4Rates.raw.get() + zstdRates.raw.get(),
         compressNanos(),
-        decompressNanos());
+        decompressNanos(),
+        probedRate);
   }
 
   /** Frees the scratch buffers; every one must be back. Idempotent. */
   @Override
-  public synchronized void close() {
+  public void close() {
+    Thread p;
+    synchronized (this) {
+      p = probeThread;
+      probeThread = null;
+    }
+    if (p != null) {
+      SortThreads.joinUninterruptibly(List.of(p)); // it gives its buffer back as it ends
+    }
+    closeBuffers();
+  }
+
+  private synchronized void closeBuffers() {
     if (closed) {
       return;
     }

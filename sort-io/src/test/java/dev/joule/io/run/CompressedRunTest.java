@@ -11,6 +11,7 @@ import dev.joule.core.record.RecordFormat;
 import dev.joule.io.IoTestSupport;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.Compression;
 import dev.joule.io.config.DirectIoPolicy;
 import dev.joule.io.config.NoticeSink;
@@ -24,9 +25,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -279,6 +282,56 @@ class CompressedRunTest {
       assertEquals(expected, codecs, "device " + device + ": " + compression.report());
       compression.close();
     }
+  }
+
+  /**
+   * {@code auto} learns the device from a timed read of its first run, where the writes said "fast"
+   * (the busy rate of writes within a throttle's allowance): the probe reads the run on a simulated
+   * device of 10 MB/s, the devices' rate becomes that, and the next run takes zstd with its blocks
+   * compressed. Without the probe the next run keeps LZ4 and stores its blocks raw.
+   */
+  @Test
+  void autoLearnsASlowDeviceFromATimedReadOfItsFirstRun() throws IOException {
+    byte[] text = numberedLines(520_000); // about 29 MB: more than DeviceProbe.MIN_BYTES raw
+    EntryLayout whole = EntryLayout.of(EntryLayout.KeyPlace.WHOLE, 0, 0, 0);
+    long[] clock = {0};
+    long perRead = (long) (BLOCK * 1e9 / 10e6); // each block-sized read: 10 MB/s
+    compression =
+        new RunCompression(
+            Compression.auto(), () -> 1.3e9, SortThreads.JOULE, 4, () -> clock[0] += perRead);
+    Path first = tmp.resolve("run-1");
+    RunDescriptor d = runs.write(first, whole, BLOCK, text, DirectIoPolicy.AUTO, compression);
+    try (BlockFile f = BlockFile.openRead(first, DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
+      Assumptions.assumeTrue(f.isDirect(), "no direct I/O in " + tmp + ": nothing to probe");
+    }
+    assertTrue(d.footerOffset() >= DeviceProbe.MIN_BYTES, "run 1 stored " + d.footerOffset());
+    compression.probeAfter(d, DirectIoPolicy.AUTO);
+    compression.awaitProbe();
+    assertEquals(10e6, compression.probedReadRate(), 0.05 * 10e6, "probed");
+    assertEquals(10e6, compression.device(), 0.05 * 10e6, "the devices' rate for the rule");
+    long[] before = compression.blocks();
+    RunDescriptor next =
+        runs.write(tmp.resolve("run-2"), whole, BLOCK, text, DirectIoPolicy.AUTO, compression);
+    long[] after = compression.blocks();
+    assertEquals("zstd", next.codec().toString().replaceAll(":.*", ""), compression.report() + "");
+    long blocks = after[0] - before[0];
+    long compressed = after[1] - before[1];
+    assertTrue(compressed > blocks * 3 / 4, compressed + " of " + blocks + " compressed");
+    assertArrayEquals(text, runs.readAll(tmp.resolve("run-2"), whole, DirectIoPolicy.OFF));
+    assertEquals(10e6, compression.report().probedReadRate(), 0.05 * 10e6);
+  }
+
+  /** {@code n} lines {@code key<number> ...} in key order, as whole entries. */
+  private static byte[] numberedLines(int n) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int i = 0; i < n; i++) {
+      byte[] line =
+          String.format(Locale.ROOT, "key%09d alpha beta gamma %d delta sort merge", i, i % 97)
+              .getBytes(StandardCharsets.US_ASCII);
+      out.writeBytes(ByteBuffer.allocate(4).putInt(0, line.length).array());
+      out.writeBytes(line);
+    }
+    return out.toByteArray();
   }
 
   /**
