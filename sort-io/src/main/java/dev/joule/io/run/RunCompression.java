@@ -36,11 +36,13 @@ import java.util.function.LongSupplier;
  * runs raw, and one slower (a 125 MB/s cloud volume) gets every block of text compressed. An
  * earlier rule charged the codec's CPU time as if it replaced device time, C·(1 − r) &gt; 1.25·D:
  * it compressed a third of the blocks of gensort text on a 125 MiB/s disk (83 % of the temp bytes,
- * 1.79× the floor). Every run tries its first {@value #PROBE_BLOCKS} blocks and then one in {@value
- * #PROBE_EVERY}, so the measurement follows the data; before the devices have been measured (the
- * first blocks of the sort) a block is tried, and kept only if it shrinks. Each run has one codec
- * (its header names it): LZ4, or zstd level 1 where the devices bound LZ4 and zstd costs less per
- * byte written and read back by the margin ({@link #autoCodecForRun}).
+ * 1.79× the floor). D is also bounded by a timed read of a run just written ({@link #probeAfter},
+ * {@link DeviceProbe}): writes cannot tell a device about as fast as the run writer, which the
+ * merge then reads at the device's pace. Every run tries its first {@value #PROBE_BLOCKS} blocks
+ * and then one in {@value #PROBE_EVERY}, so the measurement follows the data; before the devices
+ * have been measured (the first blocks of the sort) a block is tried, and kept only if it shrinks.
+ * Each run has one codec (its header names it): LZ4, or zstd level 1 where the devices bound LZ4
+ * and zstd costs less per byte written and read back by the margin ({@link #autoCodecForRun}).
  *
  * <p><b>Memory.</b> Scratch buffers of a block, made on first need and kept until {@link #close()}:
  * at most {@code limit} of them. The plan reserves them in the budget ({@code
