@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where every dedicated thread of a sort comes from (read-ahead, write-behind, prefetch, run
- * writer, merge parts, split searches, parser, timeline): joule's own named daemon threads ({@code
- * joule-<role>-N}), or the threads of a caller's {@link ThreadFactory} ({@code
+ * writer, merge parts, split searches, parser, timeline, device probe): joule's own named daemon
+ * threads ({@code joule-<role>-N}), or the threads of a caller's {@link ThreadFactory} ({@code
  * SortConfig.threadFactory}). Shutdown hooks are not dedicated threads and do not come from here:
  * they never run during a sort.
  *
@@ -50,7 +50,7 @@ public final class SortThreads {
   /**
    * A new, unstarted thread that runs {@code body} in the role {@code role} (a lower-case word:
    * {@code read}, {@code write}, {@code prefetch}, {@code runwrite}, {@code merge}, {@code ahead},
-   * {@code split}, {@code parse}, {@code timeline}, {@code compress}).
+   * {@code split}, {@code parse}, {@code timeline}, {@code compress}, {@code probe}).
    *
    * @throws RejectedExecutionException if the caller's factory fails to make one
    */

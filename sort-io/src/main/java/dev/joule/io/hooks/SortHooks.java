@@ -42,6 +42,8 @@ import java.util.function.LongConsumer;
  *     records were added since then, which only works if adding does not wait for the write
  *     (counted from the hand-off, not from when the writer thread gets to the chunk: a writer
  *     scheduled late must not make a chunk that filled meanwhile look like adding that waited)
+ * @param probeMinBytes the smallest run file {@code auto}'s device probe reads (0: {@code
+ *     DeviceProbe.MIN_BYTES}); lets tests probe runs of a few MiB
  */
 public record SortHooks(
     long runRecordsLimit,
@@ -50,10 +52,11 @@ public record SortHooks(
     Consumer<List<Path>> beforeIntermediateMerge,
     int onePassSlabBytes,
     IntConsumer beforeOnePassSlab,
-    LongConsumer beforeSessionRunWrite) {
+    LongConsumer beforeSessionRunWrite,
+    long probeMinBytes) {
   /** No hooks: runs as large as the budget allows, nothing called between phases, no fault. */
   public static final SortHooks NONE =
-      new SortHooks(0, runs -> {}, OutputFault.NONE, inputs -> {}, 0, slab -> {}, added -> {});
+      new SortHooks(0, runs -> {}, OutputFault.NONE, inputs -> {}, 0, slab -> {}, added -> {}, 0);
 
   private static volatile Access access;
 
@@ -71,6 +74,9 @@ public record SortHooks(
     }
     Objects.requireNonNull(beforeOnePassSlab, "beforeOnePassSlab");
     Objects.requireNonNull(beforeSessionRunWrite, "beforeSessionRunWrite");
+    if (probeMinBytes < 0) {
+      throw new IllegalArgumentException("probe minimum " + probeMinBytes + " is negative");
+    }
   }
 
   /** These hooks with another run record limit. */
@@ -82,7 +88,8 @@ public record SortHooks(
         beforeIntermediateMerge,
         onePassSlabBytes,
         beforeOnePassSlab,
-        beforeSessionRunWrite);
+        beforeSessionRunWrite,
+        probeMinBytes);
   }
 
   /** These hooks with another after-run-formation callback. */
@@ -94,7 +101,8 @@ public record SortHooks(
         beforeIntermediateMerge,
         onePassSlabBytes,
         beforeOnePassSlab,
-        beforeSessionRunWrite);
+        beforeSessionRunWrite,
+        probeMinBytes);
   }
 
   /** These hooks with another output fault. */
@@ -106,7 +114,8 @@ public record SortHooks(
         beforeIntermediateMerge,
         onePassSlabBytes,
         beforeOnePassSlab,
-        beforeSessionRunWrite);
+        beforeSessionRunWrite,
+        probeMinBytes);
   }
 
   /** These hooks with another before-intermediate-merge callback. */
@@ -118,7 +127,8 @@ public record SortHooks(
         hook,
         onePassSlabBytes,
         beforeOnePassSlab,
-        beforeSessionRunWrite);
+        beforeSessionRunWrite,
+        probeMinBytes);
   }
 
   /** These hooks with another one-pass slab size (0: the default). */
@@ -130,7 +140,8 @@ public record SortHooks(
         beforeIntermediateMerge,
         bytes,
         beforeOnePassSlab,
-        beforeSessionRunWrite);
+        beforeSessionRunWrite,
+        probeMinBytes);
   }
 
   /** These hooks with another callback before each one-pass slab allocation. */
@@ -142,7 +153,8 @@ public record SortHooks(
         beforeIntermediateMerge,
         onePassSlabBytes,
         hook,
-        beforeSessionRunWrite);
+        beforeSessionRunWrite,
+        probeMinBytes);
   }
 
   /** These hooks with another callback before each run write of a session. */
@@ -154,7 +166,21 @@ public record SortHooks(
         beforeIntermediateMerge,
         onePassSlabBytes,
         beforeOnePassSlab,
-        hook);
+        hook,
+        probeMinBytes);
+  }
+
+  /** These hooks with another smallest run {@code auto}'s device probe reads (0: the default). */
+  public SortHooks withProbeMinBytes(long bytes) {
+    return new SortHooks(
+        runRecordsLimit,
+        afterRunFormation,
+        outputFault,
+        beforeIntermediateMerge,
+        onePassSlabBytes,
+        beforeOnePassSlab,
+        beforeSessionRunWrite,
+        bytes);
   }
 
   /** How this package reaches the hooks that {@code SortConfig} keeps private. */

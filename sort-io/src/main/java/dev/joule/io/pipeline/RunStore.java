@@ -13,6 +13,7 @@ import dev.joule.io.block.SortThreads;
 import dev.joule.io.config.Compression;
 import dev.joule.io.config.NoticeSink;
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.hooks.SortHooks;
 import dev.joule.io.input.EntrySpec;
 import dev.joule.io.memory.ArenaMemory;
 import dev.joule.io.memory.MemoryMeter;
@@ -169,7 +170,13 @@ final class RunStore implements AutoCloseable {
       int scratch = SortPlan.codecScratchBuffers(config.threads(), config.compression());
       chargeCodecScratch(scratch);
       compression =
-          res.add(new RunCompression(config.compression(), () -> deviceRate(t), threads, scratch));
+          res.add(
+              new RunCompression(
+                  config.compression(),
+                  () -> deviceRate(t),
+                  threads,
+                  scratch,
+                  SortHooks.of(config).probeMinBytes()));
       onOpen.accept(temp);
     }
     return temp;

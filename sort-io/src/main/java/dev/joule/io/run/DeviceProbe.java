@@ -3,6 +3,7 @@ package dev.joule.io.run;
 import dev.joule.io.block.BlockFile;
 import dev.joule.io.error.SortIOException;
 import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -36,11 +37,13 @@ final class DeviceProbe {
   /**
    * Reads {@code [0, min(bytes, MAX_BYTES))} of {@code file} through {@code buffer} (its capacity
    * at a time) and returns the rate in bytes per second over the reads after the first third, on
-   * {@code clock} (nanoseconds); 0 if the file ended before a read completed after the first third.
+   * {@code clock} (nanoseconds); 0 if the file ended before a read completed after the first third,
+   * or {@code stop} said so before a read (the sort is closing).
    *
    * @throws SortIOException if a read fails
    */
-  static double readRate(BlockFile file, long bytes, ByteBuffer buffer, LongSupplier clock)
+  static double readRate(
+      BlockFile file, long bytes, ByteBuffer buffer, LongSupplier clock, BooleanSupplier stop)
       throws SortIOException {
     long total = Math.min(bytes, MAX_BYTES);
     long skip = total / 3;
@@ -49,6 +52,9 @@ final class DeviceProbe {
     long timedBytes = 0;
     long end = -1;
     while (position < total) {
+      if (stop.getAsBoolean()) {
+        return 0;
+      }
       buffer.clear();
       buffer.limit((int) Math.min(buffer.capacity(), total - position));
       int n = file.read(position, buffer);

@@ -51,7 +51,9 @@ import java.util.function.LongSupplier;
  * the meter, since a session's grant may hold it while it waits for those very threads. A buffer is
  * held only while a block is compressed or decompressed and copied (never across a read or a write
  * of the device, and never by a thread that already holds one), so a thread that finds them all in
- * use waits for one to come back, which costs nothing where every holder is using a core.
+ * use waits for one to come back, which costs nothing where every holder is using a core. The
+ * exception is {@code auto}'s device probe, which holds one across its reads: under {@code auto}
+ * the limit has one buffer more for it, which it takes without waiting.
  *
  * <p>Thread-safe.
  */
@@ -97,11 +99,13 @@ public final class RunCompression implements AutoCloseable {
   private final DoubleSupplier deviceRate; // bytes per second, 0 when not yet known
   private final SortThreads threads;
   private final LongSupplier probeClock;
+  private final long probeMinBytes;
   // auto's read of a run just written (DeviceProbe): bytes per second summed over the stripes, 0
   // while none gave a rate; probing while one runs (the devices count as unmeasured meanwhile)
   private volatile double probedRate;
   private volatile boolean probing;
   private boolean probed; // guarded by this: a probe ran (or runs): one per sort
+  private volatile boolean closing; // set under this by close()
   private Thread probeThread; // guarded by this
   private final int limit;
   private final ArrayDeque<BlockPool> idle = new ArrayDeque<>(); // guarded by this
@@ -129,7 +133,20 @@ public final class RunCompression implements AutoCloseable {
    */
   public RunCompression(
       Compression policy, DoubleSupplier deviceRate, SortThreads threads, int limit) {
-    this(policy, deviceRate, threads, limit, System::nanoTime);
+    this(policy, deviceRate, threads, limit, DeviceProbe.MIN_BYTES, System::nanoTime);
+  }
+
+  /**
+   * As above, {@code auto}'s device probe reading no run file shorter than {@code probeMinBytes}
+   * (0: {@code DeviceProbe.MIN_BYTES}; tests set less through {@code SortHooks.probeMinBytes}).
+   */
+  public RunCompression(
+      Compression policy,
+      DoubleSupplier deviceRate,
+      SortThreads threads,
+      int limit,
+      long probeMinBytes) {
+    this(policy, deviceRate, threads, limit, probeMinBytes, System::nanoTime);
   }
 
   /** As above, the device probe timed on {@code probeClock} (nanoseconds): a test's device. */
@@ -138,6 +155,7 @@ public final class RunCompression implements AutoCloseable {
       DoubleSupplier deviceRate,
       SortThreads threads,
       int limit,
+      long probeMinBytes,
       LongSupplier probeClock) {
     if (limit < 1) {
       throw new IllegalArgumentException("scratch buffer limit " + limit + " must be at least 1");
@@ -146,6 +164,7 @@ public final class RunCompression implements AutoCloseable {
     this.deviceRate = deviceRate;
     this.threads = threads;
     this.probeClock = probeClock;
+    this.probeMinBytes = probeMinBytes > 0 ? probeMinBytes : DeviceProbe.MIN_BYTES;
     this.limit = limit;
     switch (policy.mode()) {
       case OFF:
@@ -257,12 +276,13 @@ public final class RunCompression implements AutoCloseable {
    * and unknown while that read runs.
    */
   double device() {
-    double written = deviceRate.getAsDouble();
+    boolean running = probing; // before the rate: a probe sets its rate, then ends
     double read = probedRate;
+    double written = deviceRate.getAsDouble();
     if (read > 0) {
       return written > 0 ? Math.min(written, read) : read;
     }
-    return probing ? 0 : written;
+    return running ? 0 : written;
   }
 
   /** Waits for a probe under way to end (tests). */
@@ -283,20 +303,21 @@ public final class RunCompression implements AutoCloseable {
 
   /**
    * Under {@code auto}, reads the start of {@code run}, just written, on a thread of its own to
-   * learn the temp devices' speed ({@link DeviceProbe}), once per sort: with the first run of at
-   * least {@link DeviceProbe#MIN_BYTES} for which a scratch buffer is free (the plan reserves one
-   * for it, {@code SortPlan.codecScratchBuffers}). Only direct reads count: a read served by the
-   * page cache says nothing of the device.
+   * learn the temp devices' speed ({@link DeviceProbe}), once per sort: with the first run file of
+   * at least {@link DeviceProbe#MIN_BYTES} for which a scratch buffer is free (the plan reserves
+   * one for it, {@code SortPlan.codecScratchBuffers}). Only direct reads count: a read served by
+   * the page cache says nothing of the device.
    */
   public void probeAfter(RunDescriptor run, DirectIoPolicy direct) {
     if (policy.mode() != Compression.Mode.AUTO
         || !codec.compresses()
-        || run.footerOffset() < DeviceProbe.MIN_BYTES) {
+        || direct == DirectIoPolicy.OFF
+        || run.footerOffset() < probeMinBytes) {
       return;
     }
     ScratchBuffer s;
     synchronized (this) {
-      if (closed || probed) {
+      if (closing || probed) {
         return;
       }
       s = tryAcquire(run.blockSize());
@@ -305,12 +326,25 @@ public final class RunCompression implements AutoCloseable {
       }
       probed = true;
       probing = true;
-      try {
-        probeThread = threads.start("probe", () -> probe(run, direct, s));
-      } catch (RuntimeException e) {
-        probing = false; // no thread: the rule keeps to the writes
-        release(s);
+    }
+    Thread t = null;
+    try {
+      t = threads.newThread("probe", () -> probe(run, direct, s)); // a caller's factory: unlocked
+    } catch (RuntimeException e) {
+      // no thread: the rule keeps to the writes
+    }
+    synchronized (this) {
+      if (t != null && !closing) {
+        try {
+          t.start();
+          probeThread = t;
+          return;
+        } catch (RuntimeException | OutOfMemoryError e) {
+          // no native thread left: the sort goes on without the probe
+        }
       }
+      probing = false;
+      release(s);
     }
   }
 
@@ -320,7 +354,7 @@ public final class RunCompression implements AutoCloseable {
       if (f.isDirect()) {
         // one read at a time touches one stripe at a time; the merge reads them all at once
         rate =
-            DeviceProbe.readRate(f, run.footerOffset(), s.buffer, probeClock)
+            DeviceProbe.readRate(f, run.footerOffset(), s.buffer, probeClock, () -> closing)
                 * run.parts().segments();
       }
     } catch (SortIOException | RuntimeException e) {
@@ -536,12 +570,14 @@ public final class RunCompression implements AutoCloseable {
 
   /**
    * Whether a run writer may compress its blocks ahead on a second thread ({@link CompressAhead}):
-   * the sort has two threads or more (its scratch limit is threads + 1: the writer's block, the
-   * block being compressed and the codec's output), and the codec is a library's (a compress
-   * program already runs in processes of its own).
+   * the sort has two threads or more (its scratch limit is threads + 1, not counting the one more
+   * {@code auto} reserves for its device probe: the writer's block, the block being compressed and
+   * the codec's output), and the codec is a library's (a compress program already runs in processes
+   * of its own).
    */
   boolean compressAhead(BlockCodec c) {
-    return limit >= CompressAhead.BUFFERS && c.compresses() && !c.external();
+    int forCodecs = policy.mode() == Compression.Mode.AUTO ? limit - 1 : limit;
+    return forCodecs >= CompressAhead.BUFFERS && c.compresses() && !c.external();
   }
 
   private void free(BlockPool p) {
@@ -644,6 +680,7 @@ public final class RunCompression implements AutoCloseable {
   public void close() {
     Thread p;
     synchronized (this) {
+      closing = true; // no probe starts from now on, and one under way stops at its next read
       p = probeThread;
       probeThread = null;
     }

@@ -13,6 +13,7 @@ import dev.joule.core.record.RecordFormat;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
+import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.PipelineTestSupport;
 import dev.joule.io.testing.TestHooks;
@@ -41,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -388,6 +390,49 @@ class CallerThreadsTest {
         assertTrue(pool.workers.get() > 0, context + ": the caller's pool started no worker");
       }
       pool.assertUsable();
+    }
+  }
+
+  /**
+   * {@code auto}'s device probe (a read of the first run file of 24 MiB or more, 256 KiB here, on a
+   * thread of its own) comes from the caller's factory too and has ended when the sort returns.
+   */
+  @Test
+  void theDeviceProbeComesFromTheCallersFactoryAndEndsWithTheSort() throws Exception {
+    byte[] data = PipelineTestSupport.records(SEED + 5, 200_000, GENSORT, 0); // 20 MB
+    CallerFactory factory = new CallerFactory();
+    CallerPool pool = pool(3);
+    SortReport report;
+    try (ThreadWatch watch = new ThreadWatch()) {
+      SortConfig.Builder c =
+          TestHooks.probeMinBytes(
+              base().threadFactory(factory).computePool(pool), 256 << 10); // runs of ~1 MB
+      Path in = dir.resolve("in");
+      Path out = dir.resolve("out");
+      Files.write(in, data);
+      report = ExternalSorter.sort(in, out, c.progress((p, d, t) -> watch.sample()).build());
+      assertArrayEquals(reference(Shape.FIXED, data), Files.readAllBytes(out), "seed " + SEED);
+      watch.stop();
+      assertEquals(Set.of(), watch.joule, "joule's own threads ran");
+    }
+    Assumptions.assumeTrue(directIo(), "no direct I/O in " + dir + ": nothing to probe");
+    assertTrue(
+        factory.roles.contains("joule-probe"),
+        "roles asked for: " + factory.roles + "; " + report.toJson());
+    assertEquals(List.of(), factory.alive(), "caller threads alive after the sort");
+    pool.assertUsable();
+  }
+
+  /** Whether the temp dir takes direct I/O (the probe reads only through it). */
+  private boolean directIo() throws IOException {
+    Path f = stripes.get(0).resolve("direct-probe");
+    Files.write(f, new byte[4096]);
+    try (dev.joule.io.block.BlockFile b =
+        dev.joule.io.block.BlockFile.openRead(
+            f, dev.joule.io.config.DirectIoPolicy.AUTO, dev.joule.io.config.NoticeSink.IGNORE)) {
+      return b.isDirect();
+    } finally {
+      Files.delete(f);
     }
   }
 

@@ -298,7 +298,12 @@ class CompressedRunTest {
     long perRead = (long) (BLOCK * 1e9 / 10e6); // each block-sized read: 10 MB/s
     compression =
         new RunCompression(
-            Compression.auto(), () -> 1.3e9, SortThreads.JOULE, 4, () -> clock[0] += perRead);
+            Compression.auto(),
+            () -> 1.3e9,
+            SortThreads.JOULE,
+            4,
+            DeviceProbe.MIN_BYTES,
+            () -> clock[0] += perRead);
     Path first = tmp.resolve("run-1");
     RunDescriptor d = runs.write(first, whole, BLOCK, text, DirectIoPolicy.AUTO, compression);
     try (BlockFile f = BlockFile.openRead(first, DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {

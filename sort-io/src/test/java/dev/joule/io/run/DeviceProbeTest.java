@@ -42,7 +42,8 @@ class DeviceProbeTest {
               clock[0] += 10_000; // from memory
             }
             return clock[0];
-          });
+          },
+          () -> false);
     }
   }
 

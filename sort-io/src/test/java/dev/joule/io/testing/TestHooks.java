@@ -17,6 +17,11 @@ public final class TestHooks {
     return SortHooks.set(b, SortHooks.of(b).withRunRecordsLimit(records));
   }
 
+  /** Lets {@code auto}'s device probe read run files from {@code bytes} up; returns {@code b}. */
+  public static SortConfig.Builder probeMinBytes(SortConfig.Builder b, long bytes) {
+    return SortHooks.set(b, SortHooks.of(b).withProbeMinBytes(bytes));
+  }
+
   /** Calls {@code hook} with the run files after run formation; returns {@code b}. */
   public static SortConfig.Builder afterRunFormation(
       SortConfig.Builder b, Consumer<List<Path>> hook) {
