@@ -167,7 +167,7 @@ final class RunStore implements AutoCloseable {
     if (temp == null) {
       temp = TempSpace.open(config.tempDirs(), new RoundRobinStripes(), notices);
       TempSpace t = temp;
-      int scratch = SortPlan.codecScratchBuffers(config.threads(), config.compression());
+      int scratch = SortPlan.codecScratchBuffers(config.threads());
       chargeCodecScratch(scratch);
       compression =
           res.add(

@@ -56,7 +56,7 @@ final class PlanDescription {
                 "memory: %d bytes of the budget reserved for the codec's scratch blocks (%d at"
                     + " most)%n",
                 p.codecScratchBytes(),
-                SortPlan.codecScratchBuffers(p.threads(), p.compression())));
+                SortPlan.codecScratchBuffers(p.threads())));
       }
       long[] usable = p.usableBytesPerStripe();
       for (int i = 0; i < stripes.size(); i++) {

@@ -114,11 +114,11 @@ public final class SortPlan {
    * block is compressed or decompressed and copied, which takes a core, so no more than the cores
    * can use one at once; the one more lets a prefetch thread's or a split search's decompression
    * start while both sort threads compress. Reserved in the budget before anything else when the
-   * sort may compress; under {@code auto} one more, which its device probe holds while it reads a
-   * run back ({@code RunCompression.probeAfter}).
+   * sort may compress. ({@code auto}'s device probe borrows one while one is idle, {@code
+   * RunCompression.probeAfter}.)
    */
-  public static int codecScratchBuffers(int threads, Compression c) {
-    return threads + 1 + (c.mode() == Compression.Mode.AUTO ? 1 : 0);
+  public static int codecScratchBuffers(int threads) {
+    return threads + 1;
   }
 
   /**
@@ -189,7 +189,7 @@ public final class SortPlan {
     this.codecScratchBytes =
         compression.mode() == Compression.Mode.OFF
             ? 0
-            : DirectRegion.bytesFor(codecScratchBuffers(threads, compression), cappedTemp);
+            : DirectRegion.bytesFor(codecScratchBuffers(threads), cappedTemp);
     long work = budget - codecScratchBytes; // what the arenas, indexes and pools divide
     this.inTransfer =
         TransferPlan.fitToInput(
