@@ -103,29 +103,31 @@ final class StatsTable {
     }
     CompressionReport z = r.compression();
     if (z.tried()) {
-      out.add(
+      String line =
           String.format(
-                  Locale.ROOT,
-                  "compression %s (policy %s): run blocks of %.1f MB stored in %.1f MB (%.0f %%),"
-                      + " %.1f MB of temp I/O saved; %d of %d blocks compressed; %.2f CPU-s"
-                      + " compressing (%.0f MB/s per core), %.2f s decompressing",
-                  z.codec(),
-                  z.policy(),
-                  z.rawBytes() / 1e6,
-                  z.storedBytes() / 1e6,
-                  100 * z.ratio(),
-                  z.savedBytes() / 1e6,
-                  z.compressedBlocks(),
-                  z.blocks(),
-                  z.compressNanos() / 1e9,
-                  z.compressMegabytesPerCpuSecond(),
-                  z.decompressNanos() / 1e9)
-              + (z.probedReadRate() > 0
-                  ? String.format(
-                      Locale.ROOT,
-                      "; a run read back at %.1f MB/s (the devices as a merge will read them)",
-                      z.probedReadRate() / 1e6)
-                  : ""));
+              Locale.ROOT,
+              "compression %s (policy %s): run blocks of %.1f MB stored in %.1f MB (%.0f %%), %.1f"
+                  + " MB of temp I/O saved; %d of %d blocks compressed; %.2f CPU-s compressing"
+                  + " (%.0f MB/s per core), %.2f s decompressing",
+              z.codec(),
+              z.policy(),
+              z.rawBytes() / 1e6,
+              z.storedBytes() / 1e6,
+              100 * z.ratio(),
+              z.savedBytes() / 1e6,
+              z.compressedBlocks(),
+              z.blocks(),
+              z.compressNanos() / 1e9,
+              z.compressMegabytesPerCpuSecond(),
+              z.decompressNanos() / 1e9);
+      if (z.probedReadRate() > 0) {
+        line +=
+            String.format(
+                Locale.ROOT,
+                "; a run read back at %.1f MB/s (the devices as a merge will read them)",
+                z.probedReadRate() / 1e6);
+      }
+      out.add(line);
     }
     for (DeviceReport d : r.devices()) {
       String bound =

@@ -1,6 +1,9 @@
 package dev.joule.io;
 
+import dev.joule.io.block.BlockFile;
 import dev.joule.io.block.BlockPool;
+import dev.joule.io.config.DirectIoPolicy;
+import dev.joule.io.config.NoticeSink;
 import dev.joule.testing.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -26,6 +29,19 @@ public final class IoTestSupport {
    */
   public static long seed() {
     return SEED;
+  }
+
+  /** Whether files in {@code dir} are opened for direct I/O ({@code DirectIoPolicy.AUTO}). */
+  public static boolean takesDirectIo(Path dir) throws IOException {
+    Path f = Files.createTempFile(dir, "direct", ".probe");
+    try {
+      Files.write(f, new byte[4096]);
+      try (BlockFile b = BlockFile.openRead(f, DirectIoPolicy.AUTO, NoticeSink.IGNORE)) {
+        return b.isDirect();
+      }
+    } finally {
+      Files.delete(f);
+    }
   }
 
   public static byte[] randomBytes(long seed, int n) {

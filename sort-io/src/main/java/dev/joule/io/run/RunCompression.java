@@ -136,7 +136,7 @@ public final class RunCompression implements AutoCloseable {
    */
   public RunCompression(
       Compression policy, DoubleSupplier deviceRate, SortThreads threads, int limit) {
-    this(policy, deviceRate, threads, limit, DeviceProbe.MIN_BYTES, System::nanoTime);
+    this(policy, deviceRate, threads, limit, 0, System::nanoTime);
   }
 
   /**
@@ -288,7 +288,7 @@ public final class RunCompression implements AutoCloseable {
     return running ? 0 : written;
   }
 
-  /** Waits for a probe under way to end (tests). */
+  /** Waits for a probe under way to end. */
   void awaitProbe() {
     Thread p;
     synchronized (this) {
@@ -679,15 +679,10 @@ public final class RunCompression implements AutoCloseable {
   /** Frees the scratch buffers; every one must be back. Idempotent. */
   @Override
   public void close() {
-    Thread p;
     synchronized (this) {
       closing = true; // no probe starts from now on, and one under way stops at its next read
-      p = probeThread;
-      probeThread = null;
     }
-    if (p != null) {
-      SortThreads.joinUninterruptibly(List.of(p)); // it gives its buffer back as it ends
-    }
+    awaitProbe(); // it gives its buffer back as it ends
     closeBuffers();
   }
 

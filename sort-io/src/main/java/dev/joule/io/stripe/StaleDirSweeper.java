@@ -124,18 +124,14 @@ public final class StaleDirSweeper {
           removed.add(d);
         }
       }
-    } catch (IOException e) {
+    } catch (IOException | DirectoryIteratorException e) {
+      IOException cause =
+          e instanceof DirectoryIteratorException i ? i.getCause() : (IOException) e;
       notices.notice(
           "could not scan temp dir "
               + stripeDir
               + " for stale files: "
-              + SortIOException.reasonOf(e));
-    } catch (DirectoryIteratorException e) {
-      notices.notice(
-          "could not scan temp dir "
-              + stripeDir
-              + " for stale files: "
-              + SortIOException.reasonOf(e.getCause()));
+              + SortIOException.reasonOf(cause));
     }
     return removed;
   }
@@ -161,10 +157,11 @@ public final class StaleDirSweeper {
         return false;
       }
       Path lockName = d.getFileSystem().getPath(Stripe.LOCK_FILE);
-      boolean locked = files.remove(lockName);
-      return locked
-          ? removeUnderLock(stripe, dir, d, name, lockName, files, notices)
-          : remove(stripe, dir, d, name, files, null, notices);
+      if (!files.remove(lockName)) {
+        return remove(stripe, dir, d, name, files, notices);
+      }
+      files.add(lockName); // deleted last: while files remain, the next sweep can still tell
+      return removeUnderLock(stripe, dir, d, name, lockName, files, notices);
     } catch (IOException e) {
       notices.notice("could not check stale temp dir " + d + ": " + SortIOException.reasonOf(e));
       return false;
@@ -195,28 +192,23 @@ public final class StaleDirSweeper {
         return false; // held by a live process
       }
       try {
-        return remove(stripe, dir, d, name, files, lockName, notices);
+        return remove(stripe, dir, d, name, files, notices);
       } finally {
         lock.release();
       }
     }
   }
 
-  /** Deletes {@code files}, then {@code lockName} if not null, then the directory. */
+  /** Deletes {@code files} in their order, then the directory. */
   private static boolean remove(
       SecureDirectoryStream<Path> stripe,
       SecureDirectoryStream<Path> dir,
       Path d,
       Path name,
       List<Path> files,
-      Path lockName,
       NoticeSink notices) {
-    List<Path> all = new ArrayList<>(files);
-    if (lockName != null) {
-      all.add(lockName); // last: while files remain, the next sweep can still tell
-    }
     SortIOException err = null;
-    for (Path f : all) {
+    for (Path f : files) {
       try {
         dir.deleteFile(f);
       } catch (NoSuchFileException e) {

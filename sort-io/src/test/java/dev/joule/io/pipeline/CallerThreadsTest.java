@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.joule.core.record.FixedLengthFormat;
 import dev.joule.core.record.RecordFormat;
+import dev.joule.io.IoTestSupport;
 import dev.joule.io.config.DataSize;
 import dev.joule.io.config.FileKind;
 import dev.joule.io.config.SortConfig;
@@ -415,25 +416,13 @@ class CallerThreadsTest {
       watch.stop();
       assertEquals(Set.of(), watch.joule, "joule's own threads ran");
     }
-    Assumptions.assumeTrue(directIo(), "no direct I/O in " + dir + ": nothing to probe");
+    Assumptions.assumeTrue(
+        IoTestSupport.takesDirectIo(dir), "no direct I/O in " + dir + ": nothing to probe");
     assertTrue(
         factory.roles.contains("joule-probe"),
         "roles asked for: " + factory.roles + "; " + report.toJson());
     assertEquals(List.of(), factory.alive(), "caller threads alive after the sort");
     pool.assertUsable();
-  }
-
-  /** Whether the temp dir takes direct I/O (the probe reads only through it). */
-  private boolean directIo() throws IOException {
-    Path f = stripes.get(0).resolve("direct-probe");
-    Files.write(f, new byte[4096]);
-    try (dev.joule.io.block.BlockFile b =
-        dev.joule.io.block.BlockFile.openRead(
-            f, dev.joule.io.config.DirectIoPolicy.AUTO, dev.joule.io.config.NoticeSink.IGNORE)) {
-      return b.isDirect();
-    } finally {
-      Files.delete(f);
-    }
   }
 
   @Test
