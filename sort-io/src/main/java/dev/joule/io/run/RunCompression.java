@@ -308,14 +308,20 @@ public final class RunCompression implements AutoCloseable {
    * Under {@code auto}, reads the start of {@code run}, just written, on a thread of its own to
    * learn the temp devices' speed ({@link DeviceProbe}), once per sort: with the first run file of
    * at least {@link DeviceProbe#MIN_BYTES} for which a scratch buffer is idle (it borrows one, see
-   * the class documentation). Only direct reads count: a read served by the page cache says nothing
-   * of the device.
+   * the class documentation), and only once the blocks tried so far shrink by the margin. Only
+   * direct reads count: a read served by the page cache says nothing of the device.
    */
   public void probeAfter(RunDescriptor run, DirectIoPolicy direct) {
     if (policy.mode() != Compression.Mode.AUTO
         || !codec.compresses()
         || direct == DirectIoPolicy.OFF
         || run.footerOffset() < probeMinBytes) {
+      return;
+    }
+    if (lz4Rates.known() && !lz4Rates.shrinks()) {
+      // No device rate makes blocks that do not shrink worth compressing, and the read would take
+      // a slow device from the run writers (binary gensort: 32 MB more on a 125 MiB/s disk); a
+      // later run of data that shrinks probes instead.
       return;
     }
     ScratchBuffer s;
@@ -484,11 +490,15 @@ public final class RunCompression implements AutoCloseable {
       if (!known()) {
         return true;
       }
-      double r = ratio();
       if (device <= 0) {
-        return r < 1; // devices not yet measured: keep what shrinks
+        return ratio() < 1; // devices not yet measured: keep what shrinks
       }
-      return perCore() > device * MARGIN && r * MARGIN < 1;
+      return perCore() > device * MARGIN && shrinks();
+    }
+
+    /** Whether its blocks shrink by the margin: what compressing needs on any device. */
+    boolean shrinks() {
+      return ratio() * MARGIN < 1;
     }
   }
 

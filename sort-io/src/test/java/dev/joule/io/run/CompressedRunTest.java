@@ -325,6 +325,53 @@ class CompressedRunTest {
     assertEquals(10e6, compression.report().probedReadRate(), 0.05 * 10e6);
   }
 
+  /**
+   * Runs whose blocks do not shrink are not read back: no device rate could make compressing them
+   * pay, and the read would take a slow device from the run writers. A later run of text, whose
+   * blocks shrink, is.
+   */
+  @Test
+  void autoReadsNoRunBackWhileItsBlocksDoNotShrink() throws IOException {
+    long[] reads = {0};
+    long perRead = (long) (BLOCK * 1e9 / 10e6); // each block-sized read: 10 MB/s
+    compression =
+        new RunCompression(
+            Compression.auto(),
+            () -> 1.3e9,
+            SortThreads.JOULE,
+            4,
+            DeviceProbe.MIN_BYTES,
+            () -> ++reads[0] * perRead);
+    Assumptions.assumeTrue(
+        IoTestSupport.takesDirectIo(tmp), "no direct I/O in " + tmp + ": nothing to probe");
+    long seed = IoTestSupport.seed();
+    byte[] random = RunFileTest.sortedRecords(seed, 300_000, GENSORT); // 30 MB of random bytes
+    EntryLayout records = EntryLayout.of(GENSORT);
+    for (int i = 0; i < 2; i++) {
+      RunDescriptor d =
+          runs.write(
+              tmp.resolve("random-" + i), records, BLOCK, random, DirectIoPolicy.AUTO, compression);
+      assertTrue(d.footerOffset() >= DeviceProbe.MIN_BYTES, "stored " + d.footerOffset());
+      compression.probeAfter(d, DirectIoPolicy.AUTO);
+      compression.awaitProbe();
+      assertEquals(0, reads[0], "seed " + seed + ": a run of random records was read back");
+      assertEquals(0, compression.probedReadRate(), "seed " + seed);
+    }
+    EntryLayout whole = EntryLayout.of(EntryLayout.KeyPlace.WHOLE, 0, 0, 0);
+    RunDescriptor text =
+        runs.write(
+            tmp.resolve("text"),
+            whole,
+            BLOCK,
+            numberedLines(520_000),
+            DirectIoPolicy.AUTO,
+            compression);
+    compression.probeAfter(text, DirectIoPolicy.AUTO);
+    compression.awaitProbe();
+    assertTrue(reads[0] > 0, "seed " + seed + ": the run of text was not read back");
+    assertEquals(10e6, compression.probedReadRate(), 0.05 * 10e6, "seed " + seed);
+  }
+
   /** {@code n} lines {@code key<number> ...} in key order, as whole entries. */
   private static byte[] numberedLines(int n) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
