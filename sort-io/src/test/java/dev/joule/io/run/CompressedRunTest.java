@@ -294,18 +294,7 @@ class CompressedRunTest {
   void autoLearnsASlowDeviceFromATimedReadOfItsFirstRun() throws IOException {
     byte[] text = numberedLines(520_000); // about 29 MB: more than DeviceProbe.MIN_BYTES raw
     EntryLayout whole = EntryLayout.of(EntryLayout.KeyPlace.WHOLE, 0, 0, 0);
-    long[] clock = {0};
-    long perRead = (long) (BLOCK * 1e9 / 10e6); // each block-sized read: 10 MB/s
-    compression =
-        new RunCompression(
-            Compression.auto(),
-            () -> 1.3e9,
-            SortThreads.JOULE,
-            4,
-            DeviceProbe.MIN_BYTES,
-            () -> clock[0] += perRead);
-    Assumptions.assumeTrue(
-        IoTestSupport.takesDirectIo(tmp), "no direct I/O in " + tmp + ": nothing to probe");
+    autoOnASlowDevice(new long[1]);
     Path first = tmp.resolve("run-1");
     RunDescriptor d = runs.write(first, whole, BLOCK, text, DirectIoPolicy.AUTO, compression);
     assertTrue(d.footerOffset() >= DeviceProbe.MIN_BYTES, "run 1 stored " + d.footerOffset());
@@ -333,17 +322,7 @@ class CompressedRunTest {
   @Test
   void autoReadsNoRunBackWhileItsBlocksDoNotShrink() throws IOException {
     long[] reads = {0};
-    long perRead = (long) (BLOCK * 1e9 / 10e6); // each block-sized read: 10 MB/s
-    compression =
-        new RunCompression(
-            Compression.auto(),
-            () -> 1.3e9,
-            SortThreads.JOULE,
-            4,
-            DeviceProbe.MIN_BYTES,
-            () -> ++reads[0] * perRead);
-    Assumptions.assumeTrue(
-        IoTestSupport.takesDirectIo(tmp), "no direct I/O in " + tmp + ": nothing to probe");
+    autoOnASlowDevice(reads);
     long seed = IoTestSupport.seed();
     byte[] random = RunFileTest.sortedRecords(seed, 300_000, GENSORT); // 30 MB of random bytes
     EntryLayout records = EntryLayout.of(GENSORT);
@@ -370,6 +349,24 @@ class CompressedRunTest {
     compression.awaitProbe();
     assertTrue(reads[0] > 0, "seed " + seed + ": the run of text was not read back");
     assertEquals(10e6, compression.probedReadRate(), 0.05 * 10e6, "seed " + seed);
+  }
+
+  /**
+   * {@code auto} whose writes say 1.3 GB/s and whose probe reads at 10 MB/s (each block-sized read
+   * counted in {@code reads[0]}); skips the test where the temp dir takes no direct I/O.
+   */
+  private void autoOnASlowDevice(long[] reads) throws IOException {
+    long perRead = (long) (BLOCK * 1e9 / 10e6);
+    compression =
+        new RunCompression(
+            Compression.auto(),
+            () -> 1.3e9,
+            SortThreads.JOULE,
+            4,
+            DeviceProbe.MIN_BYTES,
+            () -> ++reads[0] * perRead);
+    Assumptions.assumeTrue(
+        IoTestSupport.takesDirectIo(tmp), "no direct I/O in " + tmp + ": nothing to probe");
   }
 
   /** {@code n} lines {@code key<number> ...} in key order, as whole entries. */
