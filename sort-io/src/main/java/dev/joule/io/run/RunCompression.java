@@ -308,8 +308,9 @@ public final class RunCompression implements AutoCloseable {
    * Under {@code auto}, reads the start of {@code run}, just written, on a thread of its own to
    * learn the temp devices' speed ({@link DeviceProbe}), once per sort: with the first run file of
    * at least {@link DeviceProbe#MIN_BYTES} for which a scratch buffer is idle (it borrows one, see
-   * the class documentation), and only once the blocks tried so far shrink by the margin. Only
-   * direct reads count: a read served by the page cache says nothing of the device.
+   * the class documentation), and only once the blocks this sort has tried so far, all runs
+   * together, shrink by the margin. Only direct reads count: a read served by the page cache says
+   * nothing of the device.
    */
   public void probeAfter(RunDescriptor run, DirectIoPolicy direct) {
     if (policy.mode() != Compression.Mode.AUTO
@@ -318,10 +319,11 @@ public final class RunCompression implements AutoCloseable {
         || run.footerOffset() < probeMinBytes) {
       return;
     }
-    if (lz4Rates.known() && !lz4Rates.shrinks()) {
+    if (lz4Rates.tried() && !lz4Rates.shrinks()) {
       // No device rate makes blocks that do not shrink worth compressing, and the read would take
-      // a slow device from the run writers (binary gensort: 32 MB more on a 125 MiB/s disk); a
-      // later run of data that shrinks probes instead.
+      // a slow device from the run writers (binary gensort: 32 MB more on a 125 MiB/s disk). The
+      // ratio is the sort's, over every block tried so far (the one the rule decides by): a later
+      // run is probed once the data tried, all runs together, shrinks.
       return;
     }
     ScratchBuffer s;
@@ -455,6 +457,11 @@ public final class RunCompression implements AutoCloseable {
       raw.addAndGet(r);
       stored.addAndGet(Math.min(r, s));
       nanos.addAndGet(n);
+    }
+
+    /** Whether it has been tried on a block. */
+    boolean tried() {
+      return raw.get() > 0;
     }
 
     /** Whether it has been tried on at least the probes of one run. */

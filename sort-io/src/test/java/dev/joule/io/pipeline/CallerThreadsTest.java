@@ -395,7 +395,7 @@ class CallerThreadsTest {
   }
 
   /**
-   * {@code auto}'s device probe (a read of the first run file of 24 MiB or more, 256 KiB here, on a
+   * {@code auto}'s device probe (a read of the first run file of 24 MiB or more, 64 KiB here, on a
    * thread of its own) comes from the caller's factory too and has ended when the sort returns.
    */
   @Test
