@@ -220,6 +220,16 @@ class LauncherIT {
     String aotLog = Files.readString(dir.resolve("aot.log"));
     assertTrue(aotLog.contains("Opened AOT cache " + cache), aotLog);
     assertTrue(aotLog.contains("Mapped static"), aotLog);
+
+    // The default mode (auto) uses the cache it finds and trains nothing more.
+    Files.delete(dir.resolve("aot.log"));
+    Result auto = joule(root, aotEnv(jdk, "auto", log), dir, "sort", "--gensort", "in.dat");
+    assertEquals(0, auto.exitCode(), auto::toString);
+    assertEquals("", auto.err());
+    assertArrayEquals(expected, stdout());
+    String autoLog = Files.readString(dir.resolve("aot.log"));
+    assertTrue(autoLog.contains("Opened AOT cache " + cache), autoLog);
+    assertEquals(List.of(cache), caches(aotDir), "a lock, a temp file or a second cache");
   }
 
   @Test
