@@ -50,7 +50,7 @@ public final class SortThreads {
   /**
    * A new, unstarted thread that runs {@code body} in the role {@code role} (a lower-case word:
    * {@code read}, {@code write}, {@code prefetch}, {@code runwrite}, {@code merge}, {@code ahead},
-   * {@code split}, {@code parse}, {@code timeline}, {@code compress}, {@code probe}).
+   * {@code split}, {@code parse}, {@code keys}, {@code timeline}, {@code compress}, {@code probe}).
    *
    * @throws RejectedExecutionException if the caller's factory fails to make one
    */
