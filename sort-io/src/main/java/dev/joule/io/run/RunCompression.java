@@ -466,7 +466,7 @@ public final class RunCompression implements AutoCloseable {
 
     /** Whether it has been tried on at least the probes of one run. */
     boolean known() {
-      return raw.get() > 0 && nanos.get() > 0;
+      return tried() && nanos.get() > 0;
     }
 
     /** Raw bytes per CPU-second. */

@@ -17,8 +17,8 @@ import dev.joule.io.report.PhaseReport;
 import dev.joule.io.report.SortReport;
 import dev.joule.io.testing.CleanFailureContract;
 import dev.joule.io.testing.FaultFileSystemProvider;
+import dev.joule.io.testing.SortInputs;
 import dev.joule.io.testing.TestHooks;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,9 +54,9 @@ class CompressedRunDiskFullTest {
     String ctx = codec + ", seed " + seed;
     List<byte[]> lines = lines(new Random(seed), 40_000);
     Path in = dir.resolve("in.txt");
-    Files.write(in, join(lines));
+    Files.write(in, SortInputs.join(lines, (byte) '\n', true));
     lines.sort(Arrays::compareUnsigned);
-    byte[] expected = join(lines);
+    byte[] expected = SortInputs.join(lines, (byte) '\n', true);
     List<Path> stripes =
         List.of(Files.createDirectory(dir.resolve("s0")), Files.createDirectory(dir.resolve("s1")));
     Compression compression = codec.equals("lz4") ? Compression.lz4() : Compression.zstd(1);
@@ -142,14 +142,5 @@ class CompressedRunDiskFullTest {
       lines.add(sb.toString().getBytes(StandardCharsets.US_ASCII));
     }
     return lines;
-  }
-
-  static byte[] join(List<byte[]> lines) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] line : lines) {
-      out.writeBytes(line);
-      out.write('\n');
-    }
-    return out.toByteArray();
   }
 }
